@@ -1,1 +1,61 @@
-export {};
+import { createApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { registerSecret } from './redact.js';
+import { createChannelStore } from './store/channel-store.js';
+import { openDatabase } from './store/database.js';
+import { createSealer } from './store/sealer.js';
+import { createTokenStore } from './store/token-store.js';
+
+// The only reader of process.env: config → database → app; graceful shutdown.
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  for (const secret of [config.slack.botToken, config.slack.signingSecret, config.slack.appToken]) registerSecret(secret);
+  for (const key of [config.encryption.key, config.encryption.previousKey]) if (key) registerSecret(key.toString('base64'));
+
+  const logger = createLogger({ level: config.logLevel });
+  const db = openDatabase(config.databasePath);
+  const tokens = createTokenStore(db, createSealer(config.encryption));
+  const resealed = await tokens.resealStale();
+  if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
+
+  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
+  const { port } = await bot.start();
+  logger.info('bot started', { mode: config.slack.mode, port, gitlabUrl: config.gitlabUrl, command: config.slashCommand });
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('shutting down', { signal });
+    const force = setTimeout(() => {
+      logger.warn('shutdown took more than 10 s; exiting anyway');
+      process.exit(1);
+    }, 10_000);
+    force.unref();
+    try {
+      await bot.stop();
+    } catch (err) {
+      logger.warn('error while stopping the app', { error: err instanceof Error ? err : new Error(String(err)) });
+    }
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`The bot could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

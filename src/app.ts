@@ -1,0 +1,146 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import type { Config } from './config.js';
+import { UnexpectedError } from './errors.js';
+import { createTransport, type Transport } from './gitlab/http.js';
+import { buttonHandlers, commandHandlers } from './handlers/index.js';
+import type { Services } from './handlers/types.js';
+import { encodeConnectMetadata } from './ids.js';
+import { registerActionListener } from './listeners/actions.js';
+import { registerCommandListener } from './listeners/commands.js';
+import { createErrorMiddleware } from './listeners/error-middleware.js';
+import { registerHomeListener } from './listeners/home.js';
+import { registerViewListeners } from './listeners/views.js';
+import type { Logger } from './logger.js';
+import { createGitlabAccess } from './operations/access.js';
+import { createAccountOperations } from './operations/account.js';
+import type { ChannelStore } from './store/channel-store.js';
+import { checkDatabase, type Db } from './store/database.js';
+import type { TokenStore } from './store/token-store.js';
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  db: Db;
+  tokens: TokenStore;
+  channels: ChannelStore;
+  now?: () => Date;
+  /** The transport for calls made as people; defaults to one built from the config. */
+  transport?: Transport;
+  /** The transport for the connect check, which must answer inside Slack's 3 s. */
+  checkTransport?: Transport;
+}
+
+export interface BotApp {
+  app: App;
+  services: Services;
+  /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
+  start(): Promise<{ port: number }>;
+  stop(): Promise<void>;
+}
+
+const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+/** Bolt and its Web API client log through our logger, so their lines are redacted too. */
+function boltLoggerFrom(logger: Logger): BoltLogger {
+  const line = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
+  const child = logger.child({ component: 'bolt' });
+  return {
+    debug: (...msg) => child.debug(line(msg)),
+    info: (...msg) => child.info(line(msg)),
+    warn: (...msg) => child.warn(line(msg)),
+    error: (...msg) => child.error(line(msg)),
+    setLevel: () => {},
+    getLevel: () => BOLT_LEVELS[logger.level],
+    setName: () => {},
+  };
+}
+
+export function createApp(deps: AppDeps): BotApp {
+  const { config, logger, db } = deps;
+  const now = deps.now ?? (() => new Date());
+  const transport = deps.transport ?? createTransport({ baseUrl: config.gitlabUrl, logger: logger.child({ component: 'gitlab' }) });
+  const checkTransport =
+    deps.checkTransport ??
+    createTransport({ baseUrl: config.gitlabUrl, timeoutMs: 2500, retry: { limit: 0 }, logger: logger.child({ component: 'gitlab' }) });
+  const access = createGitlabAccess({
+    serverUrl: config.gitlabUrl,
+    tokens: deps.tokens,
+    transport,
+    checkTransport,
+    logger,
+  });
+  const services: Services = {
+    serverUrl: config.gitlabUrl,
+    slashCommand: config.slashCommand,
+    logger,
+    access,
+    channels: deps.channels,
+    account: createAccountOperations({ access, tokens: deps.tokens, channels: deps.channels }),
+    connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
+  };
+
+  const healthz = {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const ok = checkDatabase(db);
+      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status: ok ? 'ok' : 'database unavailable', mode: config.slack.mode }));
+    },
+  };
+  const boltLogger = boltLoggerFrom(logger);
+  const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
+  const app =
+    config.slack.mode === 'socket'
+      ? new App({
+          token: config.slack.botToken,
+          appToken: config.slack.appToken ?? '',
+          socketMode: true,
+          port: config.port,
+          customRoutes: [healthz],
+          logger: boltLogger,
+          clientOptions,
+        })
+      : new App({
+          token: config.slack.botToken,
+          signingSecret: config.slack.signingSecret ?? '',
+          port: config.port,
+          customRoutes: [healthz],
+          logger: boltLogger,
+          clientOptions,
+        });
+
+  app.use(createErrorMiddleware({ serverUrl: config.gitlabUrl, slashCommand: config.slashCommand }));
+  registerCommandListener(app, services, commandHandlers, now);
+  registerActionListener(app, services, buttonHandlers, now);
+  registerViewListeners(app, services, now);
+  registerHomeListener(app, services);
+  app.error(async (error) => {
+    const unexpected = error instanceof UnexpectedError ? error : null;
+    const cause = unexpected ? unexpected.cause : error;
+    logger.error('unexpected error while handling a Slack request', {
+      ref: unexpected?.refId ?? null,
+      error: cause instanceof Error ? cause : new Error(String(cause)),
+    });
+  });
+
+  return {
+    app,
+    services,
+    async start() {
+      const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
+      const address = typeof server?.address === 'function' ? server.address() : null;
+      return { port: address && typeof address === 'object' ? address.port : config.port };
+    },
+    async stop() {
+      await app.stop();
+    },
+  };
+}

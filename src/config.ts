@@ -1,0 +1,151 @@
+import { z } from 'zod';
+import { LOG_LEVELS, type LogLevel } from './logger.js';
+
+// The operator interface (ARCHITECTURE §6). Every variable is checked at once so that
+// a person fixing a deployment sees every problem in one go; values are never echoed,
+// because half of them are secrets.
+
+export interface Config {
+  slack: {
+    botToken: string;
+    signingSecret: string | null;
+    appToken: string | null;
+    apiUrl: string | null;
+    mode: 'http' | 'socket';
+  };
+  port: number;
+  gitlabUrl: string;
+  encryption: { key: Buffer; previousKey: Buffer | null };
+  databasePath: string;
+  slashCommand: string;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  readonly code = 'config_invalid';
+  constructor(readonly problems: string[]) {
+    super(
+      `Configuration error: the bot cannot start.\n${problems.map((p) => `  - ${p}`).join('\n')}\nSee README.md, "Environment".`,
+    );
+    this.name = 'ConfigError';
+  }
+}
+
+const KEY_HINT = `create one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64'))"`;
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === '' ? undefined : v.trim()));
+
+function decodeKey(value: string): Buffer | null {
+  if (!/^[A-Za-z0-9+/]+={0,2}$/.test(value)) return null;
+  const key = Buffer.from(value, 'base64');
+  return key.length === 32 ? key : null;
+}
+
+function httpUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+const EnvSchema = z.object({
+  SLACK_BOT_TOKEN: optionalText,
+  SLACK_SIGNING_SECRET: optionalText,
+  SLACK_APP_TOKEN: optionalText,
+  SLACK_API_URL: optionalText,
+  PORT: optionalText,
+  GITLAB_URL: optionalText,
+  TOKEN_ENCRYPTION_KEY: optionalText,
+  TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalText,
+  DATABASE_PATH: optionalText,
+  SLASH_COMMAND: optionalText,
+  LOG_LEVEL: optionalText,
+});
+
+/** Reads the environment table; throws one ConfigError naming every bad or missing variable. */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const e = EnvSchema.parse(env);
+  const problems: string[] = [];
+  const missing = (name: string, what: string) => problems.push(`${name} is missing: ${what}`);
+
+  if (!e.SLACK_BOT_TOKEN) missing('SLACK_BOT_TOKEN', 'the bot token (xoxb-…) from your Slack app\'s "OAuth & Permissions" page.');
+  else if (!e.SLACK_BOT_TOKEN.startsWith('xoxb-')) problems.push('SLACK_BOT_TOKEN must be a bot token starting with "xoxb-".');
+
+  const mode = e.SLACK_APP_TOKEN ? 'socket' : 'http';
+  if (e.SLACK_APP_TOKEN && !e.SLACK_APP_TOKEN.startsWith('xapp-')) {
+    problems.push('SLACK_APP_TOKEN must be an app-level token starting with "xapp-" (it switches on Socket Mode).');
+  }
+  if (mode === 'http' && !e.SLACK_SIGNING_SECRET) {
+    missing(
+      'SLACK_SIGNING_SECRET',
+      'the signing secret from your Slack app\'s "Basic Information" page (not needed in Socket Mode, i.e. when SLACK_APP_TOKEN is set).',
+    );
+  }
+
+  let apiUrl: string | null = null;
+  if (e.SLACK_API_URL) {
+    if (!httpUrl(e.SLACK_API_URL)) problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    else apiUrl = e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`;
+  }
+
+  let port = 3000;
+  if (e.PORT) {
+    const n = Number(e.PORT);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) problems.push('PORT must be a whole number between 0 and 65535.');
+    else port = n;
+  }
+
+  let gitlabUrl = '';
+  if (!e.GITLAB_URL) missing('GITLAB_URL', 'the base URL of the Delivery Service, e.g. https://gitlab.example.com (no /api/v4).');
+  else {
+    const url = httpUrl(e.GITLAB_URL);
+    if (!url) problems.push('GITLAB_URL must be an http(s) URL, e.g. https://gitlab.example.com.');
+    else gitlabUrl = url.href.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
+  }
+
+  let key: Buffer | null = null;
+  if (!e.TOKEN_ENCRYPTION_KEY) missing('TOKEN_ENCRYPTION_KEY', `32 random bytes in base64 that seal stored tokens; ${KEY_HINT}`);
+  else {
+    key = decodeKey(e.TOKEN_ENCRYPTION_KEY);
+    if (!key) problems.push(`TOKEN_ENCRYPTION_KEY must be exactly 32 bytes encoded in base64; ${KEY_HINT}`);
+  }
+  let previousKey: Buffer | null = null;
+  if (e.TOKEN_ENCRYPTION_KEY_PREVIOUS) {
+    previousKey = decodeKey(e.TOKEN_ENCRYPTION_KEY_PREVIOUS);
+    if (!previousKey) problems.push('TOKEN_ENCRYPTION_KEY_PREVIOUS must be exactly 32 bytes encoded in base64 (the key used before).');
+  }
+
+  const slashCommand = e.SLASH_COMMAND ?? '/gl';
+  if (!/^\/[a-z0-9_-]{1,31}$/.test(slashCommand)) {
+    problems.push('SLASH_COMMAND must look like "/gl": a slash and up to 31 lower-case letters, digits, - or _.');
+  }
+
+  let logLevel: LogLevel = 'info';
+  if (e.LOG_LEVEL) {
+    const lvl = e.LOG_LEVEL.toLowerCase();
+    if ((LOG_LEVELS as readonly string[]).includes(lvl)) logLevel = lvl as LogLevel;
+    else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
+  }
+
+  if (problems.length > 0 || !key) throw new ConfigError(problems);
+  return {
+    slack: {
+      botToken: e.SLACK_BOT_TOKEN ?? '',
+      signingSecret: e.SLACK_SIGNING_SECRET ?? null,
+      appToken: e.SLACK_APP_TOKEN ?? null,
+      apiUrl,
+      mode,
+    },
+    port,
+    gitlabUrl,
+    encryption: { key, previousKey },
+    databasePath: e.DATABASE_PATH ?? './data/bot.db',
+    slashCommand,
+    logLevel,
+  };
+}

@@ -1,0 +1,64 @@
+// The bot's own error classes. Each has a stable `code` that the error middleware maps
+// to a short message; anything that is not one of these (or a GitlabError) is
+// unexpected and reported with a reference id.
+
+export abstract class BotError extends Error {
+  abstract readonly code: string;
+}
+
+/** The person has no stored token (or it was made for another server). */
+export class NotConnectedError extends BotError {
+  readonly code = 'not_connected';
+  constructor(readonly reason: 'never' | 'other_server' = 'never') {
+    super(reason === 'never' ? 'not connected' : 'connected to another server');
+    this.name = 'NotConnectedError';
+  }
+}
+
+/** The stored token was refused by the server (revoked, expired, or its scope removed). */
+export class TokenRevokedError extends BotError {
+  readonly code = 'token_revoked';
+  constructor() {
+    super('the stored token was refused by the server');
+    this.name = 'TokenRevokedError';
+  }
+}
+
+/** A command needs a project and neither the command nor the channel names one. */
+export class ProjectRequiredError extends BotError {
+  readonly code = 'project_required';
+  constructor() {
+    super('which project?');
+    this.name = 'ProjectRequiredError';
+  }
+}
+
+/** A button or modal payload that does not decode, or refers to something that is gone. */
+export class StaleActionError extends BotError {
+  readonly code = 'stale_action';
+  constructor(readonly detail: string) {
+    super(detail);
+    this.name = 'StaleActionError';
+  }
+}
+
+/** Input that parsed but cannot be acted on (a path that resolves to nothing, a missing title…). */
+export class InvalidInputError extends BotError {
+  readonly code = 'invalid_input';
+  constructor(readonly userMessage: string) {
+    super(userMessage);
+    this.name = 'InvalidInputError';
+  }
+}
+
+/** Wraps anything else, with the reference id the person is shown and the log carries. */
+export class UnexpectedError extends BotError {
+  readonly code = 'unexpected';
+  constructor(
+    readonly refId: string,
+    override readonly cause: unknown,
+  ) {
+    super(`unexpected error (ref ${refId})`);
+    this.name = 'UnexpectedError';
+  }
+}

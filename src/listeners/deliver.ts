@@ -1,0 +1,73 @@
+import type { RespondFn } from '@slack/bolt';
+import type { WebClient } from '@slack/web-api';
+import type { Reply } from '../handlers/types.js';
+import type { SlackMessage } from '../views/blocks.js';
+
+// How a Reply reaches Slack. Slash commands answer through their response_url (respond),
+// buttons redraw the card they sit on, modals need the request's trigger_id.
+
+export interface Delivery {
+  client: WebClient;
+  respond: RespondFn | undefined;
+  userId: string;
+  channelId: string | null;
+  triggerId: string | undefined;
+  /** The clicked message, for in-place redraws. */
+  message?: { ts: string; ephemeral: boolean } | null;
+}
+
+const asResponse = (m: SlackMessage) => ({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
+
+export async function say(d: Delivery, message: SlackMessage, inChannel = false): Promise<void> {
+  if (d.respond) {
+    await d.respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', replace_original: false, ...asResponse(message) });
+    return;
+  }
+  if (inChannel && d.channelId) {
+    await d.client.chat.postMessage({ channel: d.channelId, ...asResponse(message) });
+    return;
+  }
+  if (d.channelId) {
+    await d.client.chat.postEphemeral({ channel: d.channelId, user: d.userId, ...asResponse(message) });
+    return;
+  }
+  const dm = await d.client.conversations.open({ users: d.userId });
+  if (dm.channel?.id) await d.client.chat.postMessage({ channel: dm.channel.id, ...asResponse(message) });
+}
+
+export async function deliver(d: Delivery, reply: Reply): Promise<void> {
+  switch (reply.kind) {
+    case 'none':
+      return;
+    case 'message':
+      return say(d, reply.message, reply.inChannel ?? false);
+    case 'modal':
+      if (!d.triggerId) throw new Error('a modal needs a trigger_id');
+      await d.client.views.open({ trigger_id: d.triggerId, view: reply.view });
+      return;
+    case 'update': {
+      const m = d.message;
+      if (m && !m.ephemeral && d.channelId) {
+        await d.client.chat.update({ channel: d.channelId, ts: m.ts, ...asResponse(reply.message) });
+        return;
+      }
+      if (d.respond) {
+        await d.respond({ replace_original: true, ...asResponse(reply.message) });
+        return;
+      }
+      return say(d, reply.message);
+    }
+    case 'upload': {
+      let channel = reply.inChannel ? d.channelId : null;
+      if (!channel) channel = (await d.client.conversations.open({ users: d.userId })).channel?.id ?? null;
+      if (!channel) throw new Error('no channel to upload the file into');
+      await d.client.filesUploadV2({
+        channel_id: channel,
+        content: reply.file.content,
+        filename: reply.file.filename,
+        title: reply.file.title,
+      });
+      return say(d, reply.message, reply.inChannel);
+    }
+  }
+}

@@ -1,0 +1,54 @@
+import crypto from 'node:crypto';
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
+import { UnexpectedError } from '../errors.js';
+import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
+import { acknowledge, isAcknowledged } from './acknowledge.js';
+import { say } from './deliver.js';
+
+export interface ErrorMiddlewareOptions {
+  serverUrl: string;
+  slashCommand: string;
+}
+
+/**
+ * The one place failures become words: known errors turn into a short ephemeral message;
+ * anything else gets a reference id, shown to the person and passed on (once) to app.error.
+ */
+export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<AnyMiddlewareArgs> {
+  return async (args) => {
+    try {
+      await args.next();
+    } catch (error) {
+      const subject = (error as { subject?: { label: string } }).subject;
+      const known = buildErrorMessage(error, { serverUrl: o.serverUrl, slashCommand: o.slashCommand, ...(subject ? { subject } : {}) });
+      const refId = known ? null : crypto.randomBytes(4).toString('hex');
+      const text = known ?? buildUnexpectedErrorMessage(refId as string);
+      const a = args as AnyMiddlewareArgs & {
+        ack?: (b?: unknown) => Promise<void>;
+        respond?: Parameters<typeof say>[0]['respond'];
+        body: Record<string, unknown>;
+      };
+      try {
+        const isCommand = a.body.command !== undefined;
+        let shown = false;
+        if (!isAcknowledged(args.context)) {
+          if (isCommand) {
+            await acknowledge(args.context, a.ack, { response_type: 'ephemeral', ...text });
+            shown = true;
+          } else {
+            await acknowledge(args.context, a.ack);
+          }
+        }
+        if (!shown) {
+          const user = (a.body.user as { id?: string } | undefined)?.id ?? (a.body.user_id as string | undefined) ?? '';
+          const channel =
+            (a.body.channel as { id?: string } | undefined)?.id ?? (a.body.channel_id as string | undefined) ?? null;
+          await say({ client: args.client, respond: a.respond, userId: user, channelId: channel, triggerId: undefined }, text);
+        }
+      } catch (deliveryError) {
+        args.logger.warn(`could not tell the person about an error: ${String(deliveryError)}`);
+      }
+      if (refId) throw new UnexpectedError(refId, error);
+    }
+  };
+}

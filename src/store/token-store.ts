@@ -1,0 +1,114 @@
+import { registerSecret } from '../redact.js';
+import type { Db } from './database.js';
+import type { Sealer } from './sealer.js';
+
+export type ConnectionStatus = 'valid' | 'revoked';
+
+/** What is known about a person's connection without opening the sealed token. */
+export interface Connection {
+  teamId: string;
+  userId: string;
+  serverUrl: string;
+  createdAt: Date;
+  verifiedAt: Date;
+  status: ConnectionStatus;
+}
+
+// The interface is asynchronous although SQLite answers synchronously: a shared store
+// for several replicas (ARCHITECTURE §9) would not.
+export interface TokenStore {
+  save(input: { teamId: string; userId: string; token: string; serverUrl: string; verifiedAt: Date }): Promise<void>;
+  find(teamId: string, userId: string): Promise<Connection | null>;
+  /** Opens the sealed token; only call this right before a request needs it. */
+  openToken(teamId: string, userId: string): Promise<string | null>;
+  /** Marks the token refused by the server; true when this changed the status (so people are told once). */
+  markRevoked(teamId: string, userId: string): Promise<boolean>;
+  remove(teamId: string, userId: string): Promise<boolean>;
+  /** Re-seals every value sealed under the previous key; returns how many rows changed. */
+  resealStale(): Promise<number>;
+}
+
+interface Row {
+  team_id: string;
+  user_id: string;
+  sealed_token: string;
+  key_id: string;
+  server_url: string;
+  created_at: string;
+  verified_at: string;
+  status: ConnectionStatus;
+}
+
+const rowKey = (teamId: string, userId: string) => `user-token:${teamId}:${userId}`;
+
+export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () => new Date()): TokenStore {
+  const upsert = db.prepare(
+    `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status)
+     VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid')
+     ON CONFLICT (team_id, user_id) DO UPDATE SET
+       sealed_token = excluded.sealed_token, key_id = excluded.key_id, server_url = excluded.server_url,
+       created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid'`,
+  );
+  const select = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND user_id = ?');
+  const revoke = db.prepare(`UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`);
+  const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
+  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id <> ?');
+  const reseal = db.prepare('UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?');
+
+  const toConnection = (r: Row): Connection => ({
+    teamId: r.team_id,
+    userId: r.user_id,
+    serverUrl: r.server_url,
+    createdAt: new Date(r.created_at),
+    verifiedAt: new Date(r.verified_at),
+    status: r.status,
+  });
+
+  const resealRow = (r: Row, plaintext: string) => {
+    const sealed = sealer.seal(plaintext, rowKey(r.team_id, r.user_id));
+    return reseal.run(sealed.value, sealed.keyId, r.team_id, r.user_id, r.key_id).changes;
+  };
+
+  return {
+    async save({ teamId, userId, token, serverUrl, verifiedAt }) {
+      registerSecret(token);
+      const sealed = sealer.seal(token, rowKey(teamId, userId));
+      upsert.run({
+        team_id: teamId,
+        user_id: userId,
+        sealed_token: sealed.value,
+        key_id: sealed.keyId,
+        server_url: serverUrl,
+        created_at: now().toISOString(),
+        verified_at: verifiedAt.toISOString(),
+      });
+    },
+    async find(teamId, userId) {
+      const r = select.get(teamId, userId) as Row | undefined;
+      return r ? toConnection(r) : null;
+    },
+    async openToken(teamId, userId) {
+      const r = select.get(teamId, userId) as Row | undefined;
+      if (!r) return null;
+      const opened = sealer.open(r.sealed_token, rowKey(teamId, userId));
+      registerSecret(opened.plaintext);
+      if (opened.stale) resealRow(r, opened.plaintext);
+      return opened.plaintext;
+    },
+    async markRevoked(teamId, userId) {
+      return revoke.run(teamId, userId).changes > 0;
+    },
+    async remove(teamId, userId) {
+      return del.run(teamId, userId).changes > 0;
+    },
+    async resealStale() {
+      let changed = 0;
+      db.transaction(() => {
+        for (const r of stale.all(sealer.keyId) as Row[]) {
+          changed += resealRow(r, sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext);
+        }
+      })();
+      return changed;
+    },
+  };
+}

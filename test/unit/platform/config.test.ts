@@ -1,0 +1,87 @@
+import crypto from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../../src/config.js';
+
+const key = () => crypto.randomBytes(32).toString('base64');
+
+const valid = () => ({
+  SLACK_BOT_TOKEN: 'xoxb-1-abc',
+  SLACK_SIGNING_SECRET: 'shh-signing-secret',
+  GITLAB_URL: 'https://gitlab.example.com/',
+  TOKEN_ENCRYPTION_KEY: key(),
+});
+
+function problemsOf(env: Record<string, string | undefined>): string[] {
+  try {
+    loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  return [];
+}
+
+describe('loadConfig', () => {
+  it('reads a complete environment with defaults for the optional variables', () => {
+    const c = loadConfig(valid());
+    expect(c.slack.mode).toBe('http');
+    expect(c.port).toBe(3000);
+    expect(c.gitlabUrl).toBe('https://gitlab.example.com');
+    expect(c.databasePath).toBe('./data/bot.db');
+    expect(c.slashCommand).toBe('/gl');
+    expect(c.logLevel).toBe('info');
+    expect(c.encryption.key).toHaveLength(32);
+    expect(c.encryption.previousKey).toBeNull();
+  });
+
+  it('names every missing variable in one error when the environment is empty', () => {
+    const problems = problemsOf({});
+    expect(problems.map((p) => p.split(' ')[0])).toEqual([
+      'SLACK_BOT_TOKEN',
+      'SLACK_SIGNING_SECRET',
+      'GITLAB_URL',
+      'TOKEN_ENCRYPTION_KEY',
+    ]);
+    expect(new ConfigError(problems).message).toMatch(/SLACK_BOT_TOKEN[\s\S]*TOKEN_ENCRYPTION_KEY/);
+  });
+
+  it('switches to Socket Mode when an app token is set, and then needs no signing secret', () => {
+    const env = { ...valid(), SLACK_SIGNING_SECRET: undefined, SLACK_APP_TOKEN: 'xapp-1-abc' };
+    expect(loadConfig(env).slack.mode).toBe('socket');
+  });
+
+  it('reports every malformed value at once and never echoes a secret value', () => {
+    const env = {
+      SLACK_BOT_TOKEN: 'not-a-bot-token-SECRET1',
+      SLACK_SIGNING_SECRET: 'x',
+      SLACK_APP_TOKEN: 'wrong-app-token-SECRET2',
+      GITLAB_URL: 'ftp://nope',
+      TOKEN_ENCRYPTION_KEY: 'c2hvcnQ=',
+      TOKEN_ENCRYPTION_KEY_PREVIOUS: 'also-bad-SECRET3',
+      PORT: '70000',
+      LOG_LEVEL: 'chatty',
+      SLASH_COMMAND: 'gl',
+      SLACK_API_URL: 'nope',
+    };
+    const problems = problemsOf(env);
+    expect(problems.map((p) => p.split(' ')[0])).toEqual([
+      'SLACK_BOT_TOKEN',
+      'SLACK_APP_TOKEN',
+      'SLACK_API_URL',
+      'PORT',
+      'GITLAB_URL',
+      'TOKEN_ENCRYPTION_KEY',
+      'TOKEN_ENCRYPTION_KEY_PREVIOUS',
+      'SLASH_COMMAND',
+      'LOG_LEVEL',
+    ]);
+    const text = new ConfigError(problems).message;
+    for (const secret of ['SECRET1', 'SECRET2', 'SECRET3', 'c2hvcnQ=']) expect(text).not.toContain(secret);
+  });
+
+  it('keeps a Slack API URL with its trailing slash and strips /api/v4 from GITLAB_URL', () => {
+    const c = loadConfig({ ...valid(), SLACK_API_URL: 'http://127.0.0.1:9999/api', GITLAB_URL: 'http://h:4000/api/v4' });
+    expect(c.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
+    expect(c.gitlabUrl).toBe('http://h:4000');
+  });
+});
