@@ -1,0 +1,95 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../app.js';
+import { loadConfig } from '../config.js';
+import { createLogger, type LogLevel } from '../logger.js';
+import { startSimulator } from '../sim/index.js';
+import { createChannelStore } from '../store/channel-store.js';
+import { openDatabase } from '../store/database.js';
+import { createSealer } from '../store/sealer.js';
+import { createTokenStore } from '../store/token-store.js';
+import { startFakeSlack } from './fake-slack.js';
+import { TEAM } from './payloads.js';
+import { createSession, type Session } from './session.js';
+import { SlackDriver } from './slack-driver.js';
+
+// Everything `npm run demo` needs on one machine: the simulator, a fake Slack, the bot
+// wired to both on free ports, and demo users already connected with their tokens.
+
+export const DEMO_PEOPLE = {
+  alice: { id: 'U0ALICE', name: 'alice', tz: 'Europe/Berlin' },
+  bob: { id: 'U0BOB', name: 'bob', tz: 'America/New_York' },
+  root: { id: 'U0ROOT', name: 'root', tz: 'UTC' },
+  eve: { id: 'U0EVE', name: 'eve', tz: 'Asia/Tokyo' },
+};
+
+export interface Demo {
+  session: Session;
+  simUrl: string;
+  botUrl: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+export interface DemoOptions {
+  write(text: string): void;
+  ask(question: string): Promise<string | null>;
+  /** Bot log lines go here (default: dropped, so the console stays readable). */
+  log?: (line: string) => void;
+  logLevel?: LogLevel;
+  /** Keep the database here instead of a temporary directory. */
+  dataDir?: string;
+}
+
+export async function startDemo(o: DemoOptions): Promise<Demo> {
+  const sim = await startSimulator({ port: 0, seed: 'demo' });
+  const botToken = `xoxb-demo-${crypto.randomBytes(8).toString('hex')}`;
+  const signingSecret = crypto.randomBytes(16).toString('hex');
+  const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));
+  const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-demo-'));
+  const ownsDataDir = !o.dataDir;
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: '0',
+    GITLAB_URL: sim.url,
+    TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    DATABASE_PATH: path.join(dataDir, 'bot.db'),
+  });
+  const logger = createLogger({ level: o.logLevel ?? 'warn', sink: o.log ?? (() => {}) });
+  const db = openDatabase(config.databasePath);
+  const tokens = createTokenStore(db, createSealer(config.encryption));
+  for (const [name, p] of Object.entries(DEMO_PEOPLE)) {
+    await tokens.save({ teamId: TEAM.id, userId: p.id, token: `sim-${name}-token`, serverUrl: config.gitlabUrl, verifiedAt: new Date() });
+  }
+  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
+  const { port } = await bot.start();
+  const botUrl = `http://127.0.0.1:${port}`;
+  const slack = new SlackDriver({ botUrl, signingSecret, fake, command: config.slashCommand });
+  const session = createSession({
+    slack,
+    fake,
+    people: DEMO_PEOPLE,
+    tick: async () => sim.tick(),
+    ask: o.ask,
+    write: o.write,
+    channel: 'C0DEMO',
+    slashCommand: config.slashCommand,
+  });
+  return {
+    session,
+    simUrl: sim.url,
+    botUrl,
+    dataDir,
+    async close() {
+      await bot.stop();
+      db.close();
+      await fake.close();
+      await sim.close();
+      if (ownsDataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,106 @@
+// Request bodies shaped like the ones Slack sends: slash commands (form fields),
+// block actions and view submissions (a `payload` form field holding JSON).
+
+export interface SlackPerson {
+  id: string;
+  name: string;
+}
+
+export const TEAM = { id: 'T0TEST', domain: 'test-team' };
+export const APP_ID = 'A0APP';
+
+/** How Slack escapes the text of a slash command before sending it. */
+export function slackEscape(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+export function slashCommandBody(o: {
+  user: SlackPerson;
+  command: string;
+  text: string;
+  channel: string;
+  responseUrl: string;
+  triggerId: string;
+  escape?: boolean;
+}): string {
+  return new URLSearchParams({
+    token: 'verification-token-unused',
+    team_id: TEAM.id,
+    team_domain: TEAM.domain,
+    channel_id: o.channel,
+    channel_name: `chan-${o.channel.toLowerCase()}`,
+    user_id: o.user.id,
+    user_name: o.user.name,
+    command: o.command,
+    text: o.escape === false ? o.text : slackEscape(o.text),
+    api_app_id: APP_ID,
+    is_enterprise_install: 'false',
+    response_url: o.responseUrl,
+    trigger_id: o.triggerId,
+  }).toString();
+}
+
+export interface ClickedButton {
+  action_id: string;
+  block_id?: string;
+  value?: string;
+  text: string;
+}
+
+export function blockActionsBody(o: {
+  user: SlackPerson;
+  channel: string;
+  messageTs: string;
+  ephemeral: boolean;
+  message?: { text: string; blocks?: unknown[] };
+  button: ClickedButton;
+  responseUrl: string;
+  triggerId: string;
+}): string {
+  const payload: Record<string, unknown> = {
+    type: 'block_actions',
+    user: { id: o.user.id, username: o.user.name, name: o.user.name, team_id: TEAM.id },
+    api_app_id: APP_ID,
+    token: 'verification-token-unused',
+    container: { type: 'message', message_ts: o.messageTs, channel_id: o.channel, is_ephemeral: o.ephemeral },
+    trigger_id: o.triggerId,
+    team: TEAM,
+    channel: { id: o.channel, name: `chan-${o.channel.toLowerCase()}` },
+    state: { values: {} },
+    response_url: o.responseUrl,
+    actions: [
+      {
+        action_id: o.button.action_id,
+        block_id: o.button.block_id ?? 'b1',
+        text: { type: 'plain_text', text: o.button.text, emoji: true },
+        value: o.button.value,
+        type: 'button',
+        action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+      },
+    ],
+  };
+  if (!o.ephemeral && o.message) {
+    payload.message = { type: 'message', ts: o.messageTs, text: o.message.text, blocks: o.message.blocks };
+  }
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
+export function viewSubmissionBody(o: {
+  user: SlackPerson;
+  view: Record<string, unknown>;
+  values: Record<string, Record<string, unknown>>;
+  triggerId: string;
+}): string {
+  const payload = {
+    type: 'view_submission',
+    team: TEAM,
+    user: { id: o.user.id, username: o.user.name, name: o.user.name, team_id: TEAM.id },
+    api_app_id: APP_ID,
+    token: 'verification-token-unused',
+    trigger_id: o.triggerId,
+    view: { ...o.view, state: { values: o.values } },
+    response_urls: [],
+    is_enterprise_install: false,
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}

@@ -1,0 +1,143 @@
+// Block Kit as readable terminal text: headers, sections, fields, context lines, code
+// blocks, images as their alt text, and buttons numbered so that a person can press
+// them by number.
+
+export interface RenderedButton {
+  number: number;
+  text: string;
+  action_id: string;
+  block_id?: string;
+  value?: string;
+  url?: string;
+  confirm?: { title?: { text?: string }; text?: { text?: string }; confirm?: { text?: string }; deny?: { text?: string } };
+}
+
+export interface RenderOptions {
+  /** Slack user id → name, to show <@U123> as @name. */
+  userName: (id: string) => string | undefined;
+  /** The first number to give a button (numbers grow across everything printed in one turn). */
+  firstButton: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
+const textOf = (t: unknown): string => (isObj(t) && typeof t.text === 'string' ? t.text : typeof t === 'string' ? t : '');
+
+const EMOJI: Record<string, string> = {
+  white_check_mark: '✅',
+  heavy_check_mark: '✔',
+  x: '❌',
+  no_entry_sign: '🚫',
+  no_entry: '⛔',
+  large_blue_circle: '🔵',
+  large_yellow_circle: '🟡',
+  white_circle: '⚪',
+  black_circle: '⚫',
+  fast_forward: '⏩',
+  gear: '⚙',
+  arrows_counterclockwise: '🔄',
+  hourglass_flowing_sand: '⏳',
+  hourglass: '⌛',
+  warning: '⚠',
+  key: '🔑',
+  mag: '🔍',
+  boom: '💥',
+  construction: '🚧',
+  snail: '🐌',
+  pushpin: '📌',
+  grey_question: '❔',
+  rocket: '🚀',
+  package: '📦',
+  scroll: '📜',
+  calendar: '📅',
+  bust_in_silhouette: '👤',
+  thumbsup: '👍',
+  '+1': '👍',
+  jigsaw: '🧩',
+  twisted_rightwards_arrows: '🔀',
+  clock3: '🕒',
+  arrow_forward: '▶',
+  wastebasket: '🗑',
+  pause_button: '⏸',
+};
+
+/** Slack mrkdwn → plain text: links, mentions, escapes, emoji shortcodes. */
+export function mrkdwnToText(text: string, userName: RenderOptions['userName']): string {
+  return text
+    .replace(/<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g, (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`)
+    .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
+    .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) => `${label} (${url})`)
+    .replace(/<([a-z]+:[^>]+)>/g, '$1')
+    .replace(/:([a-z0-9_+-]+):/g, (m, name: string) => EMOJI[name] ?? m)
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
+}
+
+export function renderBlocks(
+  blocks: unknown[] | undefined,
+  fallback: string,
+  o: RenderOptions,
+): { text: string; buttons: RenderedButton[] } {
+  const lines: string[] = [];
+  const buttons: RenderedButton[] = [];
+  const md = (t: unknown) => mrkdwnToText(textOf(t), o.userName);
+  const addButton = (el: Obj, blockId?: string): string => {
+    const number = o.firstButton + buttons.length;
+    const b: RenderedButton = { number, text: textOf(el.text), action_id: String(el.action_id ?? '') };
+    if (blockId) b.block_id = blockId;
+    if (typeof el.value === 'string') b.value = el.value;
+    if (typeof el.url === 'string') b.url = el.url;
+    if (isObj(el.confirm)) b.confirm = el.confirm as RenderedButton['confirm'];
+    buttons.push(b);
+    return `[${number} ${b.text}${b.url ? ' ↗' : ''}]`;
+  };
+  if (!blocks || blocks.length === 0) return { text: mrkdwnToText(fallback, o.userName), buttons };
+  for (const raw of blocks) {
+    if (!isObj(raw)) continue;
+    const blockId = typeof raw.block_id === 'string' ? raw.block_id : undefined;
+    switch (raw.type) {
+      case 'header':
+        lines.push(`== ${md(raw.text)} ==`);
+        break;
+      case 'section': {
+        if (raw.text) lines.push(md(raw.text));
+        const fields = Array.isArray(raw.fields) ? raw.fields.map(md) : [];
+        for (let i = 0; i < fields.length; i += 2) lines.push(`  ${fields.slice(i, i + 2).join('   |   ')}`);
+        if (isObj(raw.accessory)) {
+          const acc = raw.accessory;
+          if (acc.type === 'button') lines.push(`  ${addButton(acc, blockId)}`);
+          else if (acc.type === 'image') lines.push(`  (image: ${String(acc.alt_text ?? '')})`);
+        }
+        break;
+      }
+      case 'context': {
+        const els = Array.isArray(raw.elements) ? raw.elements : [];
+        const parts = els.map((e) => (isObj(e) && e.type === 'image' ? `(${String(e.alt_text ?? 'image')})` : md(e)));
+        lines.push(`  · ${parts.join('  ')}`);
+        break;
+      }
+      case 'actions': {
+        const els = Array.isArray(raw.elements) ? raw.elements : [];
+        const shown = els.filter(isObj).map((e) => (e.type === 'button' ? addButton(e, blockId) : `(${String(e.type)})`));
+        lines.push(shown.join(' '));
+        break;
+      }
+      case 'divider':
+        lines.push('—'.repeat(40));
+        break;
+      case 'image':
+        lines.push(`(image: ${String(raw.alt_text ?? '')})`);
+        break;
+      case 'input':
+        lines.push(`${textOf(raw.label)}: ____`);
+        break;
+      case 'rich_text':
+        lines.push(fallback);
+        break;
+      default:
+        if (raw.text) lines.push(md(raw.text));
+    }
+  }
+  return { text: lines.join('\n'), buttons };
+}

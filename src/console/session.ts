@@ -1,0 +1,213 @@
+import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
+import type { SlackPerson } from './payloads.js';
+import { type RenderedButton, renderBlocks } from './render.js';
+import type { FoundButton, Interaction, SlackDriver } from './slack-driver.js';
+
+// The console's conversation: one line in, what Slack would have shown out. Lines are
+// slash commands, button presses by number, or console commands (as, tick, help, quit).
+
+export interface SessionDeps {
+  slack: SlackDriver;
+  fake: FakeSlack;
+  people: Record<string, SlackPerson>;
+  /** Advances the simulator's fake runner. */
+  tick(): Promise<void>;
+  /** Asks the person a question (the next script line in script mode); null at end of input. */
+  ask(question: string): Promise<string | null>;
+  write(text: string): void;
+  channel: string;
+  slashCommand: string;
+  /** How long the bot may stay quiet before a turn counts as finished. */
+  quietMs?: number;
+  turnTimeoutMs?: number;
+}
+
+export interface Session {
+  readonly user: string;
+  /** Handles one line; resolves false when the person asked to quit. */
+  handle(line: string): Promise<boolean>;
+}
+
+const HELP = [
+  'Type what you would type in Slack, or a console command:',
+  '  /gl <command>        e.g. /gl jobs demo/web --scope failed   (the /gl may be left out)',
+  '  1, click 1           press button 1 of the last answer',
+  '  as <user>            act as alice, bob, root or eve (each is connected with its simulator token)',
+  '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
+  '  help, quit',
+].join('\n');
+
+export function createSession(d: SessionDeps): Session {
+  let user = 'alice';
+  let buttons: (RenderedButton & { message: FakeMessage })[] = [];
+  const quietMs = d.quietMs ?? 250;
+  const turnTimeoutMs = d.turnTimeoutMs ?? 15_000;
+  const person = () => d.people[user] as SlackPerson;
+  const userName = (id: string) => Object.values(d.people).find((p) => p.id === id)?.name;
+
+  /** Waits until the bot has answered and then stayed quiet, or the turn times out. */
+  async function settle(it: Interaction): Promise<void> {
+    const started = Date.now();
+    let last = d.fake.lastSeq;
+    let lastChange = Date.now();
+    for (;;) {
+      const answered = it.ackMessage !== null || it.records().length > 0;
+      if (d.fake.lastSeq !== last) {
+        last = d.fake.lastSeq;
+        lastChange = Date.now();
+      }
+      if (answered && Date.now() - lastChange >= quietMs) return;
+      if (!answered && Date.now() - started >= 3 * quietMs && it.ack.status === 200 && !it.ack.text) {
+        // acked empty and nothing more yet: keep waiting for the response_url post
+      }
+      if (Date.now() - started >= turnTimeoutMs) return;
+      await d.fake.waitFor(() => true, { fromSeq: d.fake.lastSeq, timeoutMs: quietMs });
+    }
+  }
+
+  function where(m: FakeMessage): string {
+    if (m.ephemeral) return 'only you can see this';
+    if (m.channel.startsWith('D')) return 'direct message';
+    return `posted in #${m.channel === d.channel ? 'demo' : m.channel}`;
+  }
+
+  /** Prints every message, modal and file of a turn; numbers its buttons; opens modals as forms. */
+  async function show(it: Interaction): Promise<void> {
+    if (it.ack.status !== 200) {
+      d.write(`(the bot answered HTTP ${it.ack.status})`);
+      return;
+    }
+    buttons = [];
+    const out: string[] = [];
+    for (const m of it.messages()) {
+      const r = renderBlocks(m.blocks, m.text, { userName, firstButton: buttons.length + 1 });
+      buttons.push(...r.buttons.map((b) => ({ ...b, message: m })));
+      const edited = m.version > 1 ? ', updated' : '';
+      const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
+      out.push(`┌ ${where(m)}${edited}\n${indent([r.text, ...files].filter(Boolean).join('\n'))}`);
+    }
+    if (out.length > 0) d.write(out.join('\n'));
+    const views = it.records((r: FakeRecord) => r.method === 'views.open' && r.ok && !!r.view);
+    for (const rec of views) await fillModal(rec.view as Record<string, unknown>);
+    if (out.length === 0 && views.length === 0) d.write('(no answer)');
+  }
+
+  async function fillModal(view: Record<string, unknown>): Promise<void> {
+    const title = (view.title as { text?: string } | undefined)?.text ?? 'Form';
+    const blocks = (view.blocks as Record<string, unknown>[] | undefined) ?? [];
+    const intro = renderBlocks(
+      blocks.filter((b) => b.type !== 'input'),
+      '',
+      { userName, firstButton: 1 },
+    ).text;
+    d.write(`┌ form: ${title}\n${indent(intro)}`);
+    const values: Record<string, string | null> = {};
+    for (const b of blocks) {
+      if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
+      const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
+      const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `);
+      if (answer === null) {
+        d.write('  (form cancelled)');
+        return;
+      }
+      values[b.block_id] = answer.trim() === '' ? null : answer;
+    }
+    const submitted = await d.slack.submitView(person(), view, values);
+    await settle(submitted);
+    const ack = submitted.ack.json;
+    if (ack?.response_action === 'errors') {
+      const errors = Object.values((ack.errors as Record<string, string>) ?? {});
+      d.write(`  ✗ ${errors.join('; ')}`);
+      return;
+    }
+    await show(submitted);
+  }
+
+  async function press(n: number): Promise<void> {
+    const b = buttons.find((x) => x.number === n);
+    if (!b) {
+      d.write(buttons.length ? `There is no button ${n}; the last answer has 1–${buttons.length}.` : 'No buttons to press yet.');
+      return;
+    }
+    if (b.url && !b.value) d.write(`(opens ${b.url})`);
+    if (b.confirm) {
+      const q = `${b.confirm.title?.text ?? 'Are you sure?'} ${b.confirm.text?.text ?? ''} [y/N] `;
+      const answer = (await d.ask(q.replace(/\s+/g, ' ')))?.trim().toLowerCase();
+      if (answer !== 'y' && answer !== 'yes') {
+        d.write('(not pressed)');
+        return;
+      }
+    }
+    const found: FoundButton = {
+      text: b.text,
+      action_id: b.action_id,
+      message: b.message,
+      ...(b.block_id ? { block_id: b.block_id } : {}),
+      ...(b.value !== undefined ? { value: b.value } : {}),
+    };
+    const it = await d.slack.click(person(), found);
+    await settle(it);
+    await show(it);
+  }
+
+  return {
+    get user() {
+      return user;
+    },
+    async handle(raw) {
+      const line = raw.trim();
+      if (!line || line.startsWith('#')) return true;
+      const click = /^(?:click\s+)?(\d+)$/i.exec(line);
+      if (click) {
+        await press(Number(click[1]));
+        return true;
+      }
+      const [word, ...rest] = line.split(/\s+/);
+      switch (word?.toLowerCase()) {
+        case 'quit':
+        case 'exit':
+          return false;
+        case 'help':
+        case '?':
+          if (rest.length === 0) {
+            d.write(HELP);
+            return true;
+          }
+          break;
+        case 'as': {
+          const who = rest[0]?.toLowerCase();
+          if (!who || !d.people[who]) d.write(`Who? One of: ${Object.keys(d.people).join(', ')}.`);
+          else {
+            user = who;
+            d.write(`Now acting as ${who}.`);
+          }
+          return true;
+        }
+        case 'tick':
+          await d.tick();
+          d.write('The simulator ticked: jobs moved on, pipelines may have finished.');
+          return true;
+        default:
+          break;
+      }
+      const text = line.startsWith(d.slashCommand) ? line.slice(d.slashCommand.length).trim() : line.replace(/^\/\S+\s*/, '');
+      const it = await d.slack.command(person(), text, { channel: d.channel });
+      await settle(it);
+      await show(it);
+      return true;
+    },
+  };
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((l) => `│ ${l}`)
+    .join('\n');
+}
+
+function preview(content: string): string {
+  const lines = content.split('\n');
+  const head = lines.slice(0, 5).join('\n');
+  return lines.length > 5 ? `${head}\n… (${lines.length - 5} more lines)` : head;
+}

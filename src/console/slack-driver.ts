@@ -1,0 +1,233 @@
+import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
+import { blockActionsBody, type SlackPerson, slashCommandBody, viewSubmissionBody } from './payloads.js';
+import { type SignOptions, signedRequest } from './signing.js';
+
+// Talks to the bot the way Slack does (signed requests to /slack/events) and reads
+// back what people would see from the fake Slack.
+
+export interface Ack {
+  status: number;
+  text: string;
+  json: Record<string, unknown> | null;
+}
+
+export interface FoundButton {
+  text: string;
+  action_id: string;
+  block_id?: string;
+  value?: string;
+  url?: string;
+  confirm?: unknown;
+  style?: string;
+  message: FakeMessage;
+}
+
+type Block = { type?: string; block_id?: string; text?: { text?: string }; fields?: { text?: string }[] } & Record<
+  string,
+  unknown
+>;
+
+function textOfBlocks(blocks: unknown[] | undefined): string {
+  const out: string[] = [];
+  for (const raw of blocks ?? []) {
+    const b = raw as Block;
+    if (b.text?.text) out.push(b.text.text);
+    for (const f of b.fields ?? []) if (f.text) out.push(f.text);
+    const els = (b.elements as { type?: string; text?: unknown }[] | undefined) ?? [];
+    for (const e of els) {
+      const t = e.text as { text?: string } | string | undefined;
+      if (typeof t === 'string') out.push(t);
+      else if (t?.text) out.push(e.type === 'button' ? `[${t.text}]` : t.text);
+    }
+    const acc = b.accessory as { type?: string; text?: { text?: string } } | undefined;
+    if (acc?.type === 'button' && acc.text?.text) out.push(`[${acc.text.text}]`);
+    if (b.type === 'input') out.push(((b.label as { text?: string } | undefined)?.text ?? '') as string);
+  }
+  return out.join('\n');
+}
+
+export function messageText(m: { text?: string; blocks?: unknown[] }): string {
+  return [m.text ?? '', textOfBlocks(m.blocks)].filter(Boolean).join('\n');
+}
+
+export function buttonsOf(m: FakeMessage): FoundButton[] {
+  const out: FoundButton[] = [];
+  for (const raw of m.blocks ?? []) {
+    const b = raw as Block;
+    const push = (e: Record<string, unknown> | undefined) => {
+      if (!e || e.type !== 'button') return;
+      out.push({
+        text: (e.text as { text: string }).text,
+        action_id: String(e.action_id),
+        block_id: b.block_id,
+        value: e.value as string | undefined,
+        url: e.url as string | undefined,
+        confirm: e.confirm,
+        style: e.style as string | undefined,
+        message: m,
+      });
+    };
+    if (b.type === 'actions') for (const e of (b.elements as Record<string, unknown>[]) ?? []) push(e);
+    if (b.type === 'section') push(b.accessory as Record<string, unknown> | undefined);
+  }
+  return out;
+}
+
+export class Interaction {
+  ack: Ack = { status: 0, text: '', json: null };
+  ackMessage: FakeMessage | null = null;
+
+  constructor(
+    readonly fake: FakeSlack,
+    readonly fromSeq: number,
+    readonly meta: { channel: string | null; user: SlackPerson; triggerId: string },
+  ) {}
+
+  records(pred?: (r: FakeRecord) => boolean): FakeRecord[] {
+    return this.fake.since(this.fromSeq, pred);
+  }
+
+  /** Messages created or changed after the request (latest state), the ack's own message first. */
+  messages(): FakeMessage[] {
+    const seen = new Map<string, FakeMessage>();
+    if (this.ackMessage) seen.set(this.ackMessage.key, this.ackMessage);
+    for (const r of this.records((x) => !!x.message)) if (r.message) seen.set(r.message.key, r.message);
+    return [...seen.values()].map((m) => this.fake.messages.get(m.key) ?? m).filter((m) => !m.deleted);
+  }
+
+  views(): Record<string, unknown>[] {
+    const fromAck =
+      this.ack.json && (this.ack.json.response_action === 'update' || this.ack.json.response_action === 'push')
+        ? [this.ack.json.view as Record<string, unknown>]
+        : [];
+    return [...fromAck, ...this.records((r) => !!r.view && r.ok).map((r) => r.view as Record<string, unknown>)];
+  }
+
+  text(): string {
+    const parts = this.messages().map(messageText);
+    for (const v of this.views()) parts.push(textOfBlocks(v.blocks as unknown[] | undefined));
+    return parts.join('\n');
+  }
+
+  buttons(): FoundButton[] {
+    return this.messages()
+      .reverse()
+      .flatMap((m) => buttonsOf(m));
+  }
+
+  button(match: RegExp): FoundButton | undefined {
+    return this.buttons().find((b) => match.test(b.text) || match.test(b.action_id));
+  }
+
+  violations(): string[] {
+    return this.records().flatMap((r) => r.violations.map((v) => `${r.method}: ${v}`));
+  }
+
+  waitFor(pred: (r: FakeRecord) => boolean, timeoutMs = 5000): Promise<FakeRecord | null> {
+    return this.fake.waitFor(pred, { fromSeq: this.fromSeq, timeoutMs });
+  }
+
+  /** Waits until a message matching `pred` exists (the ack's own message counts). */
+  async waitForMessage(pred: (text: string, m: FakeMessage) => boolean, timeoutMs = 5000): Promise<FakeMessage | null> {
+    const check = () => this.messages().find((m) => pred(messageText(m), m)) ?? null;
+    const now = check();
+    if (now) return now;
+    const rec = await this.waitFor(() => check() !== null, timeoutMs);
+    return rec ? check() : null;
+  }
+}
+
+export class SlackDriver {
+  constructor(
+    readonly o: {
+      botUrl: string;
+      signingSecret: string;
+      fake: FakeSlack;
+      command: string;
+    },
+  ) {}
+
+  private async post(raw: string, sign: SignOptions | undefined): Promise<Ack> {
+    const { headers, body } = signedRequest(this.o.signingSecret, raw, sign);
+    const res = await fetch(`${this.o.botUrl}/slack/events`, { method: 'POST', headers, body });
+    const text = await res.text();
+    let json: Record<string, unknown> | null = null;
+    try {
+      json = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+    } catch {
+      json = null;
+    }
+    return { status: res.status, text, json };
+  }
+
+  async command(
+    user: SlackPerson,
+    text: string,
+    opts: { channel?: string; sign?: SignOptions; escape?: boolean } = {},
+  ): Promise<Interaction> {
+    const channel = opts.channel ?? 'C0TEST';
+    const fake = this.o.fake;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel, user, triggerId });
+    const responseUrl = fake.registerResponseUrl({ channel, user: user.id });
+    const raw = slashCommandBody({
+      user,
+      command: this.o.command,
+      text,
+      channel,
+      responseUrl,
+      triggerId,
+      escape: opts.escape,
+    });
+    it.ack = await this.post(raw, opts.sign);
+    const body = it.ack.json ?? (it.ack.text ? { text: it.ack.text } : null);
+    if (it.ack.status === 200 && body && (body.text != null || body.blocks != null)) {
+      const inChannel = body.response_type === 'in_channel';
+      it.ackMessage = fake.addMessage({
+        channel,
+        text: String(body.text ?? ''),
+        blocks: body.blocks as unknown[] | undefined,
+        ephemeral: !inChannel,
+        visibleTo: inChannel ? null : user.id,
+        source: 'ack',
+      });
+    }
+    return it;
+  }
+
+  async click(user: SlackPerson, button: FoundButton, sign?: SignOptions): Promise<Interaction> {
+    const fake = this.o.fake;
+    const m = fake.messages.get(button.message.key) ?? button.message;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel: m.channel, user, triggerId });
+    const responseUrl = fake.registerResponseUrl({ channel: m.channel, user: user.id, originKey: m.key });
+    const raw = blockActionsBody({
+      user,
+      channel: m.channel,
+      messageTs: m.ts,
+      ephemeral: m.ephemeral,
+      message: { text: m.text, blocks: m.blocks },
+      button,
+      responseUrl,
+      triggerId,
+    });
+    it.ack = await this.post(raw, sign);
+    return it;
+  }
+
+  /** Submits a modal; `values` maps an input's block_id to the text typed into it. */
+  async submitView(user: SlackPerson, view: Record<string, unknown>, values: Record<string, string | null>) {
+    const fake = this.o.fake;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel: null, user, triggerId });
+    const state: Record<string, Record<string, unknown>> = {};
+    for (const raw of (view.blocks as Block[] | undefined) ?? []) {
+      if (raw.type !== 'input' || !raw.block_id) continue;
+      const el = raw.element as { type: string; action_id: string; initial_value?: string };
+      const v = raw.block_id in values ? values[raw.block_id] : (el.initial_value ?? null);
+      state[raw.block_id] = { [el.action_id]: { type: el.type, value: v } };
+    }
+    it.ack = await this.post(viewSubmissionBody({ user, view, values: state, triggerId }), undefined);
+    return it;
+  }
+}

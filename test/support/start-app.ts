@@ -1,0 +1,126 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { type BotApp, createApp } from '../../src/app.js';
+import { type Config, loadConfig } from '../../src/config.js';
+import type { Transport } from '../../src/gitlab/http.js';
+import { createLogger } from '../../src/logger.js';
+import { createChannelStore } from '../../src/store/channel-store.js';
+import { type Db, openDatabase } from '../../src/store/database.js';
+import { createSealer } from '../../src/store/sealer.js';
+import { createTokenStore, type TokenStore } from '../../src/store/token-store.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import type { SlackPerson } from './payloads.js';
+import { type Interaction, SlackDriver } from './slack-driver.js';
+
+// The whole bot on port 0, wired to a fake Slack and a Delivery Service URL of the
+// test's choosing, with a fresh database in a temporary directory.
+
+export const PEOPLE = {
+  alice: { id: 'U0ALICE', name: 'alice', tz: 'Europe/Berlin' },
+  bob: { id: 'U0BOB', name: 'bob', tz: 'America/New_York' },
+  root: { id: 'U0ROOT', name: 'root', tz: 'UTC' },
+  eve: { id: 'U0EVE', name: 'eve', tz: 'Asia/Tokyo' },
+  carol: { id: 'U0CAROL', name: 'carol', tz: 'Europe/London' },
+} as const satisfies Record<string, SlackPerson & { tz: string }>;
+
+export type PersonName = keyof typeof PEOPLE;
+
+export interface StartAppOptions {
+  gitlabUrl: string;
+  /** Reuse a database directory (to restart the bot on the same file). */
+  dataDir?: string;
+  encryptionKey?: string;
+  previousEncryptionKey?: string;
+  now?: () => Date;
+  transport?: Transport;
+  checkTransport?: Transport;
+  fake?: FakeSlack;
+}
+
+export interface StartedApp {
+  url: string;
+  port: number;
+  fake: FakeSlack;
+  slack: SlackDriver;
+  config: Config;
+  db: Db;
+  tokens: TokenStore;
+  dataDir: string;
+  dbPath: string;
+  logs: string[];
+  bot: BotApp;
+  signingSecret: string;
+  /** The real connect flow: `/gl connect`, the modal, a submission with the token. */
+  connect(person: SlackPerson, token: string): Promise<{ command: Interaction; submission: Interaction }>;
+  /** Stops the bot (and the fake Slack unless it was passed in); the data directory stays unless `removeData`. */
+  stop(o?: { removeData?: boolean }): Promise<void>;
+}
+
+export async function startApp(o: StartAppOptions): Promise<StartedApp> {
+  const botToken = `xoxb-test-${crypto.randomBytes(8).toString('hex')}`;
+  const signingSecret = crypto.randomBytes(16).toString('hex');
+  const fake = o.fake ?? (await startFakeSlack(botToken, Object.values(PEOPLE)));
+  const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-app-'));
+  const dbPath = path.join(dataDir, 'bot.db');
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: o.fake ? o.fake.botToken : botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: '0',
+    GITLAB_URL: o.gitlabUrl,
+    TOKEN_ENCRYPTION_KEY: o.encryptionKey ?? crypto.randomBytes(32).toString('base64'),
+    TOKEN_ENCRYPTION_KEY_PREVIOUS: o.previousEncryptionKey,
+    DATABASE_PATH: dbPath,
+    LOG_LEVEL: 'debug',
+  });
+  const logs: string[] = [];
+  const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) });
+  const db = openDatabase(dbPath);
+  const tokens = createTokenStore(db, createSealer(config.encryption));
+  await tokens.resealStale();
+  const bot = createApp({
+    config,
+    logger,
+    db,
+    tokens,
+    channels: createChannelStore(db),
+    ...(o.now ? { now: o.now } : {}),
+    ...(o.transport ? { transport: o.transport } : {}),
+    ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
+  });
+  const { port } = await bot.start();
+  const url = `http://127.0.0.1:${port}`;
+  const slack = new SlackDriver({ botUrl: url, signingSecret, fake, command: config.slashCommand });
+
+  return {
+    url,
+    port,
+    fake,
+    slack,
+    config,
+    db,
+    tokens,
+    dataDir,
+    dbPath,
+    logs,
+    bot,
+    signingSecret,
+    async connect(person, token) {
+      const command = await slack.command(person, 'connect');
+      const opened = await command.waitFor((r) => r.method === 'views.open' && r.ok, 5000);
+      if (!opened?.view) throw new Error(`no connect modal opened: ${command.text()}`);
+      const input = (opened.view.blocks as { type: string; block_id: string }[]).find((b) => b.type === 'input');
+      if (!input) throw new Error('the connect modal has no input');
+      const submission = await slack.submitView(person, opened.view, { [input.block_id]: token });
+      return { command, submission };
+    },
+    async stop({ removeData = false } = {}) {
+      await bot.stop();
+      db.close();
+      if (!o.fake) await fake.close();
+      if (removeData && !o.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
