@@ -20,18 +20,42 @@ export const InputActionIds = {
 
 const ProjectSchema = z.union([z.string().min(1).max(255), z.number().int().positive()]);
 
+const id = z.number().int().positive();
+/** Where a row button sits: the list's command text and page, so the list can be redrawn after the action. */
+const listContext = { q: z.string().max(1200).optional(), n: z.number().int().positive().max(10_000).optional() };
+const JobButton = z.object({ p: ProjectSchema, j: id, ...listContext }).strict();
+const PipelineButton = z.object({ p: ProjectSchema, i: id, ...listContext }).strict();
+const ScheduleButton = z.object({ p: ProjectSchema, s: id, ...listContext }).strict();
+
 // One schema per button. Short keys keep values far below Slack's 2000-character limit.
 export const ButtonSchemas = {
   'account.connect': z.object({}).strict(),
   'noop.dismiss': z.object({}).strict(),
   'link.open': z.object({}).strict(),
+  /** The next page of a list: its command text (re-parsed, so filters stay) and the page to show. */
+  'list.page': z.object({ q: z.string().min(1).max(1500), n: z.number().int().positive().max(10_000) }).strict(),
+  'job.show': JobButton,
+  'job.retry': JobButton,
+  'job.cancel': JobButton,
+  'job.play': JobButton,
+  'job.erase': JobButton,
+  'job.keep': JobButton,
+  'job.trace': JobButton,
+  'pipeline.show': PipelineButton,
+  'pipeline.retry': PipelineButton,
+  'pipeline.cancel': PipelineButton,
+  'pipeline.jobs': PipelineButton,
+  'schedule.show': ScheduleButton,
+  'schedule.take': ScheduleButton,
+  'schedule.activate': ScheduleButton,
+  'schedule.deactivate': ScheduleButton,
+  'schedule.delete': ScheduleButton,
 } as const;
 
 export type ButtonName = keyof typeof ButtonSchemas;
 export type ButtonValue<N extends ButtonName> = z.infer<(typeof ButtonSchemas)[N]>;
 export type ButtonAction = { [N in ButtonName]: { name: N; value: ButtonValue<N> } }[ButtonName];
 
-export { ProjectSchema as ButtonProjectSchema };
 
 /** action_id for a button; `slot` tells apart two buttons of the same kind in one actions block. */
 export function actionIdFor(name: ButtonName, slot?: string | number): string {

@@ -1,0 +1,20 @@
+import { GitlabError } from '../gitlab/errors.js';
+
+/**
+ * Names what a failed call was about ("job #12 in demo/web"), so that the one error
+ * message says "Job #12 in demo/web was not found…" instead of a bare status.
+ */
+export async function about<T>(label: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof GitlabError && !(err as { subject?: unknown }).subject) {
+      Object.defineProperty(err, 'subject', { value: { label }, enumerable: false });
+    }
+    throw err;
+  }
+}
+
+export function capitalise(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
