@@ -1,0 +1,46 @@
+import { createCaller } from './call.js';
+import type { Transport } from './http.js';
+import type { Page, PageOptions } from './paginate.js';
+import { encodeProject, encodeSegment, type ProjectRef } from './paths.js';
+import { type AwardEmoji, AwardEmojiSchema } from './schemas.js';
+
+/** What can carry award emoji: an issue or merge request (by iid) or a snippet (by id), or one of its notes. */
+export interface Awardable {
+  kind: 'issue' | 'merge_request' | 'snippet';
+  project: ProjectRef;
+  /** The issue/merge request iid, or the snippet id. */
+  iid: number;
+  /** Set to address the award emoji of this note of the awardable instead. */
+  noteId?: number;
+}
+
+export interface AwardEmojiApi {
+  list(awardable: Awardable, options?: PageOptions): Promise<Page<AwardEmoji>>;
+  get(awardable: Awardable, awardId: number): Promise<AwardEmoji>;
+  /** `name` without colons (`thumbsup`). */
+  award(awardable: Awardable, name: string): Promise<AwardEmoji>;
+  remove(awardable: Awardable, awardId: number): Promise<void>;
+}
+
+const COLLECTIONS: Record<Awardable['kind'], string> = {
+  issue: 'issues',
+  merge_request: 'merge_requests',
+  snippet: 'snippets',
+};
+
+function awardEmojiPath(awardable: Awardable): string {
+  const owner = `projects/${encodeProject(awardable.project)}/${COLLECTIONS[awardable.kind]}/${encodeSegment(awardable.iid)}`;
+  const note = awardable.noteId === undefined ? '' : `/notes/${encodeSegment(awardable.noteId)}`;
+  return `${owner}${note}/award_emoji`;
+}
+
+export function createAwardEmojiApi(transport: Transport, token: string): AwardEmojiApi {
+  const call = createCaller(transport, token);
+
+  return {
+    list: (awardable, options = {}) => call.list(awardEmojiPath(awardable), AwardEmojiSchema, { ...options }),
+    get: (awardable, awardId) => call.get(`${awardEmojiPath(awardable)}/${encodeSegment(awardId)}`, AwardEmojiSchema),
+    award: (awardable, name) => call.send('POST', awardEmojiPath(awardable), AwardEmojiSchema, { name }),
+    remove: (awardable, awardId) => call.sendVoid('DELETE', `${awardEmojiPath(awardable)}/${encodeSegment(awardId)}`),
+  };
+}

@@ -1,0 +1,110 @@
+/** One page of a list answer, with what the pagination headers said (null where a header was absent or empty). */
+export interface Page<T> {
+  items: T[];
+  page: number | null;
+  perPage: number | null;
+  nextPage: number | null;
+  prevPage: number | null;
+  /** Only a hint: real servers drop X-Total (and X-Total-Pages) above 10,000 rows. */
+  total: number | null;
+  totalPages: number | null;
+}
+
+export interface PageOptions {
+  page?: number;
+  per_page?: number;
+}
+
+export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  const value = headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function positiveInt(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const trimmed = value.trim();
+  if (!/^\d+$/.test(trimmed)) return null;
+  const n = Number(trimmed);
+  return Number.isSafeInteger(n) ? n : null;
+}
+
+/** `<url>; rel="next", <url>; rel="last"` → { next: url, last: url }. */
+export function parseLinkHeader(value: string | undefined): Record<string, string> {
+  const links: Record<string, string> = {};
+  if (!value) return links;
+  for (const part of value.split(/,(?=\s*<)/)) {
+    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
+    if (!match) continue;
+    const [, url, rest] = match;
+    const rel = /\brel\s*=\s*"?([^";]+)"?/i.exec(rest ?? '');
+    if (url === undefined || !rel?.[1]) continue;
+    for (const name of rel[1].trim().split(/\s+/)) links[name.toLowerCase()] = url;
+  }
+  return links;
+}
+
+function pageOfLink(url: string | undefined): number | null {
+  if (!url) return null;
+  try {
+    return positiveInt(new URL(url, 'http://placeholder.invalid').searchParams.get('page') ?? undefined);
+  } catch {
+    return null;
+  }
+}
+
+/** Reads X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, falling back on `Link` for next/prev. */
+export function toPage<T>(items: T[], headers: HeaderBag): Page<T> {
+  const links = parseLinkHeader(header(headers, 'link'));
+  return {
+    items,
+    page: positiveInt(header(headers, 'x-page')),
+    perPage: positiveInt(header(headers, 'x-per-page')),
+    nextPage: positiveInt(header(headers, 'x-next-page')) ?? pageOfLink(links.next),
+    prevPage: positiveInt(header(headers, 'x-prev-page')) ?? pageOfLink(links.prev),
+    total: positiveInt(header(headers, 'x-total')),
+    totalPages: positiveInt(header(headers, 'x-total-pages')),
+  };
+}
+
+export interface ListAllOptions {
+  /** Stop after this many pages (default 10). */
+  maxPages?: number;
+  /** Stop once this many items were collected (default 1000); the result is cut to it. */
+  maxItems?: number;
+  /** First page to fetch (default 1). */
+  startPage?: number;
+}
+
+export interface ListAllResult<T> {
+  items: T[];
+  /** True when a cap stopped the walk while the server still had more. */
+  truncated: boolean;
+  pagesFetched: number;
+}
+
+/**
+ * Walks a list by `nextPage` (X-Next-Page, or Link rel="next") until the server says there is no
+ * next page or a cap is reached. Never looks at X-Total.
+ */
+export async function listAll<T>(
+  fetchPage: (page: number) => Promise<Page<T>>,
+  options: ListAllOptions = {},
+): Promise<ListAllResult<T>> {
+  const maxPages = options.maxPages ?? 10;
+  const maxItems = options.maxItems ?? 1000;
+  const items: T[] = [];
+  let page: number | null = options.startPage ?? 1;
+  let pagesFetched = 0;
+  while (page !== null) {
+    if (pagesFetched >= maxPages || items.length >= maxItems) return { items, truncated: true, pagesFetched };
+    const current: Page<T> = await fetchPage(page);
+    pagesFetched += 1;
+    items.push(...current.items);
+    if (items.length > maxItems) return { items: items.slice(0, maxItems), truncated: true, pagesFetched };
+    // A next page that does not move forward would loop for ever.
+    page = current.nextPage !== null && current.nextPage > page ? current.nextPage : null;
+  }
+  return { items, truncated: false, pagesFetched };
+}
