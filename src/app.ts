@@ -15,6 +15,12 @@ import { registerViewListeners } from './listeners/views.js';
 import type { Logger } from './logger.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
+import { createDeploymentOperations } from './operations/deployments.js';
+import { createJobOperations } from './operations/jobs.js';
+import { createPipelineOperations } from './operations/pipelines.js';
+import { resolveProject } from './operations/projects.js';
+import { createScheduleOperations } from './operations/schedules.js';
+import { createTimeZoneLookup } from './listeners/time-zones.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import type { TokenStore } from './store/token-store.js';
@@ -76,15 +82,6 @@ export function createApp(deps: AppDeps): BotApp {
     checkTransport,
     logger,
   });
-  const services: Services = {
-    serverUrl: config.gitlabUrl,
-    slashCommand: config.slashCommand,
-    logger,
-    access,
-    channels: deps.channels,
-    account: createAccountOperations({ access, tokens: deps.tokens, channels: deps.channels }),
-    connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
-  };
 
   const healthz = {
     path: '/healthz',
@@ -116,6 +113,22 @@ export function createApp(deps: AppDeps): BotApp {
           logger: boltLogger,
           clientOptions,
         });
+
+  const services: Services = {
+    serverUrl: config.gitlabUrl,
+    slashCommand: config.slashCommand,
+    logger,
+    access,
+    channels: deps.channels,
+    account: createAccountOperations({ access, tokens: deps.tokens, channels: deps.channels }),
+    jobs: createJobOperations({ access }),
+    pipelines: createPipelineOperations({ access }),
+    schedules: createScheduleOperations({ access }),
+    deployments: createDeploymentOperations({ access }),
+    resolveProject: (ctx, ref) => resolveProject(ref, ctx, deps.channels),
+    timeZoneOf: createTimeZoneLookup(app.client, logger),
+    connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
+  };
 
   app.use(createErrorMiddleware({ serverUrl: config.gitlabUrl, slashCommand: config.slashCommand }));
   registerCommandListener(app, services, commandHandlers, now);

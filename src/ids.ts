@@ -27,6 +27,10 @@ const JobButton = z.object({ p: ProjectSchema, j: id, ...listContext }).strict()
 const PipelineButton = z.object({ p: ProjectSchema, i: id, ...listContext }).strict();
 const ScheduleButton = z.object({ p: ProjectSchema, s: id, ...listContext }).strict();
 
+export type JobButtonValue = z.infer<typeof JobButton>;
+export type PipelineButtonValue = z.infer<typeof PipelineButton>;
+export type ScheduleButtonValue = z.infer<typeof ScheduleButton>;
+
 // One schema per button. Short keys keep values far below Slack's 2000-character limit.
 export const ButtonSchemas = {
   'account.connect': z.object({}).strict(),

@@ -16,7 +16,7 @@ export function registerActionListener(app: App, s: Services, handlers: ButtonHa
     const message = container?.message_ts ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true } : null;
     const delivery = { client, respond, userId: body.user.id, channelId, triggerId: body.trigger_id, message };
     const { name, value } = decoded.action;
-    if (name === 'link.open' || name === 'noop.dismiss') return;
+    if (name === 'link.open') return;
     if (name === 'account.connect') {
       await deliver(delivery, {
         kind: 'modal',
@@ -27,7 +27,7 @@ export function registerActionListener(app: App, s: Services, handlers: ButtonHa
     const handler = handlers[name] as ButtonHandler<ButtonName> | undefined;
     if (!handler) throw new StaleActionError(`no handler for ${name}`);
     const ctx = {
-      actor: { teamId: body.team?.id ?? body.user.team_id ?? '', userId: body.user.id, userName: body.user.name },
+      actor: { teamId: body.team?.id ?? body.user.team_id ?? '', userId: body.user.id, userName: body.user.name ?? body.user.id },
       channelId,
       now: now(),
       message,

@@ -1,8 +1,7 @@
 import type { App } from '@slack/bolt';
 import { parseCommand } from '../grammar/index.js';
-import type { CommandHandler, CommandHandlers, CommandKey, Services } from '../handlers/types.js';
+import type { CommandContext, CommandHandler, CommandHandlers, CommandKey, Services } from '../handlers/types.js';
 import { connectionProblem } from '../operations/connection.js';
-import type { RequestContext } from '../operations/context.js';
 import { buildConnectPrompt } from '../views/account.js';
 import { buildNotAvailable } from '../views/common.js';
 import { buildUsageMessage } from '../views/help.js';
@@ -17,7 +16,8 @@ export function registerCommandListener(app: App, s: Services, handlers: Command
       return;
     }
     const cmd = parsed.command;
-    const ctx: RequestContext = {
+    const ctx: CommandContext = {
+      text: command.text ?? '',
       actor: { teamId: command.team_id, userId: command.user_id, userName: command.user_name },
       channelId: command.channel_id || null,
       now: now(),

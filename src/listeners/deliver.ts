@@ -46,16 +46,22 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       await d.client.views.open({ trigger_id: d.triggerId, view: reply.view });
       return;
     case 'update': {
+      // The click's own response_url is fresh and replaces ephemeral and posted messages alike.
+      if (d.respond) {
+        await d.respond({ replace_original: true, ...asResponse(reply.message) });
+        return;
+      }
       const m = d.message;
       if (m && !m.ephemeral && d.channelId) {
         await d.client.chat.update({ channel: d.channelId, ts: m.ts, ...asResponse(reply.message) });
         return;
       }
-      if (d.respond) {
-        await d.respond({ replace_original: true, ...asResponse(reply.message) });
-        return;
-      }
       return say(d, reply.message);
+    }
+    case 'delete': {
+      if (d.respond) await d.respond({ delete_original: true });
+      else if (d.message && !d.message.ephemeral && d.channelId) await d.client.chat.delete({ channel: d.channelId, ts: d.message.ts });
+      return;
     }
     case 'upload': {
       let channel = reply.inChannel ? d.channelId : null;

@@ -23,7 +23,7 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
       const known = buildErrorMessage(error, { serverUrl: o.serverUrl, slashCommand: o.slashCommand, ...(subject ? { subject } : {}) });
       const refId = known ? null : crypto.randomBytes(4).toString('hex');
       const text = known ?? buildUnexpectedErrorMessage(refId as string);
-      const a = args as AnyMiddlewareArgs & {
+      const a = args as unknown as {
         ack?: (b?: unknown) => Promise<void>;
         respond?: Parameters<typeof say>[0]['respond'];
         body: Record<string, unknown>;

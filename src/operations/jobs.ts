@@ -3,11 +3,9 @@ import type { JobScope } from '../gitlab/jobs.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Job } from '../gitlab/schemas.js';
 import { InvalidInputError } from '../errors.js';
-import type { ProjectRef } from '../grammar/index.js';
-import type { ChannelStore } from '../store/channel-store.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
-import { projectLabel, resolveProject } from './projects.js';
+import { projectLabel } from './projects.js';
 import { about } from './subject.js';
 
 export type ProjectKey = string | number;
@@ -49,10 +47,8 @@ function explainRefusal(action: JobAction, label: string, err: unknown): Error |
   return null;
 }
 
-export function createJobOperations(o: { access: GitlabAccess; channels: ChannelStore }) {
+export function createJobOperations(o: { access: GitlabAccess }) {
   return {
-    project: (ctx: RequestContext, ref: ProjectRef | null) => resolveProject(ref, ctx, o.channels),
-
     async list(ctx: RequestContext, project: ProjectKey, q: JobListQuery): Promise<Page<Job>> {
       const options = {
         ...(q.scope && q.scope.length > 0 ? { scope: q.scope } : {}),

@@ -2,7 +2,7 @@ import type { HomeView } from '@slack/types';
 import type { HelpText } from '../grammar/index.js';
 import { connectionProblem } from '../operations/connection.js';
 import type { Connection } from '../store/token-store.js';
-import { actions, button, context, divider, header, section } from './blocks.js';
+import { actions, type Block, button, context, divider, header, section } from './blocks.js';
 import { formatDateTime } from './format.js';
 import { code, link } from './mrkdwn.js';
 
@@ -23,7 +23,7 @@ export function buildHomeView(o: {
             ? ':warning: Your token was refused by the server. Connect a new one.'
             : `:key: Not connected to ${link(o.serverUrl, o.serverUrl)} yet. Commands and buttons act with your own token.`,
         );
-  const blocks = [header('GitLab from Slack'), status];
+  const blocks: Block[] = [header('GitLab from Slack'), status];
   if (problem !== null) blocks.push(actions([button({ text: 'Connect', name: 'account.connect', value: {}, style: 'primary' })]));
   blocks.push(divider());
   if (o.help) blocks.push(...o.help.sections.slice(0, 90).map((text) => section(text)));

@@ -34,6 +34,8 @@ export const DONE_BY: Record<string, string> = {
   deactivate: 'Deactivated',
   delete: 'Deleted',
   run: 'Started',
+  create: 'Created',
+  edit: 'Updated',
 };
 
 export function shortSha(sha: string | null | undefined): string {
