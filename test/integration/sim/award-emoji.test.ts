@@ -27,8 +27,16 @@ describe('award emoji on issues, merge requests and snippets, and on their notes
         expect(list.headers.get('x-total')).toBe(String(list.data.length));
         const created = await s.post(url, { as: 'eve', form: { name: 'rocket' } });
         expect(created.status, url).toBe(201);
-        expect(created.data).toMatchObject({ name: 'rocket', user: { username: 'eve' }, created_at: '2026-03-02T10:00:00.000Z' });
-        expect(created.data.awardable_type).toBe(base.includes('/notes/') ? 'Note' : { issues: 'Issue', merge_requests: 'MergeRequest', snippets: 'Snippet' }[t.kind]);
+        expect(created.data).toMatchObject({
+          name: 'rocket',
+          user: { username: 'eve' },
+          created_at: '2026-03-02T10:00:00.000Z',
+        });
+        expect(created.data.awardable_type).toBe(
+          base.includes('/notes/')
+            ? 'Note'
+            : { issues: 'Issue', merge_requests: 'MergeRequest', snippets: 'Snippet' }[t.kind],
+        );
         const shown = await s.get(`${url}/${created.data.id}`, { as: 'eve' });
         expect(shown.data).toEqual(created.data);
         const dup = await s.post(url, { as: 'eve', form: { name: 'rocket' } });
@@ -48,7 +56,9 @@ describe('award emoji on issues, merge requests and snippets, and on their notes
     const notes = await s.all(`/projects/${WEB}/events`, { query: { target_type: 'note' } });
     const awardedOn = new Set<string>();
     for (const e of notes) {
-      const kind = { Issue: 'issues', MergeRequest: 'merge_requests', Snippet: 'snippets' }[e.note.noteable_type as string];
+      const kind = { Issue: 'issues', MergeRequest: 'merge_requests', Snippet: 'snippets' }[
+        e.note.noteable_type as string
+      ];
       const parent = e.note.noteable_type === 'Snippet' ? e.note.noteable_id : e.note.noteable_iid;
       const awards = await s.get(`/projects/${WEB}/${kind}/${parent}/notes/${e.note.id}/award_emoji`);
       if (awards.data.length) awardedOn.add(e.note.noteable_type);
@@ -59,7 +69,9 @@ describe('award emoji on issues, merge requests and snippets, and on their notes
   it('lets an admin remove anyone’s award', async () => {
     const [issue] = await targets();
     const [award] = (await s.get(`/projects/${WEB}/issues/${issue?.id}/award_emoji`)).data;
-    expect((await s.del(`/projects/${WEB}/issues/${issue?.id}/award_emoji/${award.id}`, { as: 'root' })).status).toBe(204);
+    expect((await s.del(`/projects/${WEB}/issues/${issue?.id}/award_emoji/${award.id}`, { as: 'root' })).status).toBe(
+      204,
+    );
   });
 
   it('refuses unknown emoji and thumbs on one’s own issue (404), a missing name (400), unknown targets (404)', async () => {
@@ -67,7 +79,9 @@ describe('award emoji on issues, merge requests and snippets, and on their notes
     expect(unknown.status).toBe(404);
     const own = await s.post(`/projects/${WEB}/issues/2/award_emoji`, { as: 'alice', form: { name: 'thumbsup' } });
     expect(own.status).toBe(404);
-    expect((await s.post(`/projects/${WEB}/issues/2/award_emoji`, { as: 'bob', form: { name: 'thumbsup' } })).status).toBe(201);
+    expect(
+      (await s.post(`/projects/${WEB}/issues/2/award_emoji`, { as: 'bob', form: { name: 'thumbsup' } })).status,
+    ).toBe(201);
     expect((await s.post(`/projects/${WEB}/issues/2/award_emoji`)).data).toEqual({ error: 'name is missing' });
     expect((await s.get(`/projects/${WEB}/issues/999/award_emoji`)).status).toBe(404);
     expect((await s.get(`/projects/${WEB}/snippets/999/award_emoji`)).status).toBe(404);

@@ -13,16 +13,33 @@ describe('the request log', () => {
     expect(log.status).toBe(200);
     expect(log.data).toHaveLength(3);
     const [a, b, c] = log.data;
-    expect(a).toMatchObject({ method: 'GET', path: '/api/v4/projects/demo%2Fweb/jobs', status: 200, user: 'alice', body: null });
+    expect(a).toMatchObject({
+      method: 'GET',
+      path: '/api/v4/projects/demo%2Fweb/jobs',
+      status: 200,
+      user: 'alice',
+      body: null,
+    });
     expect(a.query.scope).toEqual(['failed', 'manual']);
-    expect(b).toMatchObject({ method: 'POST', path: '/api/v4/todos/mark_as_done', status: 204, user: 'bob', body: { a: '1' } });
+    expect(b).toMatchObject({
+      method: 'POST',
+      path: '/api/v4/todos/mark_as_done',
+      status: 204,
+      user: 'bob',
+      body: { a: '1' },
+    });
     expect(c).toMatchObject({ method: 'GET', status: 401, user: null });
     expect(a.seq).toBeLessThan(b.seq);
   });
 
   it('is the same list that requests() gives in-process', async () => {
     await s.get('/user');
-    expect(s.sim().requests().map((e) => e.path)).toEqual(['/api/v4/user']);
+    expect(
+      s
+        .sim()
+        .requests()
+        .map((e) => e.path),
+    ).toEqual(['/api/v4/user']);
   });
 
   it('parses JSON bodies and keeps a single name=a as a string', async () => {
@@ -57,7 +74,12 @@ describe('faults', () => {
     expect(limited.data).toEqual({ message: '429 Too Many Requests' });
     await s.post('/__sim/faults', { json: {} });
     expect((await s.get('/todos')).status).toBe(200);
-    expect(s.sim().requests().map((e) => e.status)).toEqual([429, 200]);
+    expect(
+      s
+        .sim()
+        .requests()
+        .map((e) => e.status),
+    ).toEqual([429, 200]);
   });
 
   it('spreads an error rate evenly over the calls, with the chosen status', async () => {

@@ -105,7 +105,9 @@ describe('one issue', () => {
     const viaLocalhost = await fetch(`${base.replace('127.0.0.1', 'localhost')}/api/v4/projects/${WEB}/issues/4`, {
       headers: { 'PRIVATE-TOKEN': 'sim-alice-token' },
     });
-    expect(((await viaLocalhost.json()) as Loose).web_url).toBe(`${base.replace('127.0.0.1', 'localhost')}/demo/web/issues/4`);
+    expect(((await viaLocalhost.json()) as Loose).web_url).toBe(
+      `${base.replace('127.0.0.1', 'localhost')}/demo/web/issues/4`,
+    );
     expect((await s.get(`/projects/${WEB}/issues/999`)).data).toEqual({ message: '404 Issue Not Found' });
   });
 });
@@ -114,7 +116,14 @@ describe('creating and editing issues', () => {
   it('creates an issue (201) with labels, assignees, milestone, due date and confidentiality', async () => {
     const res = await s.post(`/projects/${WEB}/issues`, {
       as: 'bob',
-      form: { title: 'Issues with auth', labels: 'bug,new-label', assignee_ids: [2], milestone_id: 2, due_date: '2026-12-01', confidential: true },
+      form: {
+        title: 'Issues with auth',
+        labels: 'bug,new-label',
+        assignee_ids: [2],
+        milestone_id: 2,
+        due_date: '2026-12-01',
+        confidential: true,
+      },
     });
     expect(res.status).toBe(201);
     expect(res.data).toMatchObject({
@@ -133,9 +142,14 @@ describe('creating and editing issues', () => {
   });
 
   it('lets only owners and admins set created_at, ignoring it for others', async () => {
-    const owner = await s.post(`/projects/${WEB}/issues`, { form: { title: 'Backdated', created_at: '2025-01-01T00:00:00Z' } });
+    const owner = await s.post(`/projects/${WEB}/issues`, {
+      form: { title: 'Backdated', created_at: '2025-01-01T00:00:00Z' },
+    });
     expect(owner.data.created_at).toBe('2025-01-01T00:00:00.000Z');
-    const dev = await s.post(`/projects/${WEB}/issues`, { as: 'bob', form: { title: 'Backdated', created_at: '2025-01-01T00:00:00Z' } });
+    const dev = await s.post(`/projects/${WEB}/issues`, {
+      as: 'bob',
+      form: { title: 'Backdated', created_at: '2025-01-01T00:00:00Z' },
+    });
     expect(dev.data.created_at).toBe('2026-03-02T10:00:00.000Z');
   });
 
@@ -150,19 +164,29 @@ describe('creating and editing issues', () => {
     const res = await s.post(`/projects/${WEB}/issues`, { form: { description: 'no title' } });
     expect(res.status).toBe(400);
     expect(res.data).toEqual({ error: 'title is missing' });
-    expect((await s.post(`/projects/${WEB}/issues`, { as: 'eve', form: { title: 'From a visitor' } })).status).toBe(201);
+    expect((await s.post(`/projects/${WEB}/issues`, { as: 'eve', form: { title: 'From a visitor' } })).status).toBe(
+      201,
+    );
     expect((await s.post(`/projects/${SECRET}/issues`, { as: 'eve', form: { title: 'x' } })).status).toBe(404);
   });
 
   it('edits an issue (200); with no attribute it answers 400; strangers get 403', async () => {
-    const res = await s.put(`/projects/${WEB}/issues/9`, { json: { title: 'Document the release process (v2)', labels: [] } });
+    const res = await s.put(`/projects/${WEB}/issues/9`, {
+      json: { title: 'Document the release process (v2)', labels: [] },
+    });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ title: 'Document the release process (v2)', labels: [], updated_at: '2026-03-02T10:00:00.000Z' });
+    expect(res.data).toMatchObject({
+      title: 'Document the release process (v2)',
+      labels: [],
+      updated_at: '2026-03-02T10:00:00.000Z',
+    });
     const none = await s.put(`/projects/${WEB}/issues/9`);
     expect(none.status).toBe(400);
     expect(none.data.error).toContain('at least one parameter must be provided');
     expect((await s.put(`/projects/${WEB}/issues/9`, { as: 'eve', form: { title: 'mine now' } })).status).toBe(403);
-    expect((await s.put(`/projects/${WEB}/issues/17`, { as: 'eve', form: { title: 'Wishlist, please' } })).status).toBe(200);
+    expect((await s.put(`/projects/${WEB}/issues/17`, { as: 'eve', form: { title: 'Wishlist, please' } })).status).toBe(
+      200,
+    );
   });
 
   it('closes and reopens through state_event, recording events', async () => {
@@ -176,9 +200,14 @@ describe('creating and editing issues', () => {
   });
 
   it('lets only owners and admins set updated_at', async () => {
-    const owner = await s.put(`/projects/${WEB}/issues/2`, { form: { title: 't', updated_at: '2026-01-01T00:00:00Z' } });
+    const owner = await s.put(`/projects/${WEB}/issues/2`, {
+      form: { title: 't', updated_at: '2026-01-01T00:00:00Z' },
+    });
     expect(owner.data.updated_at).toBe('2026-01-01T00:00:00.000Z');
-    const dev = await s.put(`/projects/${WEB}/issues/2`, { as: 'bob', form: { title: 't', updated_at: '2026-01-01T00:00:00Z' } });
+    const dev = await s.put(`/projects/${WEB}/issues/2`, {
+      as: 'bob',
+      form: { title: 't', updated_at: '2026-01-01T00:00:00Z' },
+    });
     expect(dev.data.updated_at).toBe('2026-03-02T10:00:00.000Z');
   });
 });
@@ -199,7 +228,11 @@ describe('moving issues', () => {
     const docs = (await s.get(`/projects/${DOCS}`)).data;
     const res = await s.post(`/projects/${WEB}/issues/9/move`, { form: { to_project_id: docs.id } });
     expect(res.status).toBe(201);
-    expect(res.data).toMatchObject({ project_id: docs.id, title: 'Document the release process', labels: ['documentation'] });
+    expect(res.data).toMatchObject({
+      project_id: docs.id,
+      title: 'Document the release process',
+      labels: ['documentation'],
+    });
     expect(res.data.web_url).toMatch(/\/demo\/docs\/issues\/\d+$/);
     const withMilestone = await s.post(`/projects/${WEB}/issues/4/move`, { form: { to_project_id: docs.id } });
     expect(withMilestone.data.milestone.title).toBe('v1.4');
@@ -215,7 +248,9 @@ describe('moving issues', () => {
     expect(same.data).toEqual({ message: 'Cannot move issue to project it originates from!' });
     expect((await s.post(`/projects/${WEB}/issues/9/move`, { form: { to_project_id: 999 } })).status).toBe(404);
     const docs = (await s.get(`/projects/${DOCS}`)).data;
-    expect((await s.post(`/projects/${WEB}/issues/17/move`, { as: 'eve', form: { to_project_id: docs.id } })).status).toBe(400);
+    expect(
+      (await s.post(`/projects/${WEB}/issues/17/move`, { as: 'eve', form: { to_project_id: docs.id } })).status,
+    ).toBe(400);
     const notNumber = await s.post(`/projects/${WEB}/issues/9/move`, { form: { to_project_id: 'demo/docs' } });
     expect(notNumber.data).toEqual({ error: 'to_project_id is invalid' });
   });
@@ -248,7 +283,12 @@ describe('time tracking', () => {
     const base = `/projects/${WEB}/issues/2`;
     const est = await s.post(`${base}/time_estimate`, { form: { duration: '1w 2d 3h30m' } });
     expect(est.status).toBe(200);
-    expect(est.data).toEqual({ time_estimate: 214_200, total_time_spent: 0, human_time_estimate: '1w 2d 3h 30m', human_total_time_spent: null });
+    expect(est.data).toEqual({
+      time_estimate: 214_200,
+      total_time_spent: 0,
+      human_time_estimate: '1w 2d 3h 30m',
+      human_total_time_spent: null,
+    });
     const spent = await s.post(`${base}/add_spent_time`, { query: { duration: '1mo' } });
     expect(spent.status).toBe(201);
     expect(spent.data.human_total_time_spent).toBe('1mo');
@@ -260,7 +300,12 @@ describe('time tracking', () => {
     expect((await s.post(`${base}/reset_spent_time`)).data.total_time_spent).toBe(0);
     const reset = await s.post(`${base}/reset_time_estimate`);
     expect(reset.status).toBe(200);
-    expect(reset.data).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+    expect(reset.data).toEqual({
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    });
   });
 
   it('refuses bad or missing durations (400) and strangers (403)', async () => {
@@ -283,7 +328,11 @@ describe('closed_by and user_agent_detail', () => {
   it('shows user agent details to admins only (403), 404 when there are none', async () => {
     const res = await s.get(`/projects/${WEB}/issues/4/user_agent_detail`, { as: 'root' });
     expect(res.status).toBe(200);
-    expect(res.data).toMatchObject({ user_agent: expect.stringContaining('Mozilla'), ip_address: expect.any(String), akismet_submitted: false });
+    expect(res.data).toMatchObject({
+      user_agent: expect.stringContaining('Mozilla'),
+      ip_address: expect.any(String),
+      akismet_submitted: false,
+    });
     expect((await s.get(`/projects/${WEB}/issues/4/user_agent_detail`, { as: 'alice' })).status).toBe(403);
     expect((await s.get(`/projects/${WEB}/issues/9/user_agent_detail`, { as: 'root' })).status).toBe(404);
   });

@@ -71,10 +71,14 @@ describe('GET /projects/:id/pipelines/:pipeline_id/jobs', () => {
     const res = await s.get(`/projects/${WEB}/pipelines/${failed.pipeline.id}/jobs`);
     expect(res.status).toBe(200);
     expect(res.data.every((j: Loose) => j.pipeline.id === failed.pipeline.id)).toBe(true);
-    const onlyFailed = await s.get(`/projects/${WEB}/pipelines/${failed.pipeline.id}/jobs`, { query: { scope: ['failed'] } });
+    const onlyFailed = await s.get(`/projects/${WEB}/pipelines/${failed.pipeline.id}/jobs`, {
+      query: { scope: ['failed'] },
+    });
     expect(onlyFailed.data.map((j: Loose) => j.id)).toEqual([failed.id]);
     expect((await s.get(`/projects/${WEB}/pipelines/99999/jobs`)).status).toBe(404);
-    expect((await s.get(`/projects/${WEB}/pipelines/${failed.pipeline.id}/jobs`, { query: { scope: 'nope' } })).status).toBe(400);
+    expect(
+      (await s.get(`/projects/${WEB}/pipelines/${failed.pipeline.id}/jobs`, { query: { scope: 'nope' } })).status,
+    ).toBe(400);
   });
 });
 
@@ -120,7 +124,9 @@ describe('GET /projects/:id/jobs/:job_id, trace and artifacts', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/zip');
     expect((await s.get(`/projects/${WEB}/jobs/artifacts/main/download`, { query: { job: 'lint' } })).status).toBe(404);
-    expect((await s.get(`/projects/${WEB}/jobs/artifacts/no-branch/download`, { query: { job: 'compile' } })).status).toBe(404);
+    expect(
+      (await s.get(`/projects/${WEB}/jobs/artifacts/no-branch/download`, { query: { job: 'compile' } })).status,
+    ).toBe(404);
     const missing = await s.get(`/projects/${WEB}/jobs/artifacts/main/download`);
     expect(missing.status).toBe(400);
     expect(missing.data).toEqual({ error: 'job is missing' });

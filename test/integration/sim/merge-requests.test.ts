@@ -57,10 +57,16 @@ describe('one merge request and its parts', () => {
 
   it('lists commits, changes and closes_issues', async () => {
     const commits = await s.get(`${MR(3)}/commits`);
-    expect(commits.data.map((c: Loose) => c.title)).toEqual(['Add regression test for EUR rounding', 'Round each cart line before summing']);
+    expect(commits.data.map((c: Loose) => c.title)).toEqual([
+      'Add regression test for EUR rounding',
+      'Round each cart line before summing',
+    ]);
     const changes = await s.get(`${MR(3)}/changes`);
     expect(changes.data.iid).toBe(3);
-    expect(changes.data.changes[0]).toMatchObject({ new_path: 'src/cart/totals.ts', diff: expect.stringContaining('@@') });
+    expect(changes.data.changes[0]).toMatchObject({
+      new_path: 'src/cart/totals.ts',
+      diff: expect.stringContaining('@@'),
+    });
     const closes = await s.get(`${MR(3)}/closes_issues`);
     expect(closes.data.map((i: Loose) => i.iid)).toEqual([4]);
   });
@@ -86,10 +92,22 @@ describe('creating, editing, closing and deleting', () => {
   it('creates a merge request from an existing branch (201) with its commits and a version', async () => {
     const res = await s.post(`/projects/${WEB}/merge_requests`, {
       as: 'bob',
-      form: { source_branch: 'feature/i18n-de', target_branch: 'main', title: 'Add German translation', assignee_id: 2, labels: 'feature', remove_source_branch: true },
+      form: {
+        source_branch: 'feature/i18n-de',
+        target_branch: 'main',
+        title: 'Add German translation',
+        assignee_id: 2,
+        labels: 'feature',
+        remove_source_branch: true,
+      },
     });
     expect(res.status).toBe(201);
-    expect(res.data).toMatchObject({ title: 'Add German translation', state: 'opened', force_remove_source_branch: true, labels: ['feature'] });
+    expect(res.data).toMatchObject({
+      title: 'Add German translation',
+      state: 'opened',
+      force_remove_source_branch: true,
+      labels: ['feature'],
+    });
     expect(res.data.assignee.username).toBe('alice');
     const commits = await s.get(`${MR(res.data.iid)}/commits`);
     expect(commits.data.map((c: Loose) => c.title)).toEqual(['Add German translations']);
@@ -102,10 +120,31 @@ describe('creating, editing, closing and deleting', () => {
   });
 
   it('refuses missing fields (400), unknown branches (400) and non-developers (403)', async () => {
-    expect((await s.post(`/projects/${WEB}/merge_requests`, { form: { source_branch: 'x', target_branch: 'main' } })).data).toEqual({ error: 'title is missing' });
-    expect((await s.post(`/projects/${WEB}/merge_requests`, { form: { source_branch: 'nope', target_branch: 'main', title: 't' } })).status).toBe(400);
-    expect((await s.post(`/projects/${WEB}/merge_requests`, { form: { source_branch: 'main', target_branch: 'main', title: 't' } })).status).toBe(400);
-    expect((await s.post(`/projects/${WEB}/merge_requests`, { as: 'eve', form: { source_branch: 'feature/i18n-de', target_branch: 'main', title: 't' } })).status).toBe(403);
+    expect(
+      (await s.post(`/projects/${WEB}/merge_requests`, { form: { source_branch: 'x', target_branch: 'main' } })).data,
+    ).toEqual({ error: 'title is missing' });
+    expect(
+      (
+        await s.post(`/projects/${WEB}/merge_requests`, {
+          form: { source_branch: 'nope', target_branch: 'main', title: 't' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await s.post(`/projects/${WEB}/merge_requests`, {
+          form: { source_branch: 'main', target_branch: 'main', title: 't' },
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (
+        await s.post(`/projects/${WEB}/merge_requests`, {
+          as: 'eve',
+          form: { source_branch: 'feature/i18n-de', target_branch: 'main', title: 't' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('edits (200), needs at least one attribute (400), refuses strangers (403)', async () => {
@@ -205,11 +244,18 @@ describe('subscriptions, todos and time tracking on merge requests', () => {
   });
 
   it('tracks time with the same statuses as issues', async () => {
-    expect((await s.post(`${MR(3)}/time_estimate`, { form: { duration: '3h30m' } })).data.human_time_estimate).toBe('3h 30m');
+    expect((await s.post(`${MR(3)}/time_estimate`, { form: { duration: '3h30m' } })).data.human_time_estimate).toBe(
+      '3h 30m',
+    );
     const spent = await s.post(`${MR(3)}/add_spent_time`, { form: { duration: '1h' } });
     expect(spent.status).toBe(201);
     expect(spent.data.human_total_time_spent).toBe('1h');
-    expect((await s.get(`${MR(3)}/time_stats`)).data).toEqual({ time_estimate: 12_600, total_time_spent: 3_600, human_time_estimate: '3h 30m', human_total_time_spent: '1h' });
+    expect((await s.get(`${MR(3)}/time_stats`)).data).toEqual({
+      time_estimate: 12_600,
+      total_time_spent: 3_600,
+      human_time_estimate: '3h 30m',
+      human_total_time_spent: '1h',
+    });
     expect((await s.post(`${MR(3)}/reset_time_estimate`)).status).toBe(200);
     expect((await s.post(`${MR(3)}/reset_spent_time`)).data.total_time_spent).toBe(0);
     expect((await s.post(`${MR(3)}/time_estimate`, { as: 'eve', form: { duration: '1h' } })).status).toBe(403);

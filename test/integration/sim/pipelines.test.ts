@@ -50,7 +50,13 @@ describe('GET /projects/:id/pipelines', () => {
   });
 
   it('refuses unknown filter values with 400', async () => {
-    for (const query of [{ scope: 'nope' }, { status: 'nope' }, { order_by: 'nope' }, { sort: 'up' }, { yaml_errors: 'maybe' }]) {
+    for (const query of [
+      { scope: 'nope' },
+      { status: 'nope' },
+      { order_by: 'nope' },
+      { sort: 'up' },
+      { yaml_errors: 'maybe' },
+    ]) {
       const res = await s.get(`/projects/${WEB}/pipelines`, { query });
       expect(res.status, JSON.stringify(query)).toBe(400);
       expect(res.data.error).toMatch(/does not have a valid value|is invalid/);
@@ -178,10 +184,16 @@ describe('pipeline schedules', () => {
     const bad = await s.post(`/projects/${WEB}/pipeline_schedules`, { form: { ...base, cron: '61 * * * *' } });
     expect(bad.status).toBe(400);
     expect(bad.data).toEqual({ message: { cron: [' is invalid syntax'] } });
-    const zone = await s.post(`/projects/${WEB}/pipeline_schedules`, { form: { ...base, cron: '* * * * *', cron_timezone: 'Mars/Olympus' } });
+    const zone = await s.post(`/projects/${WEB}/pipeline_schedules`, {
+      form: { ...base, cron: '* * * * *', cron_timezone: 'Mars/Olympus' },
+    });
     expect(zone.data).toEqual({ message: { cron_timezone: [' is invalid syntax'] } });
-    expect((await s.post(`/projects/${WEB}/pipeline_schedules`, { form: { ref: 'main', cron: '* * * * *' } })).data).toEqual({ error: 'description is missing' });
-    expect((await s.post(`/projects/${WEB}/pipeline_schedules`, { as: 'eve', form: { ...base, cron: '* * * * *' } })).status).toBe(403);
+    expect(
+      (await s.post(`/projects/${WEB}/pipeline_schedules`, { form: { ref: 'main', cron: '* * * * *' } })).data,
+    ).toEqual({ error: 'description is missing' });
+    expect(
+      (await s.post(`/projects/${WEB}/pipeline_schedules`, { as: 'eve', form: { ...base, cron: '* * * * *' } })).status,
+    ).toBe(403);
   });
 
   it('edits a schedule and reschedules it (200); only masters and the owner may', async () => {
@@ -192,16 +204,24 @@ describe('pipeline schedules', () => {
     });
     expect(res.status).toBe(200);
     expect(res.data).toMatchObject({ cron: '0 2 * * *', active: false, next_run_at: '2026-03-03T01:00:00.000Z' });
-    expect((await s.put(`/projects/${WEB}/pipeline_schedules/${first.id}`, { as: 'eve', form: { active: true } })).status).toBe(403);
-    expect((await s.put(`/projects/${WEB}/pipeline_schedules/${first.id}`, { form: { cron: 'often' } })).status).toBe(400);
+    expect(
+      (await s.put(`/projects/${WEB}/pipeline_schedules/${first.id}`, { as: 'eve', form: { active: true } })).status,
+    ).toBe(403);
+    expect((await s.put(`/projects/${WEB}/pipeline_schedules/${first.id}`, { form: { cron: 'often' } })).status).toBe(
+      400,
+    );
   });
 
   it('lets a master take ownership (201) and deletes with the schedule as body (202)', async () => {
-    const bobs = (await s.get(`/projects/${WEB}/pipeline_schedules`)).data.find((x: Loose) => x.owner.username === 'bob');
+    const bobs = (await s.get(`/projects/${WEB}/pipeline_schedules`)).data.find(
+      (x: Loose) => x.owner.username === 'bob',
+    );
     const take = await s.post(`/projects/${WEB}/pipeline_schedules/${bobs.id}/take_ownership`, { as: 'alice' });
     expect(take.status).toBe(201);
     expect(take.data.owner.username).toBe('alice');
-    expect((await s.post(`/projects/${WEB}/pipeline_schedules/${bobs.id}/take_ownership`, { as: 'bob' })).status).toBe(403);
+    expect((await s.post(`/projects/${WEB}/pipeline_schedules/${bobs.id}/take_ownership`, { as: 'bob' })).status).toBe(
+      403,
+    );
     const del = await s.del(`/projects/${WEB}/pipeline_schedules/${bobs.id}`);
     expect(del.status).toBe(202);
     expect(del.data.id).toBe(bobs.id);

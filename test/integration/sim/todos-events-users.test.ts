@@ -21,8 +21,14 @@ describe('todos', () => {
     expect(mentioned.data[0].target_url).toContain('#note_');
     expect((await s.get('/todos', { query: { author_id: 3 } })).data.every((t: Loose) => t.author.id === 3)).toBe(true);
     expect((await s.get('/todos', { query: { project_id: 9999 } })).data).toEqual([]);
-    expect((await s.get('/todos', { query: { state: 'done' } })).data.every((t: Loose) => t.state === 'done')).toBe(true);
-    expect((await s.get('/todos', { query: { type: 'MergeRequest' } })).data.every((t: Loose) => t.target_type === 'MergeRequest')).toBe(true);
+    expect((await s.get('/todos', { query: { state: 'done' } })).data.every((t: Loose) => t.state === 'done')).toBe(
+      true,
+    );
+    expect(
+      (await s.get('/todos', { query: { type: 'MergeRequest' } })).data.every(
+        (t: Loose) => t.target_type === 'MergeRequest',
+      ),
+    ).toBe(true);
     expect((await s.get('/todos', { query: { type: 'Epic' } })).status).toBe(400);
   });
 
@@ -50,11 +56,19 @@ describe('events', () => {
     const times = all.map((e) => e.created_at);
     expect(times).toEqual([...times].sort().reverse());
     const push = all.find((e) => e.action_name === 'pushed to');
-    expect(push.push_data).toMatchObject({ ref_type: 'branch', commit_count: expect.any(Number), commit_to: expect.any(String) });
+    expect(push.push_data).toMatchObject({
+      ref_type: 'branch',
+      commit_count: expect.any(Number),
+      commit_to: expect.any(String),
+    });
     expect(push.target_type).toBeNull();
     const note = all.find((e) => e.action_name === 'commented on');
     expect(note).toMatchObject({ target_type: 'Note' });
-    expect(note.note).toMatchObject({ id: note.target_id, body: expect.any(String), noteable_type: expect.any(String) });
+    expect(note.note).toMatchObject({
+      id: note.target_id,
+      body: expect.any(String),
+      noteable_type: expect.any(String),
+    });
     expect(all.some((e) => e.action_name === 'accepted')).toBe(true);
     expect(all.some((e) => e.action_name === 'closed')).toBe(true);
     expect(all.some((e) => e.action_name === 'opened')).toBe(true);
@@ -71,7 +85,12 @@ describe('events', () => {
     expect(window.every((e) => e.created_at > '2026-02-26' && e.created_at < '2026-03-01')).toBe(true);
     const asc = await s.all(`/projects/${WEB}/events`, { query: { sort: 'asc' } });
     expect(asc[0].created_at <= asc.at(-1).created_at).toBe(true);
-    for (const query of [{ action: 'danced' }, { target_type: 'pipeline' }, { before: 'tomorrow' }, { sort: 'random' }]) {
+    for (const query of [
+      { action: 'danced' },
+      { target_type: 'pipeline' },
+      { before: 'tomorrow' },
+      { sort: 'random' },
+    ]) {
       expect((await s.get(`/projects/${WEB}/events`, { query })).status, JSON.stringify(query)).toBe(400);
     }
   });
@@ -94,7 +113,11 @@ describe('events', () => {
     expect(aliceSees.some((e) => e.project_id === secret)).toBe(true);
     expect(eveSees.some((e) => e.project_id === secret)).toBe(false);
     const confidential = (await s.all(`/projects/${WEB}/issues`)).find((i) => i.confidential);
-    expect(eveSees.concat(await s.all(`/projects/${WEB}/events`, { as: 'eve' })).some((e) => e.target_type === 'Issue' && e.target_id === confidential.id)).toBe(false);
+    expect(
+      eveSees
+        .concat(await s.all(`/projects/${WEB}/events`, { as: 'eve' }))
+        .some((e) => e.target_type === 'Issue' && e.target_id === confidential.id),
+    ).toBe(false);
     expect((await s.get(`/projects/${SECRET}/events`, { as: 'eve' })).status).toBe(404);
   });
 });
@@ -104,7 +127,16 @@ describe('users, keys and projects', () => {
     const me = await s.get('/user', { as: 'bob' });
     expect(me.data).toMatchObject({ id: 3, username: 'bob', name: 'Bob Brown', email: 'bob@demo.example' });
     const found = await s.get('/users', { query: { username: 'alice' } });
-    expect(found.data).toEqual([{ id: 2, name: 'Alice Anders', username: 'alice', state: 'active', avatar_url: expect.any(String), web_url: `${s.sim().url}/alice` }]);
+    expect(found.data).toEqual([
+      {
+        id: 2,
+        name: 'Alice Anders',
+        username: 'alice',
+        state: 'active',
+        avatar_url: expect.any(String),
+        web_url: `${s.sim().url}/alice`,
+      },
+    ]);
     expect((await s.get('/users', { query: { username: 'nobody' } })).data).toEqual([]);
     expect((await s.get('/users/alice')).data.bio).toBe('Tech lead of the web shop.');
     expect((await s.get('/users/404404')).status).toBe(404);
@@ -114,7 +146,12 @@ describe('users, keys and projects', () => {
     const key = await s.get('/keys/1', { as: 'root' });
     expect(key.status).toBe(200);
     expect(key.data).toMatchObject({ id: 1, key: expect.stringMatching(/^ssh-ed25519 /), can_push: false });
-    expect(key.data.user).toMatchObject({ username: 'alice', email: 'alice@demo.example', identities: [], two_factor_enabled: false });
+    expect(key.data.user).toMatchObject({
+      username: 'alice',
+      email: 'alice@demo.example',
+      identities: [],
+      two_factor_enabled: false,
+    });
     expect((await s.get('/keys/1', { as: 'alice' })).status).toBe(403);
     expect((await s.get('/keys/999', { as: 'root' })).status).toBe(404);
   });
