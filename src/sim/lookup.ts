@@ -86,7 +86,3 @@ export function findPipeline(ctx: RequestContext, project: ProjectRecord, key = 
   if (!pipeline || pipeline.project_id !== project.id) throw notFound('Pipeline');
   return pipeline;
 }
-
-export function userById(state: State, id: number): UserRecord | undefined {
-  return state.users.get(id);
-}

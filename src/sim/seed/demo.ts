@@ -242,6 +242,10 @@ export function buildDemoState(now: Date): State {
   const b = new SeedBuilder(now);
   const { alice, bob, eve } = seedUsers(b);
   b.runner('shared-runner-02');
+  // ids that never equal iids, so a client mixing them up fails visibly
+  b.state.seq.issues = 101;
+  b.state.seq.mergeRequests = 201;
+  b.state.seq.notes = 301;
 
   b.state.groups.set(1, {
     id: 1,
@@ -932,9 +936,12 @@ export function buildDemoState(now: Date): State {
     title: 'WIP: Dark mode theme',
     description: 'First pass at dark mode with CSS custom properties. Follows `prefers-color-scheme`.\n\nPart of #6.',
     author: alice,
-    hoursAgo: 1,
+    hoursAgo: 12,
     source: 'feature/dark-mode',
-    commits: [['Add theme tokens for dark mode', alice, 1]],
+    commits: [
+      ['Add theme tokens for dark mode', alice, 12],
+      ['Darken code blocks and form inputs', alice, 0.6],
+    ],
     diffs: [
       diff(
         'src/styles/theme.css',
@@ -948,7 +955,7 @@ export function buildDemoState(now: Date): State {
     labels: ['feature', 'ux'],
     milestoneId: v15,
   });
-  push(b, web, alice, 'feature/dark-mode', null, mr6.sha, 1, 1);
+  push(b, web, alice, 'feature/dark-mode', null, mr6.sha, 2, 0.6);
   mr6.head_pipeline_id = b.pipeline(web, {
     ref: 'feature/dark-mode',
     sha: mr6.sha,
@@ -1000,9 +1007,9 @@ export function buildDemoState(now: Date): State {
     user: alice,
     hoursAgo: 30,
     jobs: [
-      { name: 'compile', status: 'success' },
-      { name: 'lint', status: 'canceled' },
-      { name: 'unit-tests', status: 'canceled' },
+      { name: 'compile', status: 'canceled' },
+      { name: 'lint', status: 'skipped' },
+      { name: 'unit-tests', status: 'skipped' },
     ],
   }).id;
 

@@ -147,3 +147,20 @@ describe('the empty data set', () => {
     }
   });
 });
+
+describe('what the contract check discovers first is usable', () => {
+  it('the newest mergeable merge request can be merged', async () => {
+    const open = (await s.all(`/projects/${WEB}/merge_requests`, { query: { state: 'all' } })).find(
+      (m) => m.state === 'opened' && m.merge_status === 'can_be_merged' && !m.merge_when_pipeline_succeeds,
+    );
+    expect((await s.put(`/projects/${WEB}/merge_requests/${open.iid}/merge`)).status).toBe(200);
+  });
+
+  it("the first successful job with artifacts serves its ref's download by job name", async () => {
+    const job = (await s.all(`/projects/${WEB}/jobs`)).find((j) => j.status === 'success' && j.artifacts_file);
+    const res = await s.get(`/projects/${WEB}/jobs/artifacts/${encodeURIComponent(job.ref)}/download`, {
+      query: { job: job.name },
+    });
+    expect(res.status).toBe(200);
+  });
+});
