@@ -18,7 +18,13 @@ const agent = new Agent({ keepAlive: true, maxSockets: concurrency });
 function once(): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { agent, host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, headers: { 'PRIVATE-TOKEN': token } },
+      {
+        agent,
+        host: target.hostname,
+        port: target.port,
+        path: `${target.pathname}${target.search}`,
+        headers: { 'PRIVATE-TOKEN': token },
+      },
       (res) => {
         res.on('data', () => {});
         res.on('end', () => resolve(res.statusCode ?? 0));
@@ -47,4 +53,6 @@ async function run(ms: number): Promise<{ ok: number; failed: number; elapsed: n
 await run(1000);
 const { ok, failed, elapsed } = await run(seconds * 1000);
 agent.destroy();
-process.stdout.write(`${JSON.stringify({ requests: ok, failed, seconds: Number(elapsed.toFixed(2)), rps: Math.round(ok / elapsed), concurrency })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ requests: ok, failed, seconds: Number(elapsed.toFixed(2)), rps: Math.round(ok / elapsed), concurrency })}\n`,
+);

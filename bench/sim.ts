@@ -26,18 +26,25 @@ interface LoadResult {
 
 async function load(url: string): Promise<LoadResult> {
   const script = path.join(import.meta.dirname, 'sim-load.ts');
-  const { stdout } = await run(process.execPath, ['--import', 'tsx', script, url, TOKEN, String(SECONDS), String(CONCURRENCY)], {
-    cwd: path.resolve(import.meta.dirname, '..'),
-  });
+  const { stdout } = await run(
+    process.execPath,
+    ['--import', 'tsx', script, url, TOKEN, String(SECONDS), String(CONCURRENCY)],
+    {
+      cwd: path.resolve(import.meta.dirname, '..'),
+    },
+  );
   return JSON.parse(stdout) as LoadResult;
 }
 
 const sim = await startSimulator({ port: 0 });
 try {
-  const list = await fetch(`${sim.url}/api/v4/projects/demo%2Fweb/jobs?per_page=20`, { headers: { 'PRIVATE-TOKEN': TOKEN } });
+  const list = await fetch(`${sim.url}/api/v4/projects/demo%2Fweb/jobs?per_page=20`, {
+    headers: { 'PRIVATE-TOKEN': TOKEN },
+  });
   const jobs = (await list.json()) as { id: number }[];
   const jobId = jobs.find(Boolean)?.id;
-  if (list.status !== 200 || jobs.length !== 20 || jobId === undefined) throw new Error(`unexpected list answer ${list.status}`);
+  if (list.status !== 200 || jobs.length !== 20 || jobId === undefined)
+    throw new Error(`unexpected list answer ${list.status}`);
   const single = await load(`${sim.url}/api/v4/projects/demo%2Fweb/jobs/${jobId}`);
   const list20 = await load(`${sim.url}/api/v4/projects/demo%2Fweb/jobs?per_page=20`);
   process.stdout.write(
