@@ -1,0 +1,105 @@
+// POST /__sim/tick: the world moves on by one step. The fake runner advances
+// every active pipeline, due schedules start pipelines, and the team does one
+// more thing in demo/web (a push, or a comment), so event digests always have
+// something new to report.
+
+import { createPipeline, runnerStep } from '../ci/engine.js';
+import { nextCronRun, parseCron } from '../cron.js';
+import type { State } from '../model.js';
+import { projectPath } from '../present.js';
+import { addNote, recordEvent } from './activity.js';
+import { createCommit } from './commits.js';
+
+function runDueSchedules(state: State, at: Date): void {
+  for (const s of state.schedules.values()) {
+    if (!s.active || Date.parse(s.next_run_at) > at.getTime()) continue;
+    const project = state.projects.get(s.project_id);
+    const sha = project?.branches[s.ref];
+    if (project && sha) {
+      s.last_pipeline_id = createPipeline(state, project, { ref: s.ref, sha, tag: false, user_id: s.owner_id }, at).id;
+    }
+    const spec = parseCron(s.cron);
+    const next = spec ? nextCronRun(spec, s.cron_timezone, at) : null;
+    if (next) s.next_run_at = next.toISOString();
+  }
+}
+
+const PUSHES = [
+  'Tidy up product card spacing',
+  'Bump vitest to 1.3.1',
+  'Log slow checkout API calls',
+  'Translate checkout error messages',
+  'Preload the hero image',
+];
+
+const COMMENTS = [
+  'Still seeing this on staging today.',
+  'I can pick this up after the release.',
+  'Added a screenshot of the current behaviour.',
+  'Could this be related to the CDN change last week?',
+  'Moving this to the next milestone unless someone objects.',
+];
+
+function addActivity(state: State, at: Date): void {
+  const web = [...state.projects.values()].find((p) => projectPath(state, p) === 'demo/web');
+  const members = web?.members.map((m) => state.users.get(m.user_id)).filter((u) => u !== undefined) ?? [];
+  if (!web || members.length === 0) return;
+  const n = state.ticks;
+  const author = members[n % members.length];
+  if (!author) return;
+  if (n % 2 === 1) {
+    const branch = web.default_branch;
+    const before = web.branches[branch] ?? null;
+    const commit = createCommit(state, {
+      message: PUSHES[Math.floor(n / 2) % PUSHES.length] as string,
+      author,
+      parents: before ? [before] : [],
+      at,
+    });
+    web.branches[branch] = commit.id;
+    recordEvent(
+      state,
+      {
+        project_id: web.id,
+        author_id: author.id,
+        action: 'pushed',
+        target_type: null,
+        target_id: null,
+        push_data: {
+          commit_count: 1,
+          action: 'pushed',
+          ref_type: 'branch',
+          commit_from: before,
+          commit_to: commit.id,
+          ref: branch,
+          commit_title: commit.title,
+        },
+      },
+      at,
+    );
+    return;
+  }
+  const open = [...state.issues.values()].filter(
+    (i) => i.project_id === web.id && i.state === 'opened' && !i.deleted && !i.confidential,
+  );
+  const issue = open[Math.floor(n / 2) % Math.max(1, open.length)];
+  if (!issue) return;
+  addNote(
+    state,
+    {
+      project_id: web.id,
+      noteable_type: 'Issue',
+      noteable_id: issue.id,
+      author_id: author.id,
+      body: COMMENTS[Math.floor(n / 2) % COMMENTS.length] as string,
+    },
+    at,
+  );
+}
+
+export function tick(state: State, at: Date): void {
+  state.ticks += 1;
+  runnerStep(state, at);
+  runDueSchedules(state, at);
+  addActivity(state, at);
+}

@@ -1,0 +1,6 @@
+// The simulator's public API, for in-process use by tests, the demo console
+// and benchmarks. `npm run sim` is src/sim/main.ts.
+
+export type { SeedName } from './seed/index.js';
+export type { Faults, RunningSimulator, SimRequestLogEntry, SimulatorOptions } from './server.js';
+export { startSimulator } from './server.js';

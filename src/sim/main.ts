@@ -1,0 +1,53 @@
+// `npm run sim`: the Delivery Service simulator on SIM_PORT (default 4000) with
+// the SIM_SEED data set (default demo), on every interface unless SIM_HOST says
+// otherwise, so both localhost and 127.0.0.1 reach it.
+
+import { SEED_NAMES, type SeedName } from './seed/index.js';
+import { type RunningSimulator, startSimulator } from './server.js';
+
+function fail(message: string): never {
+  process.stderr.write(`simulator: ${message}\n`);
+  process.exit(1);
+}
+
+const portText = process.env.SIM_PORT ?? '4000';
+if (!/^\d+$/.test(portText) || Number(portText) > 65_535) fail(`SIM_PORT must be a port number, got "${portText}"`);
+const seedText = process.env.SIM_SEED || 'demo';
+if (!(SEED_NAMES as readonly string[]).includes(seedText))
+  fail(`SIM_SEED must be one of ${SEED_NAMES.join(', ')}, got "${seedText}"`);
+const seed = seedText as SeedName;
+const port = Number(portText);
+const wantedHost = process.env.SIM_HOST;
+
+async function start(): Promise<RunningSimulator> {
+  if (wantedHost) return startSimulator({ port, host: wantedHost, seed });
+  try {
+    return await startSimulator({ port, host: '::', seed });
+  } catch (err) {
+    // a machine without IPv6 cannot bind the dual-stack wildcard
+    if (
+      (err as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' &&
+      (err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL'
+    )
+      throw err;
+    return startSimulator({ port, host: '0.0.0.0', seed });
+  }
+}
+
+try {
+  const sim = await start();
+  process.stdout.write(`simulator listening on ${sim.url} (seed ${seed})\n`);
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    sim.close().then(
+      () => process.exit(0),
+      (err: unknown) => fail(`could not stop cleanly after ${signal}: ${String(err)}`),
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+} catch (err) {
+  fail(`cannot listen on port ${port}: ${(err as Error).message}`);
+}

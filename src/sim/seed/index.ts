@@ -1,0 +1,22 @@
+// The data sets the simulator can start with.
+
+import type { State } from '../model.js';
+import { SeedBuilder } from './builder.js';
+import { buildDemoState } from './demo.js';
+import { seedUsers } from './users.js';
+
+export type SeedName = 'demo' | 'empty';
+
+export const SEED_NAMES: readonly SeedName[] = ['demo', 'empty'];
+
+/** `empty`: the four users and their tokens, nothing else. */
+export function buildEmptyState(now: Date): State {
+  const b = new SeedBuilder(now);
+  seedUsers(b);
+  b.runner('shared-runner-02');
+  return b.state;
+}
+
+export function buildSeed(name: SeedName, now: Date): State {
+  return name === 'demo' ? buildDemoState(now) : buildEmptyState(now);
+}

@@ -1,0 +1,304 @@
+// The simulator's HTTP server: node:http, the route table under /api/v4, the
+// control endpoints under /__sim/, the request log and fault injection.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tick as advance } from './domain/tick.js';
+import type { RequestContext, SimResponse } from './http/context.js';
+import { paramError, SimError, statusText } from './http/errors.js';
+import { type Params, parseBody, parseUrlEncoded } from './http/params.js';
+import { createRouter } from './http/router.js';
+import type { State, UserRecord } from './model.js';
+import { awardEmojiRoutes } from './routes/award-emoji.js';
+import { issueRoutes } from './routes/issues.js';
+import { jobRoutes } from './routes/jobs.js';
+import { mergeRequestRoutes } from './routes/merge-requests.js';
+import { pipelineRoutes } from './routes/pipelines.js';
+import { todoEventRoutes } from './routes/todos-events.js';
+import { userProjectRoutes } from './routes/users-projects.js';
+import { buildSeed, type SeedName } from './seed/index.js';
+
+export interface SimulatorOptions {
+  /** 0 (the default) picks a free port */
+  port?: number;
+  /** default 127.0.0.1; `::` or `0.0.0.0` listen on every interface */
+  host?: string;
+  seed?: SeedName;
+  /** the clock behind every timestamp (default: real time) */
+  now?: () => Date;
+}
+
+export interface Faults {
+  /** delay before every API answer */
+  latencyMs?: number;
+  /** share of API calls, 0..1, answered with errorStatus instead */
+  errorRate?: number;
+  /** default 500 */
+  errorStatus?: number;
+  /** seconds, sent as Retry-After with 429 and 503 (default 1 for 429) */
+  retryAfter?: number;
+}
+
+export interface SimRequestLogEntry {
+  seq: number;
+  at: string;
+  method: string;
+  /** as received: URL-encoded, without the query string */
+  path: string;
+  /** `name[]` keys folded into arrays under `name` */
+  query: Params;
+  body: Params | null;
+  status: number;
+  user: string | null;
+}
+
+export interface RunningSimulator {
+  /** `http://127.0.0.1:PORT`, no trailing slash */
+  url: string;
+  port: number;
+  close(): Promise<void>;
+  /** back to the data set as it was at start; clears the log and the faults */
+  reset(): void;
+  /** one step of the fake runner and of the team's activity */
+  tick(): void;
+  requests(): SimRequestLogEntry[];
+  setFaults(f: Faults): void;
+}
+
+const API_PREFIX = '/api/v4';
+/** the log keeps the newest entries; scripts read it by sequence number */
+const LOG_LIMIT = 50_000;
+
+const router = createRouter([
+  ...userProjectRoutes,
+  ...jobRoutes,
+  ...pipelineRoutes,
+  ...issueRoutes,
+  ...mergeRequestRoutes,
+  ...awardEmojiRoutes,
+  ...todoEventRoutes,
+]);
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  if (req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined) {
+    return Promise.resolve(Buffer.alloc(0));
+  }
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, r: SimResponse): void {
+  const headers: Record<string, string | number> = { ...r.headers };
+  let payload: Buffer | string | undefined;
+  if (r.raw !== undefined) payload = r.raw;
+  else if (r.body !== undefined) {
+    payload = JSON.stringify(r.body);
+    headers['Content-Type'] = 'application/json';
+  }
+  if (payload !== undefined) headers['Content-Length'] = Buffer.byteLength(payload);
+  res.writeHead(r.status, headers);
+  res.end(payload);
+}
+
+function tokenOf(req: IncomingMessage): string | undefined {
+  const token = req.headers['private-token'];
+  if (typeof token === 'string' && token) return token;
+  const auth = req.headers.authorization;
+  if (typeof auth === 'string' && /^bearer\s+/i.test(auth)) return auth.replace(/^bearer\s+/i, '').trim();
+  return undefined;
+}
+
+function parseFaults(body: Params | null): Faults {
+  const out: Faults = {};
+  const num = (key: keyof Faults, min: number, max: number) => {
+    const v = body?.[key];
+    if (v === undefined || v === null) return;
+    const n = Number(v);
+    if (!Number.isFinite(n) || n < min || n > max) throw paramError(`${key} is invalid`);
+    out[key] = n;
+  };
+  num('latencyMs', 0, 60_000);
+  num('errorRate', 0, 1);
+  num('errorStatus', 400, 599);
+  num('retryAfter', 0, 86_400);
+  return out;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
+  const now = options.now ?? (() => new Date());
+  const seed = buildSeed(options.seed ?? 'demo', now());
+  let state: State = structuredClone(seed);
+  let log: SimRequestLogEntry[] = [];
+  let seq = 0;
+  let faults: Faults = {};
+  // errors are spread evenly: every call adds errorRate, each whole unit is one error
+  let errorBudget = 0;
+
+  const reset = () => {
+    state = structuredClone(seed);
+    log = [];
+    faults = {};
+    errorBudget = 0;
+  };
+  const tick = () => advance(state, now());
+  const setFaults = (f: Faults) => {
+    faults = { ...f };
+    errorBudget = 0;
+  };
+
+  function control(method: string, path: string, body: Params | null): SimResponse {
+    switch (`${method} ${path}`) {
+      case 'GET /__sim/requests':
+        return { status: 200, body: log };
+      case 'POST /__sim/reset':
+        reset();
+        return { status: 200, body: { status: 'reset' } };
+      case 'POST /__sim/tick':
+        tick();
+        return { status: 200, body: { ticks: state.ticks } };
+      case 'POST /__sim/faults':
+        setFaults(parseFaults(body));
+        return { status: 200, body: faults };
+      case 'GET /__sim/faults':
+        return { status: 200, body: faults };
+      default:
+        return { status: 404, body: { error: '404 Not Found' } };
+    }
+  }
+
+  function faultNow(): SimResponse | null {
+    const rate = faults.errorRate ?? 0;
+    if (rate <= 0) return null;
+    errorBudget += rate;
+    if (errorBudget < 1 - 1e-9) return null;
+    errorBudget -= 1;
+    const status = faults.errorStatus ?? 500;
+    const headers: Record<string, string> = {};
+    const retryAfter = faults.retryAfter ?? (status === 429 ? 1 : undefined);
+    if (retryAfter !== undefined && (status === 429 || status === 503)) headers['Retry-After'] = String(retryAfter);
+    return { status, body: { message: `${status} ${statusText(status)}` }, headers };
+  }
+
+  function api(
+    req: IncomingMessage,
+    method: string,
+    path: string,
+    query: Params,
+    body: Params | null,
+    user: UserRecord | undefined,
+  ): SimResponse {
+    const match = path.startsWith(`${API_PREFIX}/`) ? router.match(method, path.slice(API_PREFIX.length)) : null;
+    if (!match) return { status: 404, body: { error: '404 Not Found' } };
+    if (!user) return { status: 401, body: { message: '401 Unauthorized' } };
+    const ctx: RequestContext = {
+      state,
+      user,
+      params: body ? { ...query, ...body } : query,
+      route: match.route,
+      baseUrl: `http://${req.headers.host ?? '127.0.0.1'}`,
+      path,
+      query,
+      now: now(),
+      clientIp: req.socket.remoteAddress ?? '127.0.0.1',
+      userAgent: String(req.headers['user-agent'] ?? ''),
+    };
+    return match.handler(ctx);
+  }
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const method = (req.method ?? 'GET').toUpperCase();
+    const url = req.url ?? '/';
+    const qi = url.indexOf('?');
+    const path = qi >= 0 ? url.slice(0, qi) : url;
+    const query = qi >= 0 ? parseUrlEncoded(url.slice(qi + 1)) : {};
+    let body: Params | null = null;
+    let parseError: SimError | null = null;
+    try {
+      body = parseBody(await readBody(req), req.headers['content-type']);
+    } catch (err) {
+      if (!(err instanceof SimError)) throw err;
+      parseError = err;
+    }
+    if (path.startsWith('/__sim/')) {
+      send(
+        res,
+        parseError ? { status: parseError.status, body: parseError.body } : safely(() => control(method, path, body)),
+      );
+      return;
+    }
+    const token = tokenOf(req);
+    const userId = token === undefined ? undefined : state.tokens.get(token);
+    const user = userId === undefined ? undefined : state.users.get(userId);
+    const latency = faults.latencyMs ?? 0;
+    if (latency > 0) await sleep(latency);
+    const response =
+      faultNow() ??
+      (parseError
+        ? { status: parseError.status, body: parseError.body }
+        : safely(() => api(req, method, path, query, body, user)));
+    seq += 1;
+    log.push({
+      seq,
+      at: now().toISOString(),
+      method,
+      path,
+      query,
+      body,
+      status: response.status,
+      user: user?.username ?? null,
+    });
+    if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
+    send(res, response);
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch((err: unknown) => {
+      process.stderr.write(`simulator: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      if (!res.headersSent) send(res, { status: 500, body: { message: '500 Internal Server Error' } });
+      else res.destroy();
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+
+  const host = options.host ?? '127.0.0.1';
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const wildcard = host === '::' || host === '0.0.0.0' || host === '127.0.0.1';
+  const urlHost = wildcard ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+
+  return {
+    url: `http://${urlHost}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((err) => (err ? reject(err) : resolve()));
+        server.closeAllConnections();
+      }),
+    reset,
+    tick,
+    requests: () => log.slice(),
+    setFaults,
+  };
+}
+
+/** Runs a handler, turning a SimError into its response. */
+function safely(run: () => SimResponse): SimResponse {
+  try {
+    return run();
+  } catch (err) {
+    if (err instanceof SimError) return { status: err.status, body: err.body };
+    throw err;
+  }
+}

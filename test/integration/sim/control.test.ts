@@ -1,0 +1,144 @@
+import { describe, expect, it } from 'vitest';
+import { useSimulator, WEB } from './support.js';
+
+const s = useSimulator();
+
+describe('the request log', () => {
+  it('records method, encoded path, parsed query and body, status and user, oldest first, without control calls', async () => {
+    await s.get(`/projects/${WEB}/jobs`, { query: { scope: ['failed', 'manual'] } });
+    await s.post('/todos/mark_as_done', { as: 'bob', form: { a: '1' } });
+    await s.get('/todos', { as: null });
+    await s.get('/__sim/requests');
+    const log = await s.get('/__sim/requests');
+    expect(log.status).toBe(200);
+    expect(log.data).toHaveLength(3);
+    const [a, b, c] = log.data;
+    expect(a).toMatchObject({
+      method: 'GET',
+      path: '/api/v4/projects/demo%2Fweb/jobs',
+      status: 200,
+      user: 'alice',
+      body: null,
+    });
+    expect(a.query.scope).toEqual(['failed', 'manual']);
+    expect(b).toMatchObject({
+      method: 'POST',
+      path: '/api/v4/todos/mark_as_done',
+      status: 204,
+      user: 'bob',
+      body: { a: '1' },
+    });
+    expect(c).toMatchObject({ method: 'GET', status: 401, user: null });
+    expect(a.seq).toBeLessThan(b.seq);
+  });
+
+  it('is the same list that requests() gives in-process', async () => {
+    await s.get('/user');
+    expect(
+      s
+        .sim()
+        .requests()
+        .map((e) => e.path),
+    ).toEqual(['/api/v4/user']);
+  });
+
+  it('parses JSON bodies and keeps a single name=a as a string', async () => {
+    await s.get(`/projects/${WEB}/jobs`, { query: { scope: 'failed' } });
+    await s.post(`/projects/${WEB}/issues`, { json: { title: 'From JSON', labels: ['bug', 'ux'] } });
+    const [first, second] = s.sim().requests();
+    expect(first?.query).toEqual({ scope: 'failed' });
+    expect(second?.body).toEqual({ title: 'From JSON', labels: ['bug', 'ux'] });
+  });
+});
+
+describe('reset', () => {
+  it('restores the data set and clears the log', async () => {
+    const before = await s.all(`/projects/${WEB}/issues`);
+    const created = await s.post(`/projects/${WEB}/issues`, { as: 'root', form: { title: 'temporary' } });
+    expect(created.status).toBe(201);
+    expect(await s.all(`/projects/${WEB}/issues`)).toHaveLength(before.length + 1);
+    const res = await s.post('/__sim/reset');
+    expect(res.status).toBe(200);
+    expect(await s.all(`/projects/${WEB}/issues`)).toHaveLength(before.length);
+    expect((await s.get('/__sim/requests')).data).toHaveLength(1);
+  });
+});
+
+describe('faults', () => {
+  it('answers 429 with Retry-After while set, and normally once cleared with {}', async () => {
+    const set = await s.post('/__sim/faults', { json: { errorRate: 1, errorStatus: 429, retryAfter: 1 } });
+    expect(set.status).toBe(200);
+    const limited = await s.get('/todos');
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(limited.data).toEqual({ message: '429 Too Many Requests' });
+    await s.post('/__sim/faults', { json: {} });
+    expect((await s.get('/todos')).status).toBe(200);
+    expect(
+      s
+        .sim()
+        .requests()
+        .map((e) => e.status),
+    ).toEqual([429, 200]);
+  });
+
+  it('spreads an error rate evenly over the calls, with the chosen status', async () => {
+    s.sim().setFaults({ errorRate: 0.5, errorStatus: 503 });
+    const statuses = [];
+    for (let i = 0; i < 6; i++) statuses.push((await s.get('/user')).status);
+    expect(statuses).toEqual([200, 503, 200, 503, 200, 503]);
+  });
+
+  it('still answers with latency set', async () => {
+    s.sim().setFaults({ latencyMs: 5 });
+    expect((await s.get('/user')).status).toBe(200);
+  });
+
+  it('refuses an error rate outside 0..1', async () => {
+    const res = await s.post('/__sim/faults', { json: { errorRate: 2 } });
+    expect(res.status).toBe(400);
+    expect(res.data).toEqual({ error: 'errorRate is invalid' });
+  });
+
+  it('is cleared by a reset', async () => {
+    s.sim().setFaults({ errorRate: 1, errorStatus: 500 });
+    await s.post('/__sim/reset');
+    expect((await s.get('/user')).status).toBe(200);
+  });
+});
+
+describe('tick', () => {
+  it('answers with the number of ticks so far', async () => {
+    const res = await s.post('/__sim/tick');
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual({ ticks: 1 });
+  });
+});
+
+describe('authentication', () => {
+  it('answers 401 without a token, with an unknown token, and accepts a Bearer token', async () => {
+    const none = await s.get('/user', { as: null });
+    expect(none.status).toBe(401);
+    expect(none.data).toEqual({ message: '401 Unauthorized' });
+    const unknown = await s.get('/user', { as: null, headers: { 'PRIVATE-TOKEN': 'glpat-nope' } });
+    expect(unknown.status).toBe(401);
+    const bearer = await s.get('/user', { as: null, headers: { Authorization: 'Bearer sim-bob-token' } });
+    expect(bearer.status).toBe(200);
+    expect(bearer.data.username).toBe('bob');
+  });
+
+  it('answers 404 for a route the API does not have', async () => {
+    const res = await s.get('/no/such/route');
+    expect(res.status).toBe(404);
+    expect(res.data).toEqual({ error: '404 Not Found' });
+  });
+
+  it('answers 400 to a malformed JSON body', async () => {
+    const bad = await fetch(`${s.sim().url}/api/v4/projects/${WEB}/issues`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': 'sim-alice-token', 'content-type': 'application/json' },
+      body: '{"title":',
+    });
+    expect(bad.status).toBe(400);
+  });
+});
