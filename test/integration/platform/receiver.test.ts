@@ -1,0 +1,53 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
+import { type RunningSimulator, startSim } from '../../support/start-sim.js';
+
+let sim: RunningSimulator;
+let bot: StartedApp;
+
+beforeAll(async () => {
+  sim = await startSim();
+  bot = await startApp({ gitlabUrl: sim.url });
+});
+afterAll(async () => {
+  await bot?.stop({ removeData: true });
+  await sim?.close();
+});
+
+describe('the HTTP receiver', () => {
+  it('answers GET /healthz with 200 once the database answers', async () => {
+    const res = await fetch(`${bot.url}/healthz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ status: 'ok', mode: 'http' });
+  });
+
+  it('answers a signed /gl help with the help, without calling the server', async () => {
+    sim.reset();
+    const it = await bot.slack.command(PEOPLE.carol, 'help');
+    expect(it.ack.status).toBe(200);
+    const text = it.text();
+    for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment', 'issue', 'digest']) expect(text).toContain(word);
+    expect(sim.requests()).toEqual([]);
+  });
+
+  const forged: [string, Parameters<StartedApp['slack']['command']>[2]][] = [
+    ['a signature made with another secret', { sign: { secret: 'not-the-signing-secret' } }],
+    ['a timestamp six minutes old', { sign: { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 } }],
+    ['a body changed after signing', { sign: { mutateAfterSigning: (b) => b.replace('text=whoami', 'text=jobs+demo%2Fweb') } }],
+    ['no signature headers at all', { sign: { omitSignature: true, omitTimestamp: true } }],
+    ['no signature header', { sign: { omitSignature: true } }],
+  ];
+
+  it.each(forged)('refuses %s with 401 and runs no listener', async (_what, opts) => {
+    sim.reset();
+    const seq = bot.fake.lastSeq;
+    const logsBefore = bot.logs.length;
+    const it = await bot.slack.command(PEOPLE.alice, 'whoami', opts);
+    expect(it.ack.status).toBe(401);
+    expect(it.ack.text).toBe('');
+    // The receiver answers 401 before Bolt dispatches anything, so nothing can still be on its way.
+    expect(bot.fake.since(seq)).toEqual([]);
+    expect(sim.requests()).toEqual([]);
+    expect(bot.logs.slice(logsBefore).filter((l) => l.includes('command received'))).toEqual([]);
+  });
+});
