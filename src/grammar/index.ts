@@ -1,0 +1,14 @@
+export { buildHelp, type HelpResult, usageHint } from './help.js';
+export { type ParseResult, parseCommand } from './parse.js';
+export { type Command, type CommandKey, type CommandOf, NOUNS, type NounName, SPEC } from './spec.js';
+export type { ArgSpec, CommandSpec, FlagSpec, NounSpec, TargetSpec, ValueSpec, ValueType } from './spec-types.js';
+export type {
+  Duration,
+  GroupRef,
+  HelpText,
+  ParseOptions,
+  ProjectRef,
+  Target,
+  UsageError,
+  UserRef,
+} from './types.js';

@@ -1,0 +1,557 @@
+import {
+  allNouns,
+  type Entry,
+  entriesForVerb,
+  entriesOf,
+  entryByKey,
+  lookupNoun,
+  type Noun,
+  type NounHit,
+  nounSpellings,
+  verbSpellings,
+} from './nouns.js';
+import {
+  isUrl,
+  KIND_WORDS,
+  looksLikeProject,
+  looksLikeProjectPath,
+  parsePositiveInt,
+  parseProjectText,
+  parseSigilRef,
+  parseWebUrl,
+} from './references.js';
+import type { Command } from './spec.js';
+import type { FlagSpec } from './spec-types.js';
+import { closest } from './suggest.js';
+import { echo, escapeMrkdwn, normalizeWord, unescapeSlack } from './text.js';
+import { type Token, tokenize } from './tokenize.js';
+import type { ParseOptions, ProjectRef, Target, UsageError } from './types.js';
+import {
+  commandWords,
+  DEFAULT_SLASH_COMMAND,
+  flagSynopsis,
+  flagWord,
+  type ProblemContext,
+  usageError,
+} from './usage.js';
+import { exampleValue, parseBoolean, parseValue } from './values.js';
+
+export type ParseResult = { ok: true; command: Command } | { ok: false; error: UsageError };
+
+type Failure = { ok: false; error: UsageError };
+type Context = { serverUrl: string; slash: string };
+type GivenFlag = { flag: FlagSpec; words: string[]; typed: string };
+type Bound = { ok: true; target: Target; args: Record<string, unknown> };
+
+const SHARE_FLAG: FlagSpec = { name: 'share', type: 'bool', summary: 'post the answer in the channel' };
+const LIST_TYPES = new Set(['enum-list', 'list', 'labels', 'int-list']);
+/** Only these words after a switch are read as its value; `--share 1` must not eat a job id. */
+const SWITCH_VALUE = /^(true|false|yes|no|on|off)$/i;
+/** A word that can only be meant as a verb: letters and dashes, no digits, slashes or reference sigils. */
+const VERB_LIKE = /^[A-Za-z][A-Za-z_-]*$/;
+const DIGITS = /^\d+$/;
+const SIGIL_AT_END = /[#!$]\d+$/;
+const FLAG_START = /^(?:--|[\u2013\u2014]-?)/;
+
+/** Reported only if a bug slips past the parser: the contract is that it never throws. */
+export const INTERNAL_ERROR_MESSAGE = 'Sorry, I could not read that command.';
+
+function fail(problem: string, context: ProblemContext): Failure {
+  return { ok: false, error: usageError(problem, context) };
+}
+
+function withSuggestion(context: ProblemContext, suggestion: string | undefined): ProblemContext {
+  return suggestion === undefined ? context : { ...context, suggestion };
+}
+
+function isFlag(token: Token): boolean {
+  return !token.quoted && FLAG_START.test(token.text) && (token.text.startsWith('--') || token.text.length > 1);
+}
+
+/** `--order_by=x` → name `order_by`, inline `x`. An em dash (Slack's autocorrect of `--`) counts as `--`. */
+function splitFlag(text: string): { name: string; inline: string | undefined } {
+  const body = text.replace(FLAG_START, '');
+  const eq = body.indexOf('=');
+  return eq === -1 ? { name: body, inline: undefined } : { name: body.slice(0, eq), inline: body.slice(eq + 1) };
+}
+
+function helpCommand(topic: string | undefined): Command {
+  return {
+    key: 'help',
+    target: { kind: 'none' },
+    args: topic === undefined ? {} : { topic },
+    flags: {},
+    share: false,
+    needsToken: false,
+  };
+}
+
+/**
+ * Parse one slash-command text into a typed command or a usage error (Slack mrkdwn, with the nearest usage and a
+ * "did you mean"). Pure: no I/O, never throws.
+ */
+export function parseCommand(text: string, options: ParseOptions): ParseResult {
+  const context: Context = { serverUrl: options.serverUrl, slash: options.slashCommand ?? DEFAULT_SLASH_COMMAND };
+  try {
+    return parseText(typeof text === 'string' ? text : '', context);
+  } catch {
+    return {
+      ok: false,
+      error: { message: escapeMrkdwn(`${INTERNAL_ERROR_MESSAGE} Try \`${context.slash} help\`.`) },
+    };
+  }
+}
+
+function parseText(text: string, context: Context): ParseResult {
+  const { slash } = context;
+  const clean = unescapeSlack(text);
+  const tokenized = tokenize(clean);
+  if (!tokenized.ok) {
+    const firstWord = clean.trim().split(/\s+/)[0] ?? '';
+    const noun = lookupNoun(firstWord)?.noun;
+    return fail(
+      `A quote is not closed: ${echo(tokenized.unclosed)}. Close it, or leave the quotes out.`,
+      noun ? { noun, slash } : { slash },
+    );
+  }
+  const tokens = tokenized.tokens;
+  const first = tokens[0];
+  if (first === undefined) return { ok: true, command: helpCommand(undefined) };
+  if (isFlag(first)) {
+    if (normalizeWord(splitFlag(first.text).name) === 'help') return { ok: true, command: helpCommand(undefined) };
+    return fail(`Start with what to work on, e.g. \`${slash} jobs\`: ${echo(first.text)} is a flag.`, { slash });
+  }
+  let hit = first.quoted ? undefined : lookupNoun(first.text);
+  let rest = tokens.slice(1);
+  if (hit === undefined) {
+    const implied = impliedNoun(first, context);
+    if (implied === undefined) return unknownNoun(first, context);
+    if (!('noun' in implied)) return implied;
+    hit = implied;
+    rest = tokens;
+  }
+  return parseAfterNoun(hit, rest, context);
+}
+
+/** A pasted link or a bare reference (`demo/web#3`, `!34`) shows that resource without a noun. */
+function impliedNoun(token: Token, context: Context): NounHit | Failure | undefined {
+  if (token.quoted) return undefined;
+  const nounFor: Record<string, string> = {
+    issue: 'issue',
+    merge_request: 'mr',
+    job: 'job',
+    pipeline: 'pipeline',
+    schedule: 'schedule',
+  };
+  let kind: string | undefined;
+  if (isUrl(token.text)) {
+    const link = parseWebUrl(token.text, context.serverUrl);
+    if (!link.ok) return fail(`${echo(token.text)} ${link.problem}.`, { slash: context.slash });
+    kind = link.value.kind;
+  } else {
+    const ref = parseSigilRef(token.text, context.serverUrl);
+    if (ref?.ok) kind = ref.value.kind;
+  }
+  const nounName = kind === undefined ? undefined : nounFor[kind];
+  return nounName === undefined ? undefined : lookupNoun(nounName);
+}
+
+function unknownNoun(token: Token, context: Context): Failure {
+  const { slash } = context;
+  const word = token.text;
+  const asVerb = allNouns().filter((noun) =>
+    entriesOf(noun).some((e) => verbSpellings(e).some((v) => normalizeWord(v) === normalizeWord(word))),
+  );
+  if (!token.quoted && asVerb.length > 0) {
+    const forms = asVerb.map((noun) => `\`${slash} ${noun.name} ${word} …\``).join(' or ');
+    return fail(`${echo(word)} needs a noun in front: ${forms}.`, { slash });
+  }
+  const suggestion = closest(word, nounSpellings(), normalizeWord);
+  const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
+  const problem = `I don't know ${echo(word)}.`;
+  if (suggestion !== undefined && near !== undefined) return fail(problem, { noun: near, suggestion, slash });
+  return fail(problem, { slash });
+}
+
+function defaultCandidates(hit: NounHit): Entry[] {
+  const defaults: Noun['defaults'] = hit.noun.defaults;
+  if (hit.form === 'plural') return [entryByKey(defaults.plural)];
+  const show = defaults.singularTarget;
+  return show === undefined ? [entryByKey(defaults.singular)] : [entryByKey(defaults.singular), entryByKey(show)];
+}
+
+function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseResult {
+  const { slash } = context;
+  const noun = hit.noun;
+  let rest = tokens;
+  let candidates: Entry[];
+  let verbGiven = false;
+  if (hit.shortcut) {
+    candidates = [hit.shortcut];
+  } else {
+    const next = rest[0];
+    const plain = next !== undefined && !next.quoted && !isFlag(next);
+    const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
+    if (viaVerb.length > 0) {
+      candidates = viaVerb;
+      rest = rest.slice(1);
+      verbGiven = true;
+    } else {
+      const verbs = entriesOf(noun).flatMap((e) => verbSpellings(e));
+      if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
+        const suggestion = closest(next.text, verbs, normalizeWord);
+        const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
+        const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
+        return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
+          noun,
+          slash,
+          ...(suggestion ? { suggestion } : {}),
+        });
+      }
+      candidates = defaultCandidates(hit);
+    }
+  }
+
+  const known = new Map<string, FlagSpec>();
+  for (const candidate of candidates) {
+    for (const flag of candidate.flags as readonly FlagSpec[]) {
+      known.set(normalizeWord(flag.name), flag);
+      for (const alias of flag.aliases ?? []) known.set(normalizeWord(alias), flag);
+    }
+  }
+  const lone = candidates.length === 1 ? candidates[0] : undefined;
+  const where: ProblemContext = lone ? { entry: lone, slash } : { noun, slash };
+
+  const given = new Map<string, GivenFlag>();
+  const positionals: Token[] = [];
+  let share = false;
+  let endOfFlags = false;
+  for (let i = 0; i < rest.length; i++) {
+    const token = rest[i] as Token;
+    if (endOfFlags || !isFlag(token)) {
+      positionals.push(token);
+      continue;
+    }
+    const { name, inline } = splitFlag(token.text);
+    if (name === '' && inline === undefined) {
+      endOfFlags = true;
+      continue;
+    }
+    const typed = `--${name}`;
+    const normalized = normalizeWord(name);
+    if (normalized === 'help') return { ok: true, command: helpCommand(noun.name) };
+    const flag = normalized === 'share' ? SHARE_FLAG : known.get(normalized);
+    if (flag === undefined) {
+      const words = [...new Set([...known.values()].map(flagWord)), '--share'];
+      const suggestion = closest(typed, words, normalizeWord);
+      const subject = lone ? `\`${slash} ${commandWords(lone)}\`` : `\`${slash} ${noun.name}\``;
+      return fail(`${echo(typed)} is not a flag of ${subject}.`, { ...where, ...(suggestion ? { suggestion } : {}) });
+    }
+    let word: string;
+    if (inline !== undefined) {
+      word = inline;
+    } else if (flag.type === 'bool') {
+      const after = rest[i + 1];
+      if (after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text)) {
+        word = after.text;
+        i++;
+      } else {
+        word = 'true';
+      }
+    } else {
+      const after = rest[i + 1];
+      if (after === undefined || isFlag(after)) {
+        return fail(`${echo(typed)} needs a value, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\`.`, where);
+      }
+      word = after.text;
+      i++;
+    }
+    if (flag === SHARE_FLAG) {
+      const value = parseBoolean(word);
+      if (value === undefined) return fail('`--share` is a switch: `--share` or `--share=false`.', where);
+      share = value;
+      continue;
+    }
+    const prior = given.get(flag.name);
+    if (prior === undefined) given.set(flag.name, { flag, words: [word], typed });
+    else if (LIST_TYPES.has(flag.type)) prior.words.push(word);
+    else return fail(`${echo(typed)} is given twice: give it once.`, where);
+  }
+
+  const entry = pickEntry(candidates, verbGiven, given, positionals, context);
+  for (const { flag, typed } of given.values()) {
+    if (!(entry.flags as readonly FlagSpec[]).includes(flag)) {
+      const suggestion = closest(typed, (entry.flags as readonly FlagSpec[]).map(flagWord), normalizeWord);
+      return fail(`${echo(typed)} does not go with \`${slash} ${commandWords(entry)}\`.`, {
+        entry,
+        slash,
+        ...(suggestion ? { suggestion } : {}),
+      });
+    }
+  }
+  const at: ProblemContext = { entry, slash };
+
+  const bound = bindPositionals(entry, positionals, context);
+  if (!bound.ok) return bound;
+
+  const flags: Record<string, unknown> = {};
+  for (const { flag, words, typed } of given.values()) {
+    const text = LIST_TYPES.has(flag.type) ? words.join(',') : (words[0] ?? '');
+    const parsed = parseValue(flag, text, context.serverUrl);
+    if (!parsed.ok) {
+      const hint = parsed.suggestion ? '' : `, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\``;
+      return fail(`${echo(`${typed} ${text}`)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
+    }
+    flags[flag.name] = parsed.value;
+  }
+  for (const flag of entry.flags as readonly FlagSpec[]) {
+    if (flag.required && !given.has(flag.name)) return fail(`Missing \`${flagSynopsis(flag)}\`.`, at);
+    if (flag.default !== undefined && !given.has(flag.name)) flags[flag.name] = flag.default;
+  }
+
+  if (share && entry.access === 'write') {
+    return fail(
+      `\`--share\` only goes with commands that read: \`${slash} ${commandWords(entry)}\` changes something.`,
+      at,
+    );
+  }
+  if (entry.needsAFlag && given.size === 0) {
+    const names = (entry.flags as readonly FlagSpec[]).map((f) => `\`${flagWord(f)}\``).join(', ');
+    return fail(`Nothing to change: give at least one of ${names}.`, at);
+  }
+  const scoping = [...given.values()].find((g) => g.flag.excludesProject);
+  const target = bound.target;
+  if (target.kind === 'project') {
+    if (scoping && target.project !== null) {
+      return fail(`${echo(scoping.typed)} and a project do not go together: give one of them.`, at);
+    }
+    if (entry.projectRequired && target.project === null && !scoping) {
+      return fail('Missing `<project>`: give `group/project` or its numeric id.', at);
+    }
+  }
+
+  const command = {
+    key: entry.key,
+    target,
+    args: bound.args,
+    flags,
+    share,
+    needsToken: entry.needsToken,
+  } as Command;
+  return { ok: true, command };
+}
+
+/** Which of several entries the words mean: by a selecting flag after a verb, or list vs show after a noun. */
+function pickEntry(
+  candidates: Entry[],
+  verbGiven: boolean,
+  given: Map<string, GivenFlag>,
+  positionals: Token[],
+  context: Context,
+): Entry {
+  const [list, show] = candidates as [Entry, ...Entry[]];
+  if (show === undefined) return list;
+  if (verbGiven) {
+    const selected = candidates.find((c) => c.selectedBy?.some((name) => given.has(name)));
+    return selected ?? candidates.find((c) => c.selectedBy === undefined) ?? list;
+  }
+  return refersToResource(positionals, context) ? show : list;
+}
+
+/** After a singular noun: does the first word name one resource (`123`, `#3`, `demo/web 3`, a resource link)? */
+function refersToResource(positionals: Token[], context: Context): boolean {
+  const [first, second] = positionals;
+  if (first === undefined) return false;
+  if (isUrl(first.text)) {
+    const link = parseWebUrl(first.text, context.serverUrl);
+    return !link.ok || link.value.kind !== 'project';
+  }
+  if (DIGITS.test(first.text) || SIGIL_AT_END.test(first.text)) return true;
+  return second !== undefined && !first.quoted && looksLikeProject(first.text) && DIGITS.test(second.text);
+}
+
+function bindPositionals(entry: Entry, positionals: Token[], context: Context): Bound | Failure {
+  const at: ProblemContext = { entry, slash: context.slash };
+  let used = 0;
+  let target: Target;
+  switch (entry.target) {
+    case 'none':
+      target = { kind: 'none' };
+      break;
+    case 'project': {
+      const first = positionals[0];
+      const required = entry.args.filter((a) => !('optional' in a && a.optional)).length;
+      let project: ProjectRef | null = null;
+      const takesProject =
+        first !== undefined &&
+        (entry.args.length === 0 ||
+          (!first.quoted && looksLikeProject(first.text) && positionals.length - 1 >= required));
+      if (first !== undefined && takesProject) {
+        const parsed = parseProjectText(first.text, context.serverUrl);
+        if (!parsed.ok) return fail(`${echo(first.text)} ${parsed.problem}.`, at);
+        project = parsed.value;
+        used = 1;
+      }
+      target = { kind: 'project', project };
+      break;
+    }
+    case 'issue':
+    case 'merge_request': {
+      const bound = bindIidTarget(entry.target, positionals, at, context);
+      if (!bound.ok) return bound;
+      target = bound.target;
+      used = bound.used;
+      break;
+    }
+    case 'awardable': {
+      const bound = bindAwardable(positionals, at, context);
+      if (!bound.ok) return bound;
+      target = bound.target;
+      used = bound.used;
+      break;
+    }
+    default: {
+      const bound = bindIdTarget(entry.target, positionals, at, context);
+      if (!bound.ok) return bound;
+      target = bound.target;
+      used = bound.used;
+    }
+  }
+
+  const args: Record<string, unknown> = {};
+  for (const arg of entry.args) {
+    let text: string | undefined;
+    if ('rest' in arg && arg.rest) {
+      if (used < positionals.length)
+        text = positionals
+          .slice(used)
+          .map((t) => t.text)
+          .join(' ');
+      used = positionals.length;
+    } else if (used < positionals.length) {
+      text = positionals[used]?.text;
+      used++;
+    }
+    if (text === undefined) {
+      if ('optional' in arg && arg.optional) continue;
+      return fail(`Missing \`${arg.placeholder}\`.`, at);
+    }
+    const parsed = parseValue(arg, text, context.serverUrl);
+    if (!parsed.ok) {
+      const hint = parsed.suggestion ? '' : `, e.g. \`${exampleValue(arg)}\``;
+      return fail(`${echo(text)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
+    }
+    args[arg.name] = parsed.value;
+  }
+  if (used < positionals.length) {
+    const extra = positionals
+      .slice(used)
+      .map((t) => t.text)
+      .join(' ');
+    return fail(`Too many words: ${echo(extra)}. Put text with spaces in quotes.`, at);
+  }
+  return { ok: true, target, args };
+}
+
+type BoundTarget<T> = { ok: true; target: T; used: number } | Failure;
+
+function bindIdTarget(
+  kind: 'job' | 'pipeline' | 'schedule' | 'deployment',
+  positionals: Token[],
+  at: ProblemContext,
+  context: Context,
+): BoundTarget<Target> {
+  const [first, second] = positionals;
+  if (first === undefined) return fail(`Missing the ${kind} id: \`<id>\` or \`group/project <id>\`.`, at);
+  if (isUrl(first.text)) {
+    const link = parseWebUrl(first.text, context.serverUrl);
+    if (!link.ok) return fail(`${echo(first.text)} ${link.problem}.`, at);
+    if (link.value.kind !== kind) {
+      return fail(`${echo(first.text)} is ${KIND_WORDS[link.value.kind]}, not ${KIND_WORDS[kind]}.`, at);
+    }
+    return { ok: true, target: { kind, project: link.value.project, id: link.value.id }, used: 1 };
+  }
+  const secondId = second === undefined ? undefined : parsePositiveInt(second.text);
+  if (secondId !== undefined && !first.quoted && looksLikeProject(first.text)) {
+    const project = parseProjectText(first.text, context.serverUrl);
+    if (!project.ok) return fail(`${echo(first.text)} ${project.problem}.`, at);
+    return { ok: true, target: { kind, project: project.value, id: secondId }, used: 2 };
+  }
+  const id = parsePositiveInt(first.text);
+  if (id !== undefined) return { ok: true, target: { kind, project: null, id }, used: 1 };
+  const sigil = parseSigilRef(first.text, context.serverUrl);
+  if (sigil?.ok) {
+    return fail(
+      `${echo(first.text)} is ${KIND_WORDS[sigil.value.kind]}; a ${kind} is named by its number: \`demo/web 123\` or \`123\`.`,
+      at,
+    );
+  }
+  if (looksLikeProjectPath(first.text)) return fail(`Missing the ${kind} id after ${echo(first.text)}.`, at);
+  return fail(`${echo(first.text)} is not a ${kind} id: give a number, \`group/project <id>\` or a link.`, at);
+}
+
+const SIGIL_OF = { issue: '#', merge_request: '!', snippet: '$' } as const;
+
+function bindIidTarget(
+  kind: 'issue' | 'merge_request',
+  positionals: Token[],
+  at: ProblemContext,
+  context: Context,
+): BoundTarget<Target> {
+  const [first, second] = positionals;
+  const sigil = SIGIL_OF[kind];
+  const forms = `\`${sigil}12\`, \`group/project${sigil}12\` or a link`;
+  if (first === undefined) return fail(`Missing \`<ref>\`: ${KIND_WORDS[kind]} like ${forms}.`, at);
+  if (isUrl(first.text)) {
+    const link = parseWebUrl(first.text, context.serverUrl);
+    if (!link.ok) return fail(`${echo(first.text)} ${link.problem}.`, at);
+    if (link.value.kind !== kind)
+      return fail(`${echo(first.text)} is ${KIND_WORDS[link.value.kind]}, not ${KIND_WORDS[kind]}.`, at);
+    return { ok: true, target: { kind, project: link.value.project, iid: link.value.id }, used: 1 };
+  }
+  const ref = parseSigilRef(first.text, context.serverUrl);
+  if (ref !== undefined) {
+    if (!ref.ok) return fail(`${echo(first.text)} ${ref.problem}.`, at);
+    if (ref.value.kind !== kind) {
+      return fail(
+        `${echo(first.text)} is ${KIND_WORDS[ref.value.kind]}, not ${KIND_WORDS[kind]}: write \`${sigil}${ref.value.iid}\`.`,
+        at,
+      );
+    }
+    return { ok: true, target: { kind, project: ref.value.project, iid: ref.value.iid }, used: 1 };
+  }
+  const secondIid = second === undefined ? undefined : parsePositiveInt(second.text);
+  if (secondIid !== undefined && !first.quoted && looksLikeProjectPath(first.text)) {
+    const project = parseProjectText(first.text, context.serverUrl);
+    if (!project.ok) return fail(`${echo(first.text)} ${project.problem}.`, at);
+    return { ok: true, target: { kind, project: project.value, iid: secondIid }, used: 2 };
+  }
+  const iid = parsePositiveInt(first.text);
+  if (iid !== undefined) return { ok: true, target: { kind, project: null, iid }, used: 1 };
+  if (looksLikeProjectPath(first.text)) {
+    return fail(`Missing the number after ${echo(first.text)}: write \`${first.text}${sigil}12\`.`, at);
+  }
+  return fail(`${echo(first.text)} is not ${KIND_WORDS[kind]}: write ${forms}.`, at);
+}
+
+function bindAwardable(positionals: Token[], at: ProblemContext, context: Context): BoundTarget<Target> {
+  const [first] = positionals;
+  const forms = '`#12` (issue), `!34` (merge request) or `$5` (snippet), optionally after `group/project`, or a link';
+  if (first === undefined) return fail(`Missing \`<ref>\`: ${forms}.`, at);
+  if (isUrl(first.text)) {
+    const link = parseWebUrl(first.text, context.serverUrl);
+    if (!link.ok) return fail(`${echo(first.text)} ${link.problem}.`, at);
+    const { kind } = link.value;
+    if (kind !== 'issue' && kind !== 'merge_request' && kind !== 'snippet') {
+      return fail(`${echo(first.text)} is ${KIND_WORDS[kind]}; emoji go on issues, merge requests and snippets.`, at);
+    }
+    return { ok: true, target: { kind, project: link.value.project, iid: link.value.id }, used: 1 };
+  }
+  const ref = parseSigilRef(first.text, context.serverUrl);
+  if (ref !== undefined) {
+    if (!ref.ok) return fail(`${echo(first.text)} ${ref.problem}.`, at);
+    return { ok: true, target: { kind: ref.value.kind, project: ref.value.project, iid: ref.value.iid }, used: 1 };
+  }
+  if (DIGITS.test(first.text)) return fail(`${echo(first.text)} could be several things: write ${forms}.`, at);
+  return fail(`${echo(first.text)} is not a reference: write ${forms}.`, at);
+}

@@ -1,0 +1,75 @@
+export type Token = {
+  text: string;
+  /** It began with a quote: never a flag, a verb, a project or a noun, always plain text. */
+  quoted: boolean;
+};
+
+export type TokenizeResult = { ok: true; tokens: Token[] } | { ok: false; unclosed: string };
+
+/** Each opening quote and the characters that may close it (phones and Slack turn `"` into “…” or „…“). */
+const CLOSERS: Readonly<Record<string, string>> = {
+  '"': '"',
+  "'": "'",
+  '“': '”“',
+  '”': '”',
+  '„': '“”',
+  '‘': '’',
+  '’': '’',
+  '«': '»',
+};
+
+function isSpace(code: number): boolean {
+  return (
+    code === 0x20 ||
+    (code >= 0x09 && code <= 0x0d) ||
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000
+  );
+}
+
+function closingIndex(text: string, from: number, closers: string): number {
+  let best = -1;
+  for (const closer of closers) {
+    const at = text.indexOf(closer, from);
+    if (at !== -1 && (best === -1 || at < best)) best = at;
+  }
+  return best;
+}
+
+/**
+ * Split on whitespace, keeping quoted stretches whole. A quote opens only at the start of a word or right after
+ * `--flag=`, so apostrophes inside words (`don't`, `it’s`) stay plain characters.
+ */
+export function tokenize(input: string): TokenizeResult {
+  const tokens: Token[] = [];
+  const length = input.length;
+  let i = 0;
+  while (i < length) {
+    while (i < length && isSpace(input.charCodeAt(i))) i++;
+    if (i >= length) break;
+    let text = '';
+    let quoted = false;
+    while (i < length && !isSpace(input.charCodeAt(i))) {
+      const ch = input.charAt(i);
+      const closers = CLOSERS[ch];
+      if (closers !== undefined && (text === '' || (text.startsWith('--') && text.endsWith('=')))) {
+        const end = closingIndex(input, i + 1, closers);
+        if (end === -1) return { ok: false, unclosed: input.slice(i) };
+        if (text === '') quoted = true;
+        text += input.slice(i + 1, end);
+        i = end + 1;
+        continue;
+      }
+      text += ch;
+      i++;
+    }
+    tokens.push({ text, quoted });
+  }
+  return { ok: true, tokens };
+}
