@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, LogLevel, type Logger as BoltLogger } from '@slack/bolt';
+import { App, type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Config } from './config.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
@@ -11,6 +11,7 @@ import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerHomeListener } from './listeners/home.js';
+import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { registerViewListeners } from './listeners/views.js';
 import type { Logger } from './logger.js';
 import { createGitlabAccess } from './operations/access.js';
@@ -20,7 +21,6 @@ import { createJobOperations } from './operations/jobs.js';
 import { createPipelineOperations } from './operations/pipelines.js';
 import { resolveProject } from './operations/projects.js';
 import { createScheduleOperations } from './operations/schedules.js';
-import { createTimeZoneLookup } from './listeners/time-zones.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import type { TokenStore } from './store/token-store.js';
@@ -55,7 +55,8 @@ const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
 
 /** Bolt and its Web API client log through our logger, so their lines are redacted too. */
 function boltLoggerFrom(logger: Logger): BoltLogger {
-  const line = (msg: unknown[]) => msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
+  const line = (msg: unknown[]) =>
+    msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
   const child = logger.child({ component: 'bolt' });
   return {
     debug: (...msg) => child.debug(line(msg)),
@@ -71,10 +72,16 @@ function boltLoggerFrom(logger: Logger): BoltLogger {
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, db } = deps;
   const now = deps.now ?? (() => new Date());
-  const transport = deps.transport ?? createTransport({ baseUrl: config.gitlabUrl, logger: logger.child({ component: 'gitlab' }) });
+  const transport =
+    deps.transport ?? createTransport({ baseUrl: config.gitlabUrl, logger: logger.child({ component: 'gitlab' }) });
   const checkTransport =
     deps.checkTransport ??
-    createTransport({ baseUrl: config.gitlabUrl, timeoutMs: 2500, retry: { limit: 0 }, logger: logger.child({ component: 'gitlab' }) });
+    createTransport({
+      baseUrl: config.gitlabUrl,
+      timeoutMs: 2500,
+      retry: { limit: 0 },
+      logger: logger.child({ component: 'gitlab' }),
+    });
   const access = createGitlabAccess({
     serverUrl: config.gitlabUrl,
     tokens: deps.tokens,

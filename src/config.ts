@@ -73,8 +73,10 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const problems: string[] = [];
   const missing = (name: string, what: string) => problems.push(`${name} is missing: ${what}`);
 
-  if (!e.SLACK_BOT_TOKEN) missing('SLACK_BOT_TOKEN', 'the bot token (xoxb-…) from your Slack app\'s "OAuth & Permissions" page.');
-  else if (!e.SLACK_BOT_TOKEN.startsWith('xoxb-')) problems.push('SLACK_BOT_TOKEN must be a bot token starting with "xoxb-".');
+  if (!e.SLACK_BOT_TOKEN)
+    missing('SLACK_BOT_TOKEN', 'the bot token (xoxb-…) from your Slack app\'s "OAuth & Permissions" page.');
+  else if (!e.SLACK_BOT_TOKEN.startsWith('xoxb-'))
+    problems.push('SLACK_BOT_TOKEN must be a bot token starting with "xoxb-".');
 
   const mode = e.SLACK_APP_TOKEN ? 'socket' : 'http';
   if (e.SLACK_APP_TOKEN && !e.SLACK_APP_TOKEN.startsWith('xapp-')) {
@@ -89,7 +91,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
   let apiUrl: string | null = null;
   if (e.SLACK_API_URL) {
-    if (!httpUrl(e.SLACK_API_URL)) problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    if (!httpUrl(e.SLACK_API_URL))
+      problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
     else apiUrl = e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`;
   }
 
@@ -101,7 +104,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
 
   let gitlabUrl = '';
-  if (!e.GITLAB_URL) missing('GITLAB_URL', 'the base URL of the Delivery Service, e.g. https://gitlab.example.com (no /api/v4).');
+  if (!e.GITLAB_URL)
+    missing('GITLAB_URL', 'the base URL of the Delivery Service, e.g. https://gitlab.example.com (no /api/v4).');
   else {
     const url = httpUrl(e.GITLAB_URL);
     if (!url) problems.push('GITLAB_URL must be an http(s) URL, e.g. https://gitlab.example.com.');
@@ -109,7 +113,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   }
 
   let key: Buffer | null = null;
-  if (!e.TOKEN_ENCRYPTION_KEY) missing('TOKEN_ENCRYPTION_KEY', `32 random bytes in base64 that seal stored tokens; ${KEY_HINT}`);
+  if (!e.TOKEN_ENCRYPTION_KEY)
+    missing('TOKEN_ENCRYPTION_KEY', `32 random bytes in base64 that seal stored tokens; ${KEY_HINT}`);
   else {
     key = decodeKey(e.TOKEN_ENCRYPTION_KEY);
     if (!key) problems.push(`TOKEN_ENCRYPTION_KEY must be exactly 32 bytes encoded in base64; ${KEY_HINT}`);
@@ -117,7 +122,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   let previousKey: Buffer | null = null;
   if (e.TOKEN_ENCRYPTION_KEY_PREVIOUS) {
     previousKey = decodeKey(e.TOKEN_ENCRYPTION_KEY_PREVIOUS);
-    if (!previousKey) problems.push('TOKEN_ENCRYPTION_KEY_PREVIOUS must be exactly 32 bytes encoded in base64 (the key used before).');
+    if (!previousKey)
+      problems.push('TOKEN_ENCRYPTION_KEY_PREVIOUS must be exactly 32 bytes encoded in base64 (the key used before).');
   }
 
   const slashCommand = e.SLASH_COMMAND ?? '/gl';

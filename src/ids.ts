@@ -60,7 +60,6 @@ export type ButtonName = keyof typeof ButtonSchemas;
 export type ButtonValue<N extends ButtonName> = z.infer<(typeof ButtonSchemas)[N]>;
 export type ButtonAction = { [N in ButtonName]: { name: N; value: ButtonValue<N> } }[ButtonName];
 
-
 /** action_id for a button; `slot` tells apart two buttons of the same kind in one actions block. */
 export function actionIdFor(name: ButtonName, slot?: string | number): string {
   return slot === undefined ? `${ACTION_PREFIX}${name}` : `${ACTION_PREFIX}${name}#${slot}`;
@@ -93,7 +92,7 @@ export type DecodeResult = { ok: true; action: ButtonAction } | { ok: false; rea
 
 export function decodeButtonAction(actionId: unknown, value: unknown): DecodeResult {
   if (typeof actionId !== 'string' || !actionId.startsWith(ACTION_PREFIX)) {
-    return { ok: false, reason: 'not one of this bot\'s buttons' };
+    return { ok: false, reason: "not one of this bot's buttons" };
   }
   const name = actionId.slice(ACTION_PREFIX.length).split('#')[0] as string;
   if (!Object.hasOwn(ButtonSchemas, name)) return { ok: false, reason: `unknown button ${JSON.stringify(name)}` };

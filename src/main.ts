@@ -20,8 +20,10 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  for (const secret of [config.slack.botToken, config.slack.signingSecret, config.slack.appToken]) registerSecret(secret);
-  for (const key of [config.encryption.key, config.encryption.previousKey]) if (key) registerSecret(key.toString('base64'));
+  for (const secret of [config.slack.botToken, config.slack.signingSecret, config.slack.appToken])
+    registerSecret(secret);
+  for (const key of [config.encryption.key, config.encryption.previousKey])
+    if (key) registerSecret(key.toString('base64'));
 
   const logger = createLogger({ level: config.logLevel });
   const db = openDatabase(config.databasePath);
@@ -31,7 +33,12 @@ async function main(): Promise<void> {
 
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
   const { port } = await bot.start();
-  logger.info('bot started', { mode: config.slack.mode, port, gitlabUrl: config.gitlabUrl, command: config.slashCommand });
+  logger.info('bot started', {
+    mode: config.slack.mode,
+    port,
+    gitlabUrl: config.gitlabUrl,
+    command: config.slashCommand,
+  });
 
   let stopping = false;
   const shutdown = async (signal: string) => {

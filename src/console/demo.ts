@@ -63,7 +63,13 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   const db = openDatabase(config.databasePath);
   const tokens = createTokenStore(db, createSealer(config.encryption));
   for (const [name, p] of Object.entries(DEMO_PEOPLE)) {
-    await tokens.save({ teamId: TEAM.id, userId: p.id, token: `sim-${name}-token`, serverUrl: config.gitlabUrl, verifiedAt: new Date() });
+    await tokens.save({
+      teamId: TEAM.id,
+      userId: p.id,
+      token: `sim-${name}-token`,
+      serverUrl: config.gitlabUrl,
+      verifiedAt: new Date(),
+    });
   }
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
   const { port } = await bot.start();

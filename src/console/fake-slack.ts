@@ -85,7 +85,10 @@ export class FakeSlack extends EventEmitter {
   readonly views = new Map<string, Record<string, unknown>>();
   readonly files = new Map<string, { id: string; filename: string; content: string | null; title?: string }>();
   private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
-  private readonly responseUrls = new Map<string, { channel: string; user: string; originKey: string | null; uses: number }>();
+  private readonly responseUrls = new Map<
+    string,
+    { channel: string; user: string; originKey: string | null; uses: number }
+  >();
   private readonly users: Map<string, FakeUser>;
   private server: http.Server | null = null;
   private seq = 0;
@@ -224,7 +227,9 @@ export class FakeSlack extends EventEmitter {
       return send(200, { ok: true });
     }
     if (url.pathname.startsWith('/response/')) {
-      return send(...this.responseUrl(url.pathname.slice('/response/'.length), parseBody(buf, contentType || 'application/json')));
+      return send(
+        ...this.responseUrl(url.pathname.slice('/response/'.length), parseBody(buf, contentType || 'application/json')),
+      );
     }
     const m = /^\/api\/([A-Za-z0-9_.]+)$/.exec(url.pathname);
     if (!m) return send(404, { ok: false, error: 'unknown_path' });
@@ -248,7 +253,13 @@ export class FakeSlack extends EventEmitter {
 
   private responseUrl(id: string, body: Body): [number, Body] {
     const entry = this.responseUrls.get(id);
-    const rec: Omit<FakeRecord, 'seq'> = { kind: 'response_url', method: 'response_url', body, ok: false, violations: [] };
+    const rec: Omit<FakeRecord, 'seq'> = {
+      kind: 'response_url',
+      method: 'response_url',
+      body,
+      ok: false,
+      violations: [],
+    };
     const fail = (status: number, error: string): [number, Body] => {
       rec.error = error;
       this.record(rec);
@@ -324,7 +335,13 @@ export class FakeSlack extends EventEmitter {
     };
     switch (method) {
       case 'auth.test':
-        return ok({ team_id: this.team.id, user_id: this.bot.userId, bot_id: this.bot.botId, team: 'Test', user: 'bot' });
+        return ok({
+          team_id: this.team.id,
+          user_id: this.bot.userId,
+          bot_id: this.bot.botId,
+          team: 'Test',
+          user: 'bot',
+        });
       case 'chat.postMessage':
       case 'chat.postEphemeral': {
         if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
@@ -385,7 +402,9 @@ export class FakeSlack extends EventEmitter {
       case 'users.info': {
         const u = this.users.get(String(body.user ?? ''));
         if (!u) return err('user_not_found');
-        return ok({ user: { id: u.id, name: u.name, real_name: u.realName ?? u.name, tz: u.tz ?? 'UTC', profile: {} } });
+        return ok({
+          user: { id: u.id, name: u.name, real_name: u.realName ?? u.name, tz: u.tz ?? 'UTC', profile: {} },
+        });
       }
       case 'conversations.open': {
         const user = String(body.users ?? '').split(',')[0] ?? '';
@@ -394,7 +413,8 @@ export class FakeSlack extends EventEmitter {
       }
       case 'files.getUploadURLExternal': {
         const length = Number(body.length);
-        if (typeof body.filename !== 'string' || !Number.isFinite(length) || length <= 0) return err('invalid_arguments');
+        if (typeof body.filename !== 'string' || !Number.isFinite(length) || length <= 0)
+          return err('invalid_arguments');
         const id = this.nextId('F');
         this.files.set(id, { id, filename: body.filename, content: null });
         return ok({ upload_url: `${this.baseUrl}/upload/${id}`, file_id: id });

@@ -40,7 +40,11 @@ async function main(): Promise<void> {
     for (const line of fs.readFileSync(script, 'utf8').split(/\r?\n/)) push(line);
     push(null);
   } else {
-    rl = readline.createInterface({ input: process.stdin, output: interactive ? process.stdout : undefined, terminal: interactive });
+    rl = readline.createInterface({
+      input: process.stdin,
+      output: interactive ? process.stdout : undefined,
+      terminal: interactive,
+    });
     rl.on('line', (line) => push(line));
     rl.on('close', () => push(null));
   }
@@ -89,6 +93,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`The demo could not start: ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`);
+  process.stderr.write(
+    `The demo could not start: ${redact(err instanceof Error ? (err.stack ?? err.message) : String(err))}\n`,
+  );
   process.exit(1);
 });

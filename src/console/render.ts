@@ -9,7 +9,12 @@ export interface RenderedButton {
   block_id?: string;
   value?: string;
   url?: string;
-  confirm?: { title?: { text?: string }; text?: { text?: string }; confirm?: { text?: string }; deny?: { text?: string } };
+  confirm?: {
+    title?: { text?: string };
+    text?: { text?: string };
+    confirm?: { text?: string };
+    deny?: { text?: string };
+  };
 }
 
 export interface RenderOptions {
@@ -21,7 +26,8 @@ export interface RenderOptions {
 
 type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
-const textOf = (t: unknown): string => (isObj(t) && typeof t.text === 'string' ? t.text : typeof t === 'string' ? t : '');
+const textOf = (t: unknown): string =>
+  isObj(t) && typeof t.text === 'string' ? t.text : typeof t === 'string' ? t : '';
 
 const EMOJI: Record<string, string> = {
   white_check_mark: '✅',
@@ -119,7 +125,9 @@ export function renderBlocks(
       }
       case 'actions': {
         const els = Array.isArray(raw.elements) ? raw.elements : [];
-        const shown = els.filter(isObj).map((e) => (e.type === 'button' ? addButton(e, blockId) : `(${String(e.type)})`));
+        const shown = els
+          .filter(isObj)
+          .map((e) => (e.type === 'button' ? addButton(e, blockId) : `(${String(e.type)})`));
         lines.push(shown.join(' '));
         break;
       }

@@ -126,7 +126,11 @@ export function createSession(d: SessionDeps): Session {
   async function press(n: number): Promise<void> {
     const b = buttons.find((x) => x.number === n);
     if (!b) {
-      d.write(buttons.length ? `There is no button ${n}; the last answer has 1–${buttons.length}.` : 'No buttons to press yet.');
+      d.write(
+        buttons.length
+          ? `There is no button ${n}; the last answer has 1–${buttons.length}.`
+          : 'No buttons to press yet.',
+      );
       return;
     }
     if (b.url && !b.value) d.write(`(opens ${b.url})`);
@@ -190,7 +194,9 @@ export function createSession(d: SessionDeps): Session {
         default:
           break;
       }
-      const text = line.startsWith(d.slashCommand) ? line.slice(d.slashCommand.length).trim() : line.replace(/^\/\S+\s*/, '');
+      const text = line.startsWith(d.slashCommand)
+        ? line.slice(d.slashCommand.length).trim()
+        : line.replace(/^\/\S+\s*/, '');
       const it = await d.slack.command(person(), text, { channel: d.channel });
       await settle(it);
       await show(it);

@@ -55,7 +55,7 @@ export function buttonsOf(m: FakeMessage): FoundButton[] {
   for (const raw of m.blocks ?? []) {
     const b = raw as Block;
     const push = (e: Record<string, unknown> | undefined) => {
-      if (!e || e.type !== 'button') return;
+      if (e?.type !== 'button') return;
       out.push({
         text: (e.text as { text: string }).text,
         action_id: String(e.action_id),

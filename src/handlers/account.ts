@@ -16,7 +16,10 @@ export const accountCommands: CommandHandlers = {
     return ephemeral(result.ok ? buildHelpMessage(result.help) : buildUsageMessage(result.error));
   },
   async connect(_cmd, ctx, s) {
-    return { kind: 'modal', view: buildConnectModal({ serverUrl: s.serverUrl, privateMetadata: s.connectMetadata(ctx.channelId) }) };
+    return {
+      kind: 'modal',
+      view: buildConnectModal({ serverUrl: s.serverUrl, privateMetadata: s.connectMetadata(ctx.channelId) }),
+    };
   },
   async disconnect(_cmd, ctx, s) {
     return ephemeral(buildDisconnected(await s.account.disconnect(ctx.actor), s.serverUrl));
@@ -27,12 +30,20 @@ export const accountCommands: CommandHandlers = {
   async use(cmd, ctx, s) {
     if (cmd.flags.clear) {
       const previous = await s.account.clearProject(ctx);
-      return { kind: 'message', message: buildChannelDefaultCleared(previous, ctx.actor.userId), inChannel: previous !== null };
+      return {
+        kind: 'message',
+        message: buildChannelDefaultCleared(previous, ctx.actor.userId),
+        inChannel: previous !== null,
+      };
     }
     if (cmd.target.kind !== 'project' || !cmd.target.project) {
       return ephemeral(buildChannelDefaultShown(await s.account.channelProject(ctx), s.slashCommand));
     }
     const { project, webUrl } = await s.account.useProject(ctx, cmd.target.project);
-    return { kind: 'message', message: buildChannelDefaultSet(project, webUrl, ctx.actor.userId, s.slashCommand), inChannel: true };
+    return {
+      kind: 'message',
+      message: buildChannelDefaultSet(project, webUrl, ctx.actor.userId, s.slashCommand),
+      inChannel: true,
+    };
   },
 };

@@ -10,6 +10,10 @@ export const deploymentCommands: CommandHandlers = {
   async 'deployment.show'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
     const deployment = await s.deployments.get(ctx, project, cmd.target.id);
-    return { kind: 'message', message: buildDeploymentCard(deployment, project, cardContext(ctx, s)), inChannel: cmd.share };
+    return {
+      kind: 'message',
+      message: buildDeploymentCard(deployment, project, cardContext(ctx, s)),
+      inChannel: cmd.share,
+    };
   },
 };

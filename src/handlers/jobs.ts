@@ -1,6 +1,6 @@
 import type { JobButtonValue } from '../ids.js';
-import type { JobAction, ProjectKey } from '../operations/jobs.js';
 import type { RequestContext } from '../operations/context.js';
+import type { JobAction, ProjectKey } from '../operations/jobs.js';
 import { projectLabel } from '../operations/projects.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { webUrl } from '../views/ci.js';
@@ -86,7 +86,11 @@ export const jobCommands: CommandHandlers = {
       const text = `The whole trace of job #${id} in ${projectLabel(project)} (${lines} lines) is uploaded ${where}${clipped === content ? '' : ' (its last 5 MB)'}.`;
       return {
         kind: 'upload',
-        file: { filename: `job-${id}-trace.log`, title: `Trace of job #${id} in ${projectLabel(project)}`, content: clipped },
+        file: {
+          filename: `job-${id}-trace.log`,
+          title: `Trace of job #${id} in ${projectLabel(project)}`,
+          content: clipped,
+        },
         message: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:scroll: ${text}` } }] },
         inChannel: cmd.share,
       };

@@ -61,7 +61,12 @@ export async function renderList(
         ...(perPage ? { perPage } : {}),
       });
       const title = f.pipeline ? `Jobs of pipeline #${f.pipeline} in ${String(project)}` : `Jobs in ${String(project)}`;
-      return buildJobList(result.items, project, result, { title, filters: describeFilters({ scope: f.scope }), list, ctx: c });
+      return buildJobList(result.items, project, result, {
+        title,
+        filters: describeFilters({ scope: f.scope }),
+        list,
+        ctx: c,
+      });
     }
     case 'pipeline.list': {
       const f = cmd.flags;
@@ -77,10 +82,18 @@ export async function renderList(
         ...(f.sort ? { sort: f.sort } : {}),
       });
       const filters = describeFilters({ ...f });
-      return buildPipelineList(result.items, project, result, { title: `Pipelines in ${String(project)}`, filters, list, ctx: c });
+      return buildPipelineList(result.items, project, result, {
+        title: `Pipelines in ${String(project)}`,
+        filters,
+        list,
+        ctx: c,
+      });
     }
     case 'schedule.list': {
-      const result = await s.schedules.list(ctx, project, { ...paging, ...(cmd.flags.scope ? { scope: cmd.flags.scope } : {}) });
+      const result = await s.schedules.list(ctx, project, {
+        ...paging,
+        ...(cmd.flags.scope ? { scope: cmd.flags.scope } : {}),
+      });
       return buildScheduleList(result.items, project, result, {
         title: `Pipeline schedules in ${String(project)}`,
         filters: describeFilters({ scope: cmd.flags.scope }),
@@ -90,16 +103,27 @@ export async function renderList(
     }
     case 'deployment.list': {
       const result = await s.deployments.list(ctx, project, paging);
-      return buildDeploymentList(result.items, project, result, { title: `Deployments in ${String(project)}`, list, ctx: c });
+      return buildDeploymentList(result.items, project, result, {
+        title: `Deployments in ${String(project)}`,
+        list,
+        ctx: c,
+      });
     }
   }
   throw new StaleActionError('not a list command');
 }
 
 /** Parses a list's command text again and draws page `n` of it (for Next page and after row actions). */
-export async function redrawList(query: string, n: number, ctx: RequestContext, s: Services, notice?: Notice): Promise<SlackMessage> {
+export async function redrawList(
+  query: string,
+  n: number,
+  ctx: RequestContext,
+  s: Services,
+  notice?: Notice,
+): Promise<SlackMessage> {
   const parsed = parseCommand(query, { serverUrl: s.serverUrl });
-  if (!parsed.ok || !LIST_KEYS.has(parsed.command.key)) throw new StaleActionError('the list this button belongs to cannot be read again');
+  if (!parsed.ok || !LIST_KEYS.has(parsed.command.key))
+    throw new StaleActionError('the list this button belongs to cannot be read again');
   const cmd = parsed.command as ListCommand;
   const paged = { ...cmd, flags: { ...cmd.flags, page: n } } as ListCommand;
   return renderList(paged, ctx, s, { query, page: n }, notice);

@@ -8,7 +8,13 @@ import { buildPipelineCard } from '../views/pipelines.js';
 import { cardContext, listContext, redrawList, renderList } from './lists.js';
 import { type ButtonHandlers, type CommandHandlers, ephemeral, type Services } from './types.js';
 
-async function pipelineCard(ctx: RequestContext, s: Services, project: ProjectKey, id: number, notice?: Notice): Promise<SlackMessage> {
+async function pipelineCard(
+  ctx: RequestContext,
+  s: Services,
+  project: ProjectKey,
+  id: number,
+  notice?: Notice,
+): Promise<SlackMessage> {
   const { pipeline, jobs } = await s.pipelines.get(ctx, project, id);
   return buildPipelineCard(pipeline, jobs, project, cardContext(ctx, s, notice));
 }

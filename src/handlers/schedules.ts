@@ -28,7 +28,18 @@ async function actOnSchedule(
   if (action === 'delete' || !result) {
     return result
       ? buildScheduleDeleted(result, project, ctx.actor.userId)
-      : { text: `Schedule #${id} was deleted.`, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:wastebasket: Schedule #${id} in ${projectLabel(project)} was deleted by <@${ctx.actor.userId}>.` } }] };
+      : {
+          text: `Schedule #${id} was deleted.`,
+          blocks: [
+            {
+              type: 'section',
+              text: {
+                type: 'mrkdwn',
+                text: `:wastebasket: Schedule #${id} in ${projectLabel(project)} was deleted by <@${ctx.actor.userId}>.`,
+              },
+            },
+          ],
+        };
   }
   // Only the single read carries the last pipeline; the action's answer may not.
   const schedule = result.last_pipeline === undefined ? await s.schedules.get(ctx, project, id) : result;
@@ -73,7 +84,9 @@ export const scheduleCommands: CommandHandlers = {
       active: !cmd.flags.inactive,
     });
     const notice = { action: 'create', actorId: ctx.actor.userId, detail: `schedule #${schedule.id}` };
-    return ephemeral(buildScheduleCard(schedule, project, cardContext(ctx, s, notice, await s.timeZoneOf(ctx.actor.userId))));
+    return ephemeral(
+      buildScheduleCard(schedule, project, cardContext(ctx, s, notice, await s.timeZoneOf(ctx.actor.userId))),
+    );
   },
   async 'schedule.edit'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
@@ -86,7 +99,9 @@ export const scheduleCommands: CommandHandlers = {
       ...(f.active !== undefined ? { active: f.active } : {}),
     });
     const notice = { action: 'edit', actorId: ctx.actor.userId, detail: `schedule #${schedule.id}` };
-    return ephemeral(buildScheduleCard(schedule, project, cardContext(ctx, s, notice, await s.timeZoneOf(ctx.actor.userId))));
+    return ephemeral(
+      buildScheduleCard(schedule, project, cardContext(ctx, s, notice, await s.timeZoneOf(ctx.actor.userId))),
+    );
   },
   async 'schedule.take'(cmd, ctx, s) {
     return confirmSchedule('take', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);

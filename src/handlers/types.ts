@@ -4,11 +4,11 @@ import type { ButtonName, ButtonValue } from '../ids.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { AccountOperations } from '../operations/account.js';
+import type { RequestContext } from '../operations/context.js';
 import type { DeploymentOperations } from '../operations/deployments.js';
 import type { JobOperations } from '../operations/jobs.js';
 import type { PipelineOperations } from '../operations/pipelines.js';
 import type { ScheduleOperations } from '../operations/schedules.js';
-import type { RequestContext } from '../operations/context.js';
 import type { ChannelStore } from '../store/channel-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 
@@ -22,7 +22,12 @@ export type Reply =
   | { kind: 'update'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }
   /** A file (a whole trace): into the channel when inChannel, else into the person's DM; then `message`. */
-  | { kind: 'upload'; file: { filename: string; title: string; content: string }; message: SlackMessage; inChannel: boolean }
+  | {
+      kind: 'upload';
+      file: { filename: string; title: string; content: string };
+      message: SlackMessage;
+      inChannel: boolean;
+    }
   /** Remove the message whose button was clicked (a confirmation that was declined). */
   | { kind: 'delete' }
   | { kind: 'none' };
@@ -54,7 +59,11 @@ export interface CommandContext extends RequestContext {
   text: string;
 }
 
-export type CommandHandler<K extends CommandKey> = (cmd: CommandOf<K>, ctx: CommandContext, s: Services) => Promise<Reply>;
+export type CommandHandler<K extends CommandKey> = (
+  cmd: CommandOf<K>,
+  ctx: CommandContext,
+  s: Services,
+) => Promise<Reply>;
 export type CommandHandlers = { [K in CommandKey]?: CommandHandler<K> };
 
 export interface ButtonContext extends RequestContext {
@@ -62,7 +71,11 @@ export interface ButtonContext extends RequestContext {
   message: { ts: string; ephemeral: boolean } | null;
 }
 
-export type ButtonHandler<N extends ButtonName> = (value: ButtonValue<N>, ctx: ButtonContext, s: Services) => Promise<Reply>;
+export type ButtonHandler<N extends ButtonName> = (
+  value: ButtonValue<N>,
+  ctx: ButtonContext,
+  s: Services,
+) => Promise<Reply>;
 export type ButtonHandlers = { [N in ButtonName]?: ButtonHandler<N> };
 
 export const ephemeral = (message: SlackMessage): Reply => ({ kind: 'message', message });

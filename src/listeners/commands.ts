@@ -26,12 +26,37 @@ export function registerCommandListener(app: App, s: Services, handlers: Command
     // A person without a usable token learns it from the ack itself: one message, no API call.
     const problem = cmd.needsToken ? connectionProblem(await s.account.connection(ctx.actor), s.serverUrl) : null;
     if (problem) {
-      await acknowledge(context, ack, { response_type: 'ephemeral', ...buildConnectPrompt(problem, s.serverUrl, s.slashCommand) });
+      await acknowledge(context, ack, {
+        response_type: 'ephemeral',
+        ...buildConnectPrompt(problem, s.serverUrl, s.slashCommand),
+      });
+      return;
+    }
+    const handler = handlers[cmd.key] as CommandHandler<CommandKey> | undefined;
+    if (!handler) {
+      await acknowledge(context, ack, { response_type: 'ephemeral', ...buildNotAvailable(cmd.key) });
+      return;
+    }
+    const delivery = {
+      client,
+      respond,
+      userId: ctx.actor.userId,
+      channelId: ctx.channelId,
+      triggerId: command.trigger_id,
+    };
+    if (!cmd.needsToken) {
+      // These answer from the bot's own state (help, whoami…): the answer can ride on the ack itself.
+      const reply = await handler(cmd as never, ctx, s);
+      if (reply.kind === 'message') {
+        const type = reply.inChannel ? 'in_channel' : 'ephemeral';
+        await acknowledge(context, ack, { response_type: type, ...reply.message });
+        return;
+      }
+      await acknowledge(context, ack);
+      await deliver(delivery, reply);
       return;
     }
     await acknowledge(context, ack);
-    const handler = handlers[cmd.key] as CommandHandler<CommandKey> | undefined;
-    const reply = handler ? await handler(cmd as never, ctx, s) : { kind: 'message' as const, message: buildNotAvailable(cmd.key) };
-    await deliver({ client, respond, userId: ctx.actor.userId, channelId: ctx.channelId, triggerId: command.trigger_id }, reply);
+    await deliver(delivery, await handler(cmd as never, ctx, s));
   });
 }

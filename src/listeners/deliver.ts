@@ -20,7 +20,11 @@ const asResponse = (m: SlackMessage) => ({ text: m.text, ...(m.blocks ? { blocks
 
 export async function say(d: Delivery, message: SlackMessage, inChannel = false): Promise<void> {
   if (d.respond) {
-    await d.respond({ response_type: inChannel ? 'in_channel' : 'ephemeral', replace_original: false, ...asResponse(message) });
+    await d.respond({
+      response_type: inChannel ? 'in_channel' : 'ephemeral',
+      replace_original: false,
+      ...asResponse(message),
+    });
     return;
   }
   if (inChannel && d.channelId) {
@@ -60,7 +64,8 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
     }
     case 'delete': {
       if (d.respond) await d.respond({ delete_original: true });
-      else if (d.message && !d.message.ephemeral && d.channelId) await d.client.chat.delete({ channel: d.channelId, ts: d.message.ts });
+      else if (d.message && !d.message.ephemeral && d.channelId)
+        await d.client.chat.delete({ channel: d.channelId, ts: d.message.ts });
       return;
     }
     case 'upload': {

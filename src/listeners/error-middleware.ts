@@ -20,7 +20,11 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
       await args.next();
     } catch (error) {
       const subject = (error as { subject?: { label: string } }).subject;
-      const known = buildErrorMessage(error, { serverUrl: o.serverUrl, slashCommand: o.slashCommand, ...(subject ? { subject } : {}) });
+      const known = buildErrorMessage(error, {
+        serverUrl: o.serverUrl,
+        slashCommand: o.slashCommand,
+        ...(subject ? { subject } : {}),
+      });
       const refId = known ? null : crypto.randomBytes(4).toString('hex');
       const text = known ?? buildUnexpectedErrorMessage(refId as string);
       const a = args as unknown as {
@@ -43,7 +47,10 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
           const user = (a.body.user as { id?: string } | undefined)?.id ?? (a.body.user_id as string | undefined) ?? '';
           const channel =
             (a.body.channel as { id?: string } | undefined)?.id ?? (a.body.channel_id as string | undefined) ?? null;
-          await say({ client: args.client, respond: a.respond, userId: user, channelId: channel, triggerId: undefined }, text);
+          await say(
+            { client: args.client, respond: a.respond, userId: user, channelId: channel, triggerId: undefined },
+            text,
+          );
         }
       } catch (deliveryError) {
         args.logger.warn(`could not tell the person about an error: ${String(deliveryError)}`);

@@ -11,7 +11,12 @@ export function registerHomeListener(app: App, s: Services): void {
     const help = buildHelp(undefined, { slashCommand: s.slashCommand });
     await client.views.publish({
       user_id: event.user,
-      view: buildHomeView({ connection, serverUrl: s.serverUrl, slashCommand: s.slashCommand, help: help.ok ? help.help : null }),
+      view: buildHomeView({
+        connection,
+        serverUrl: s.serverUrl,
+        slashCommand: s.slashCommand,
+        help: help.ok ? help.help : null,
+      }),
     });
   });
 }

@@ -16,7 +16,10 @@ export function createTimeZoneLookup(client: WebClient, logger: Logger): (userId
       cache.set(userId, { tz: zone, at: Date.now() });
       return zone;
     } catch (err) {
-      logger.warn('could not read a time zone from Slack; using UTC', { user: userId, error: err instanceof Error ? err : String(err) });
+      logger.warn('could not read a time zone from Slack; using UTC', {
+        user: userId,
+        error: err instanceof Error ? err : String(err),
+      });
       return 'UTC';
     }
   };

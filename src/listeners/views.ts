@@ -24,7 +24,10 @@ export function registerViewListeners(app: App, s: Services, now: () => Date): v
     const raw = view.state.values[BlockIds.connectToken]?.[InputActionIds.connectToken]?.value ?? '';
     const token = raw.trim();
     if (!token) {
-      await acknowledge(context, ack, { response_action: 'errors', errors: buildTokenFieldError('Paste your personal access token.') });
+      await acknowledge(context, ack, {
+        response_action: 'errors',
+        errors: buildTokenFieldError('Paste your personal access token.'),
+      });
       return;
     }
     registerSecret(token);
@@ -37,10 +40,16 @@ export function registerViewListeners(app: App, s: Services, now: () => Date): v
     const check = await s.account.connect(actor, token, now());
     if (!check.ok) {
       logger.info('token check failed', { team: actor.teamId, user: actor.userId, reason: check.reason });
-      await acknowledge(context, ack, { response_action: 'errors', errors: buildTokenFieldError(fieldErrorFor(check, s.serverUrl)) });
+      await acknowledge(context, ack, {
+        response_action: 'errors',
+        errors: buildTokenFieldError(fieldErrorFor(check, s.serverUrl)),
+      });
       return;
     }
     logger.info('token stored', { team: actor.teamId, user: actor.userId });
-    await acknowledge(context, ack, { response_action: 'update', view: buildConnectedModal(s.serverUrl, s.slashCommand) });
+    await acknowledge(context, ack, {
+      response_action: 'update',
+      view: buildConnectedModal(s.serverUrl, s.slashCommand),
+    });
   });
 }

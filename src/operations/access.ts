@@ -1,7 +1,7 @@
+import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import { createGitlabClient, type GitlabClient } from '../gitlab/client.js';
 import { UnauthorizedError } from '../gitlab/errors.js';
 import type { Transport } from '../gitlab/http.js';
-import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TokenStore } from '../store/token-store.js';
 import { connectionProblem } from './connection.js';
@@ -63,7 +63,10 @@ export function createGitlabAccess(o: {
           const probe = await verifyWith(o.transport, token);
           if (!probe.ok && probe.reason === 'refused') {
             await o.tokens.markRevoked(actor.teamId, actor.userId);
-            o.logger.info('stored token refused by the server; marked revoked', { team: actor.teamId, user: actor.userId });
+            o.logger.info('stored token refused by the server; marked revoked', {
+              team: actor.teamId,
+              user: actor.userId,
+            });
             throw new TokenRevokedError();
           }
         }

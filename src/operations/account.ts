@@ -3,6 +3,7 @@ import type { ChannelStore } from '../store/channel-store.js';
 import type { Connection, TokenStore } from '../store/token-store.js';
 import type { GitlabAccess, TokenCheck } from './access.js';
 import type { Actor, RequestContext } from './context.js';
+import { about } from './subject.js';
 
 export interface AccountOperations {
   /** Checks the token with one read and stores it only if the server accepts it. */
@@ -28,7 +29,13 @@ export function createAccountOperations(o: {
     async connect(actor, token, now) {
       const check = await o.access.verify(token);
       if (check.ok) {
-        await o.tokens.save({ teamId: actor.teamId, userId: actor.userId, token, serverUrl: o.access.serverUrl, verifiedAt: now });
+        await o.tokens.save({
+          teamId: actor.teamId,
+          userId: actor.userId,
+          token,
+          serverUrl: o.access.serverUrl,
+          verifiedAt: now,
+        });
       }
       return check;
     },
@@ -36,9 +43,17 @@ export function createAccountOperations(o: {
     connection: (actor) => o.tokens.find(actor.teamId, actor.userId),
     async useProject(ctx, ref) {
       const id = ref.kind === 'path' ? ref.path : ref.id;
-      const project = await o.access.withClient(ctx.actor, (c) => c.projects.get(id));
+      const project = await about(
+        `Project ${typeof id === 'number' ? id : id}`,
+        o.access.withClient(ctx.actor, (c) => c.projects.get(id)),
+      );
       const path = project.path_with_namespace ?? String(project.id);
-      await o.channels.set({ teamId: ctx.actor.teamId, channelId: channelOf(ctx), project: path, setBy: ctx.actor.userId });
+      await o.channels.set({
+        teamId: ctx.actor.teamId,
+        channelId: channelOf(ctx),
+        project: path,
+        setBy: ctx.actor.userId,
+      });
       return { project: path, webUrl: project.web_url ?? null };
     },
     async clearProject(ctx) {

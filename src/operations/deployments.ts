@@ -8,11 +8,21 @@ import { about } from './subject.js';
 
 export function createDeploymentOperations(o: { access: GitlabAccess }) {
   return {
-    list(ctx: RequestContext, project: ProjectKey, options: { page?: number; per_page?: number }): Promise<Page<Deployment>> {
-      return about(`Project ${projectLabel(project)}`, o.access.withClient(ctx.actor, (c) => c.deployments.list(project, options)));
+    list(
+      ctx: RequestContext,
+      project: ProjectKey,
+      options: { page?: number; per_page?: number },
+    ): Promise<Page<Deployment>> {
+      return about(
+        `Project ${projectLabel(project)}`,
+        o.access.withClient(ctx.actor, (c) => c.deployments.list(project, options)),
+      );
     },
     get(ctx: RequestContext, project: ProjectKey, id: number): Promise<Deployment> {
-      return about(`Deployment ${id} in ${projectLabel(project)}`, o.access.withClient(ctx.actor, (c) => c.deployments.get(project, id)));
+      return about(
+        `Deployment ${id} in ${projectLabel(project)}`,
+        o.access.withClient(ctx.actor, (c) => c.deployments.get(project, id)),
+      );
     },
   };
 }

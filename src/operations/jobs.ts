@@ -1,8 +1,8 @@
+import { InvalidInputError } from '../errors.js';
 import { BadRequestError, ForbiddenError, NotFoundError } from '../gitlab/errors.js';
 import type { JobScope } from '../gitlab/jobs.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Job } from '../gitlab/schemas.js';
-import { InvalidInputError } from '../errors.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { projectLabel } from './projects.js';
@@ -55,7 +55,9 @@ export function createJobOperations(o: { access: GitlabAccess }) {
         ...(q.page ? { page: q.page } : {}),
         ...(q.perPage ? { per_page: q.perPage } : {}),
       };
-      const label = q.pipelineId ? `Pipeline #${q.pipelineId} in ${projectLabel(project)}` : `Project ${projectLabel(project)}`;
+      const label = q.pipelineId
+        ? `Pipeline #${q.pipelineId} in ${projectLabel(project)}`
+        : `Project ${projectLabel(project)}`;
       return about(
         label,
         o.access.withClient(ctx.actor, (c) =>
@@ -65,7 +67,10 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     },
 
     get(ctx: RequestContext, project: ProjectKey, id: number): Promise<Job> {
-      return about(jobLabel(project, id), o.access.withClient(ctx.actor, (c) => c.jobs.get(project, id)));
+      return about(
+        jobLabel(project, id),
+        o.access.withClient(ctx.actor, (c) => c.jobs.get(project, id)),
+      );
     },
 
     /** Runs an action; retry answers the new job that replaces the old one. */
@@ -95,18 +100,25 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     },
 
     trace(ctx: RequestContext, project: ProjectKey, id: number): Promise<string> {
-      return about(jobLabel(project, id), o.access.withClient(ctx.actor, (c) => c.jobs.trace(project, id)));
+      return about(
+        jobLabel(project, id),
+        o.access.withClient(ctx.actor, (c) => c.jobs.trace(project, id)),
+      );
     },
 
     /** Name and size of a job's artifacts archive; the download itself is left to the web interface. */
     async artifacts(ctx: RequestContext, project: ProjectKey, id: number): Promise<Artifact> {
       const label = jobLabel(project, id);
       try {
-        const a = await about(label, o.access.withClient(ctx.actor, (c) => c.jobs.artifacts(project, id)));
+        const a = await about(
+          label,
+          o.access.withClient(ctx.actor, (c) => c.jobs.artifacts(project, id)),
+        );
         a.stream.destroy();
         return { job: null, fileName: a.fileName, size: a.size };
       } catch (err) {
-        if (err instanceof NotFoundError) throw new InvalidInputError(`${label} has no artifacts, or it was not found (404).`);
+        if (err instanceof NotFoundError)
+          throw new InvalidInputError(`${label} has no artifacts, or it was not found (404).`);
         throw err;
       }
     },
@@ -114,12 +126,17 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     async artifactsByRef(ctx: RequestContext, project: ProjectKey, ref: string, jobName: string): Promise<Artifact> {
       const label = `The latest successful “${jobName}” job on ${ref} in ${projectLabel(project)}`;
       try {
-        const a = await about(label, o.access.withClient(ctx.actor, (c) => c.jobs.artifactsByRef(project, ref, jobName)));
+        const a = await about(
+          label,
+          o.access.withClient(ctx.actor, (c) => c.jobs.artifactsByRef(project, ref, jobName)),
+        );
         a.stream.destroy();
         return { job: null, fileName: a.fileName, size: a.size };
       } catch (err) {
         if (err instanceof NotFoundError) {
-          throw new InvalidInputError(`${label} has no artifacts: there is no successful “${jobName}” job on ${ref}, or no access (404).`);
+          throw new InvalidInputError(
+            `${label} has no artifacts: there is no successful “${jobName}” job on ${ref}, or no access (404).`,
+          );
         }
         throw err;
       }

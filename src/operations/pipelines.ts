@@ -1,8 +1,8 @@
-import type { PipelineListOptions } from '../gitlab/pipelines.js';
-import type { Page } from '../gitlab/paginate.js';
-import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
-import { ForbiddenError } from '../gitlab/errors.js';
 import { InvalidInputError } from '../errors.js';
+import { ForbiddenError } from '../gitlab/errors.js';
+import type { Page } from '../gitlab/paginate.js';
+import type { PipelineListOptions } from '../gitlab/pipelines.js';
+import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
@@ -14,7 +14,10 @@ const label = (project: ProjectKey, id: number) => `Pipeline #${id} in ${project
 export function createPipelineOperations(o: { access: GitlabAccess }) {
   return {
     list(ctx: RequestContext, project: ProjectKey, filters: PipelineListOptions): Promise<Page<PipelineBasic>> {
-      return about(`Project ${projectLabel(project)}`, o.access.withClient(ctx.actor, (c) => c.pipelines.list(project, filters)));
+      return about(
+        `Project ${projectLabel(project)}`,
+        o.access.withClient(ctx.actor, (c) => c.pipelines.list(project, filters)),
+      );
     },
 
     /** The pipeline and its jobs (one page of up to 100), for the card's stages. */
@@ -40,11 +43,15 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
       try {
         return await about(
           label(project, id),
-          o.access.withClient(ctx.actor, (c) => (action === 'retry' ? c.pipelines.retry(project, id) : c.pipelines.cancel(project, id))),
+          o.access.withClient(ctx.actor, (c) =>
+            action === 'retry' ? c.pipelines.retry(project, id) : c.pipelines.cancel(project, id),
+          ),
         );
       } catch (err) {
         if (err instanceof ForbiddenError) {
-          throw new InvalidInputError(`${label(project, id)} cannot be ${action === 'retry' ? 'retried' : 'canceled'}: you may not run pipelines in this project, or its state does not allow it (403).`);
+          throw new InvalidInputError(
+            `${label(project, id)} cannot be ${action === 'retry' ? 'retried' : 'canceled'}: you may not run pipelines in this project, or its state does not allow it (403).`,
+          );
         }
         throw err;
       }

@@ -1,8 +1,8 @@
-import type { ScheduleCreateOptions, ScheduleEditOptions } from '../gitlab/schedules.js';
-import type { Page } from '../gitlab/paginate.js';
-import type { PipelineSchedule } from '../gitlab/schemas.js';
-import { ForbiddenError } from '../gitlab/errors.js';
 import { InvalidInputError } from '../errors.js';
+import { ForbiddenError } from '../gitlab/errors.js';
+import type { Page } from '../gitlab/paginate.js';
+import type { ScheduleCreateOptions, ScheduleEditOptions } from '../gitlab/schedules.js';
+import type { PipelineSchedule } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
@@ -15,10 +15,16 @@ const label = (project: ProjectKey, id: number) => `Schedule #${id} in ${project
 
 export function createScheduleOperations(o: { access: GitlabAccess }) {
   const forbidden = (project: ProjectKey, id: number, what: string) =>
-    new InvalidInputError(`${label(project, id)}: you may not ${what} (403). Only maintainers, or the schedule's owner, can.`);
+    new InvalidInputError(
+      `${label(project, id)}: you may not ${what} (403). Only maintainers, or the schedule's owner, can.`,
+    );
 
   return {
-    list(ctx: RequestContext, project: ProjectKey, options: { scope?: 'active' | 'inactive'; page?: number; per_page?: number }) {
+    list(
+      ctx: RequestContext,
+      project: ProjectKey,
+      options: { scope?: 'active' | 'inactive'; page?: number; per_page?: number },
+    ) {
       return about(
         `Project ${projectLabel(project)}`,
         o.access.withClient(ctx.actor, (c) => c.schedules.list(project, options)),
@@ -26,7 +32,10 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
     },
 
     get(ctx: RequestContext, project: ProjectKey, id: number): Promise<PipelineSchedule> {
-      return about(label(project, id), o.access.withClient(ctx.actor, (c) => c.schedules.get(project, id)));
+      return about(
+        label(project, id),
+        o.access.withClient(ctx.actor, (c) => c.schedules.get(project, id)),
+      );
     },
 
     create(ctx: RequestContext, project: ProjectKey, options: ScheduleCreateOptions): Promise<PipelineSchedule> {
@@ -36,16 +45,29 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
       );
     },
 
-    async edit(ctx: RequestContext, project: ProjectKey, id: number, options: ScheduleEditOptions): Promise<PipelineSchedule> {
+    async edit(
+      ctx: RequestContext,
+      project: ProjectKey,
+      id: number,
+      options: ScheduleEditOptions,
+    ): Promise<PipelineSchedule> {
       try {
-        return await about(label(project, id), o.access.withClient(ctx.actor, (c) => c.schedules.edit(project, id, options)));
+        return await about(
+          label(project, id),
+          o.access.withClient(ctx.actor, (c) => c.schedules.edit(project, id, options)),
+        );
       } catch (err) {
         throw err instanceof ForbiddenError ? forbidden(project, id, 'change this schedule') : err;
       }
     },
 
     /** Take ownership, (de)activate or delete; delete answers the schedule as it was. */
-    async act(ctx: RequestContext, project: ProjectKey, id: number, action: ScheduleAction): Promise<PipelineSchedule | null> {
+    async act(
+      ctx: RequestContext,
+      project: ProjectKey,
+      id: number,
+      action: ScheduleAction,
+    ): Promise<PipelineSchedule | null> {
       try {
         return await about(
           label(project, id),
@@ -63,7 +85,12 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
           }),
         );
       } catch (err) {
-        const what = { take: 'take ownership of it', activate: 'activate it', deactivate: 'deactivate it', delete: 'delete it' }[action];
+        const what = {
+          take: 'take ownership of it',
+          activate: 'activate it',
+          deactivate: 'deactivate it',
+          delete: 'delete it',
+        }[action];
         throw err instanceof ForbiddenError ? forbidden(project, id, what) : err;
       }
     },

@@ -55,7 +55,10 @@ export function createSealer(options: { key: Buffer; previousKey?: Buffer | null
       const cipher = crypto.createCipheriv('aes-256-gcm', options.key, nonce, { authTagLength: TAG_BYTES });
       cipher.setAAD(Buffer.from(associatedData, 'utf8'));
       const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final(), cipher.getAuthTag()]);
-      return { keyId: currentId, value: [FORMAT, currentId, nonce.toString('base64url'), body.toString('base64url')].join('.') };
+      return {
+        keyId: currentId,
+        value: [FORMAT, currentId, nonce.toString('base64url'), body.toString('base64url')].join('.'),
+      };
     },
     open(sealed, associatedData) {
       const [format, keyId, nonceText, bodyText, ...rest] = sealed.split('.');
@@ -63,7 +66,10 @@ export function createSealer(options: { key: Buffer; previousKey?: Buffer | null
         throw new SealError('the sealed value is not in a known format');
       }
       const key = keys.get(keyId);
-      if (!key) throw new SealError(`the value was sealed under key ${keyId}, which is neither the current nor the previous key`);
+      if (!key)
+        throw new SealError(
+          `the value was sealed under key ${keyId}, which is neither the current nor the previous key`,
+        );
       const nonce = Buffer.from(nonceText, 'base64url');
       const body = Buffer.from(bodyText, 'base64url');
       if (nonce.length !== NONCE_BYTES || body.length < TAG_BYTES) throw new SealError('the sealed value is truncated');

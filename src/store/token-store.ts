@@ -50,10 +50,14 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
        created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid'`,
   );
   const select = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND user_id = ?');
-  const revoke = db.prepare(`UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`);
+  const revoke = db.prepare(
+    `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
+  );
   const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
   const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id <> ?');
-  const reseal = db.prepare('UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?');
+  const reseal = db.prepare(
+    'UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?',
+  );
 
   const toConnection = (r: Row): Connection => ({
     teamId: r.team_id,

@@ -51,7 +51,9 @@ export function linked(url: string | null | undefined, label: string): string {
 export function noticeBlock(n: Notice | undefined): Block[] {
   if (!n) return [];
   const verb = DONE_BY[n.action] ?? n.action;
-  return [context([`:arrows_counterclockwise: ${verb} by ${mention(n.actorId)}${n.detail ? ` · ${esc(n.detail)}` : ''}`])];
+  return [
+    context([`:arrows_counterclockwise: ${verb} by ${mention(n.actorId)}${n.detail ? ` · ${esc(n.detail)}` : ''}`]),
+  ];
 }
 
 export function when(iso: string | null | undefined, now: Date): string {

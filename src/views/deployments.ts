@@ -1,6 +1,15 @@
 import type { Deployment } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, type ListContext, linked, noticeBlock, type ProjectKey, pagingBlocks, projectLabel, when } from './ci.js';
+import {
+  type CardContext,
+  type ListContext,
+  linked,
+  noticeBlock,
+  type ProjectKey,
+  pagingBlocks,
+  projectLabel,
+  when,
+} from './ci.js';
 import { jobUrl } from './jobs.js';
 import { code, esc, link } from './mrkdwn.js';
 import { shortSha, statusEmoji } from './status.js';
@@ -12,7 +21,9 @@ function environment(d: Deployment): string {
 
 export function buildDeploymentCard(d: Deployment, project: ProjectKey, c: CardContext): SlackMessage {
   const job = d.deployable;
-  const jobText = job ? `${statusEmoji(job.status)} ${linked(jobUrl(c.serverUrl, project, job), `#${job.id} ${job.name}`)} ${job.status}` : '—';
+  const jobText = job
+    ? `${statusEmoji(job.status)} ${linked(jobUrl(c.serverUrl, project, job), `#${job.id} ${job.name}`)} ${job.status}`
+    : '—';
   const blocks: Block[] = [
     header(`:rocket: Deployment ${d.id} · ${d.environment.name}`),
     fields([
@@ -42,7 +53,9 @@ export function buildDeploymentList(
     const job = d.deployable ? ` · ${statusEmoji(d.deployable.status)} job #${d.deployable.id}` : '';
     const by = d.user ? ` · @${esc(d.user.username)}` : '';
     const text = `:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx.now)}`;
-    const accessory = d.deployable ? button({ text: 'Job', name: 'job.show', value: { p: project, j: d.deployable.id }, slot: i }) : undefined;
+    const accessory = d.deployable
+      ? button({ text: 'Job', name: 'job.show', value: { p: project, j: d.deployable.id }, slot: i })
+      : undefined;
     blocks.push(section(text, accessory));
   });
   blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(deployments.length, 40) }));

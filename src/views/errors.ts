@@ -1,4 +1,12 @@
 import {
+  BotError,
+  InvalidInputError,
+  NotConnectedError,
+  ProjectRequiredError,
+  StaleActionError,
+  TokenRevokedError,
+} from '../errors.js';
+import {
   BadRequestError,
   ConflictError,
   ForbiddenError,
@@ -11,7 +19,6 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../gitlab/errors.js';
-import { BotError, InvalidInputError, NotConnectedError, ProjectRequiredError, StaleActionError, TokenRevokedError } from '../errors.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
 import { code, esc } from './mrkdwn.js';
@@ -38,7 +45,11 @@ function serverSaid(err: GitlabError): string {
 export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessage | null {
   const what = o.subject ? esc(o.subject.label) : 'That';
   if (err instanceof NotConnectedError) {
-    return buildConnectPrompt(err.reason === 'other_server' ? 'other_server' : 'not_connected', o.serverUrl, o.slashCommand);
+    return buildConnectPrompt(
+      err.reason === 'other_server' ? 'other_server' : 'not_connected',
+      o.serverUrl,
+      o.slashCommand,
+    );
   }
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
   if (err instanceof ProjectRequiredError) {
@@ -48,23 +59,35 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof StaleActionError) {
-    return say(':hourglass:', `This button is out of date (${esc(err.detail)}). Nothing was changed; run the command again for a fresh card.`);
+    return say(
+      ':hourglass:',
+      `This button is out of date (${esc(err.detail)}). Nothing was changed; run the command again for a fresh card.`,
+    );
   }
   if (err instanceof InvalidInputError) return say(':warning:', err.userMessage);
   if (err instanceof BotError) return null;
 
   if (err instanceof NotFoundError) {
-    return say(':mag:', `${what} was not found, or you have no access to it (404). Check the name and your membership.`);
+    return say(
+      ':mag:',
+      `${what} was not found, or you have no access to it (404). Check the name and your membership.`,
+    );
   }
   if (err instanceof UnauthorizedError) {
     return say(':no_entry:', `The server says you are not allowed to do that (401).${serverSaid(err)}`);
   }
   if (err instanceof ForbiddenError) {
-    return say(':no_entry:', `You don't have permission for that (403), or it is not possible in its current state.${serverSaid(err)}`);
+    return say(
+      ':no_entry:',
+      `You don't have permission for that (403), or it is not possible in its current state.${serverSaid(err)}`,
+    );
   }
-  if (err instanceof BadRequestError) return say(':warning:', `The server refused the request (400).${serverSaid(err)}`);
-  if (err instanceof NotAllowedError) return say(':no_entry_sign:', `${what} cannot be done in its current state (405).${serverSaid(err)}`);
-  if (err instanceof NotAcceptableError) return say(':no_entry_sign:', `${what} is not possible right now (406).${serverSaid(err)}`);
+  if (err instanceof BadRequestError)
+    return say(':warning:', `The server refused the request (400).${serverSaid(err)}`);
+  if (err instanceof NotAllowedError)
+    return say(':no_entry_sign:', `${what} cannot be done in its current state (405).${serverSaid(err)}`);
+  if (err instanceof NotAcceptableError)
+    return say(':no_entry_sign:', `${what} is not possible right now (406).${serverSaid(err)}`);
   if (err instanceof ConflictError) {
     return say(':twisted_rightwards_arrows:', 'The branch moved since you looked (409): refresh and try again.');
   }
@@ -79,9 +102,13 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof ResponseShapeError) {
-    return say(':jigsaw:', 'The server answered with data this bot does not understand. Is GITLAB_URL pointing at the right server?');
+    return say(
+      ':jigsaw:',
+      'The server answered with data this bot does not understand. Is GITLAB_URL pointing at the right server?',
+    );
   }
-  if (err instanceof GitlabError) return say(':warning:', `The server refused the request (${err.status}).${serverSaid(err)}`);
+  if (err instanceof GitlabError)
+    return say(':warning:', `The server refused the request (${err.status}).${serverSaid(err)}`);
   return null;
 }
 

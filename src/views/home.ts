@@ -24,7 +24,8 @@ export function buildHomeView(o: {
             : `:key: Not connected to ${link(o.serverUrl, o.serverUrl)} yet. Commands and buttons act with your own token.`,
         );
   const blocks: Block[] = [header('GitLab from Slack'), status];
-  if (problem !== null) blocks.push(actions([button({ text: 'Connect', name: 'account.connect', value: {}, style: 'primary' })]));
+  if (problem !== null)
+    blocks.push(actions([button({ text: 'Connect', name: 'account.connect', value: {}, style: 'primary' })]));
   blocks.push(divider());
   if (o.help) blocks.push(...o.help.sections.slice(0, 90).map((text) => section(text)));
   blocks.push(context([`Type ${code(`${o.slashCommand} help <noun>`)} in any channel for details.`]));

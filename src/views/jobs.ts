@@ -53,7 +53,12 @@ function jobButton(action: JobAction, job: Job, project: ProjectKey, list: ListC
         name: 'job.cancel',
         value,
         slot: s,
-        confirm: { title: 'Cancel this job?', text: `Cancel ${at}? It stops where it is.`, confirm: 'Cancel job', deny: 'Keep running' },
+        confirm: {
+          title: 'Cancel this job?',
+          text: `Cancel ${at}? It stops where it is.`,
+          confirm: 'Cancel job',
+          deny: 'Keep running',
+        },
       });
     case 'play':
       return button({ text: 'Play', name: 'job.play', value, style: 'primary', slot: s });
@@ -64,7 +69,11 @@ function jobButton(action: JobAction, job: Job, project: ProjectKey, list: ListC
         value,
         style: 'danger',
         slot: s,
-        confirm: { title: 'Erase this job?', text: `Erase ${at}? Its trace and artifacts are deleted for good.`, confirm: 'Erase' },
+        confirm: {
+          title: 'Erase this job?',
+          text: `Erase ${at}? Its trace and artifacts are deleted for good.`,
+          confirm: 'Erase',
+        },
       });
     case 'keep':
       return button({ text: 'Keep artifacts', name: 'job.keep', value, slot: s });
@@ -75,7 +84,9 @@ function jobButton(action: JobAction, job: Job, project: ProjectKey, list: ListC
 
 export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): SlackMessage {
   const url = jobUrl(c.serverUrl, project, job);
-  const pipelineUrl = job.pipeline ? (job.pipeline.web_url ?? webUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`)) : null;
+  const pipelineUrl = job.pipeline
+    ? (job.pipeline.web_url ?? webUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
+    : null;
   const duration =
     typeof job.duration === 'number'
       ? formatDuration(job.duration)
@@ -143,7 +154,13 @@ export function buildJobList(
 }
 
 /** The last lines of a trace as a code block that fits one section. */
-export function buildTrace(job: Job | null, jobId: number, project: ProjectKey, trace: string, lines: number): SlackMessage {
+export function buildTrace(
+  job: Job | null,
+  jobId: number,
+  project: ProjectKey,
+  trace: string,
+  lines: number,
+): SlackMessage {
   // Runners colour their output; Slack would show the escape codes as garbage.
   const clean = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r(?!\n)/g, '\n');
   const all = clean.replace(/\n+$/, '').split('\n');
@@ -158,7 +175,8 @@ export function buildTrace(job: Job | null, jobId: number, project: ProjectKey, 
   }
   const name = job ? `#${job.id} (${job.name})` : `#${jobId}`;
   const title = `Trace of job ${name} in ${projectLabel(project)}`;
-  if (!clean.trim()) return message(`${title}: empty`, [section(`${title} is empty (the job has not written any output).`)]);
+  if (!clean.trim())
+    return message(`${title}: empty`, [section(`${title} is empty (the job has not written any output).`)]);
   return message(`${title}: last ${shown.length} lines`, [
     section(`*${esc(title)}* · last ${shown.length} of ${all.length} lines`),
     section(`\`\`\`${esc(shown.join('\n'))}\`\`\``),

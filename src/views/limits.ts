@@ -50,11 +50,13 @@ function checkText(t: unknown, where: string, max: number, out: string[], plainO
 
 function checkElement(el: unknown, where: string, out: string[]): void {
   if (!isObj(el)) return;
-  if (typeof el.action_id === 'string' && el.action_id.length > LIMITS.actionId) out.push(`${where}.action_id too long`);
+  if (typeof el.action_id === 'string' && el.action_id.length > LIMITS.actionId)
+    out.push(`${where}.action_id too long`);
   if (el.type === 'button') {
     if (!el.text) out.push(`${where}: button without text`);
     checkText(el.text, `${where}.text`, LIMITS.buttonText, out, true);
-    if (typeof el.value === 'string' && el.value.length > LIMITS.buttonValue) out.push(`${where}.value > ${LIMITS.buttonValue}`);
+    if (typeof el.value === 'string' && el.value.length > LIMITS.buttonValue)
+      out.push(`${where}.value > ${LIMITS.buttonValue}`);
     if (typeof el.url === 'string' && el.url.length > LIMITS.url) out.push(`${where}.url > ${LIMITS.url}`);
   }
   if (isObj(el.confirm)) {
@@ -93,7 +95,9 @@ export function findBlockViolations(blocks: unknown, surface: 'message' | 'modal
         checkText(b.text, `${w}.text`, LIMITS.sectionText, out);
         if (textOf(b.text) === '') out.push(`${w}.text: empty`);
         if (fields.length > LIMITS.fields) out.push(`${w}.fields: ${fields.length} > ${LIMITS.fields}`);
-        fields.forEach((f, j) => checkText(f, `${w}.fields[${j}]`, LIMITS.fieldText, out));
+        fields.forEach((f, j) => {
+          checkText(f, `${w}.fields[${j}]`, LIMITS.fieldText, out);
+        });
         checkElement(b.accessory, `${w}.accessory`, out);
         break;
       }
@@ -151,7 +155,8 @@ export function findLimitViolations(surface: unknown): string[] {
       checkText(surface.submit, 'submit', LIMITS.modalButton, out, true);
       checkText(surface.close, 'close', LIMITS.modalButton, out, true);
       const blocks = Array.isArray(surface.blocks) ? surface.blocks : [];
-      if (blocks.some((b) => isObj(b) && b.type === 'input') && !surface.submit) out.push('modal with inputs needs submit');
+      if (blocks.some((b) => isObj(b) && b.type === 'input') && !surface.submit)
+        out.push('modal with inputs needs submit');
     }
     if (typeof surface.private_metadata === 'string' && surface.private_metadata.length > LIMITS.privateMetadata) {
       out.push('private_metadata too long');

@@ -19,7 +19,11 @@ import { LIMITS, truncate } from './limits.js';
 import { code, esc } from './mrkdwn.js';
 import { shortSha, statusBadge, statusEmoji } from './status.js';
 
-export function pipelineUrl(serverUrl: string, project: ProjectKey, p: Pick<PipelineBasic, 'id' | 'web_url'>): string | null {
+export function pipelineUrl(
+  serverUrl: string,
+  project: ProjectKey,
+  p: Pick<PipelineBasic, 'id' | 'web_url'>,
+): string | null {
   return p.web_url ?? webUrl(serverUrl, project, `pipelines/${p.id}`);
 }
 
@@ -33,7 +37,13 @@ export function pipelineActionsFor(p: Pick<PipelineBasic, 'status'>): PipelineAc
   return out;
 }
 
-function pipelineButton(action: PipelineAction, p: PipelineBasic, project: ProjectKey, list: ListContext | null, slot?: number): Button {
+function pipelineButton(
+  action: PipelineAction,
+  p: PipelineBasic,
+  project: ProjectKey,
+  list: ListContext | null,
+  slot?: number,
+): Button {
   const value = { p: project, i: p.id, ...(list ? { q: list.query, n: list.page } : {}) };
   switch (action) {
     case 'retry':
@@ -106,7 +116,9 @@ export function buildPipelineList(
   if (o.filters) blocks.push(context([o.filters]));
   blocks.push(...noticeBlock(o.ctx.notice));
   if (pipelines.length === 0) {
-    blocks.push(section(`No pipelines in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`));
+    blocks.push(
+      section(`No pipelines in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`),
+    );
   }
   pipelines.slice(0, 40).forEach((p, i) => {
     const url = pipelineUrl(o.ctx.serverUrl, project, p);

@@ -1,7 +1,18 @@
 import type { Button } from '@slack/types';
 import type { PipelineSchedule } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, type ListContext, linked, noticeBlock, openButton, type ProjectKey, pagingBlocks, projectLabel, webUrl, when } from './ci.js';
+import {
+  type CardContext,
+  type ListContext,
+  linked,
+  noticeBlock,
+  openButton,
+  type ProjectKey,
+  pagingBlocks,
+  projectLabel,
+  webUrl,
+  when,
+} from './ci.js';
 import { formatDateTime } from './format.js';
 import { code, esc } from './mrkdwn.js';
 import { pipelineUrl } from './pipelines.js';
@@ -68,7 +79,9 @@ export function buildScheduleCard(s: PipelineSchedule, project: ProjectKey, c: C
       `*Owner*\n${owner}`,
       `*Last pipeline*\n${last}`,
     ]),
-    context([`${esc(projectLabel(project))} · times in ${esc(c.timeZone)}${url ? ` · ${linked(url, 'Open in GitLab')}` : ''}`]),
+    context([
+      `${esc(projectLabel(project))} · times in ${esc(c.timeZone)}${url ? ` · ${linked(url, 'Open in GitLab')}` : ''}`,
+    ]),
     ...noticeBlock(c.notice),
     actions([...scheduleButtons(s, project), ...openButton(url)]),
   ];
@@ -77,7 +90,9 @@ export function buildScheduleCard(s: PipelineSchedule, project: ProjectKey, c: C
 
 export function buildScheduleDeleted(s: PipelineSchedule, project: ProjectKey, actorId: string): SlackMessage {
   return message(`Schedule #${s.id} ${s.description} was deleted.`, [
-    section(`:wastebasket: Schedule #${s.id} “${esc(s.description)}” in ${esc(projectLabel(project))} was deleted by <@${actorId}>.`),
+    section(
+      `:wastebasket: Schedule #${s.id} “${esc(s.description)}” in ${esc(projectLabel(project))} was deleted by <@${actorId}>.`,
+    ),
   ]);
 }
 
@@ -90,11 +105,16 @@ export function buildScheduleList(
   const blocks: Block[] = [header(o.title)];
   if (o.filters) blocks.push(context([o.filters]));
   blocks.push(...noticeBlock(o.ctx.notice));
-  if (schedules.length === 0) blocks.push(section(`No pipeline schedules in ${esc(projectLabel(project))}${o.filters ? ` (${esc(o.filters)})` : ''}.`));
+  if (schedules.length === 0)
+    blocks.push(
+      section(`No pipeline schedules in ${esc(projectLabel(project))}${o.filters ? ` (${esc(o.filters)})` : ''}.`),
+    );
   schedules.slice(0, 40).forEach((s, i) => {
     const owner = s.owner ? ` · owner @${esc(s.owner.username)}` : '';
     const text = `${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${esc(s.description)} · ${code(s.ref)} · ${code(s.cron)} ${esc(s.cron_timezone)} · ${s.active ? 'active' : 'inactive'}${owner}`;
-    blocks.push(section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot: i })));
+    blocks.push(
+      section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot: i })),
+    );
   });
   blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, 40) }));
   return message(`${o.title}: ${schedules.length} shown`, blocks);

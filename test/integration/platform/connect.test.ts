@@ -31,7 +31,10 @@ describe('connecting a token', () => {
     const view = opened?.view as Record<string, unknown>;
 
     const bad = await bot.slack.submitView(PEOPLE.bob, view, { connect_token: 'glpat-not-a-real-token' });
-    expect(bad.ack.json).toMatchObject({ response_action: 'errors', errors: { connect_token: expect.stringMatching(/refused/) } });
+    expect(bad.ack.json).toMatchObject({
+      response_action: 'errors',
+      errors: { connect_token: expect.stringMatching(/refused/) },
+    });
     expect(sim.requests().map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/api/v4/todos', 401]]);
     expect(await bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
 
@@ -83,12 +86,18 @@ describe('the channel default project', () => {
     const use = await bot.slack.command(PEOPLE.alice, 'use demo/web', { channel: 'C0USE' });
     expect(await use.waitForMessage((t) => /default project/.test(t))).not.toBeNull();
     expect(use.text()).toContain('demo/web');
-    expect(sim.requests().map((r) => [r.method, r.path, r.user])).toEqual([['GET', '/api/v4/projects/demo%2Fweb', 'alice']]);
+    expect(sim.requests().map((r) => [r.method, r.path, r.user])).toEqual([
+      ['GET', '/api/v4/projects/demo%2Fweb', 'alice'],
+    ]);
 
     sim.reset();
     const jobs = await bot.slack.command(PEOPLE.alice, 'jobs --scope failed', { channel: 'C0USE' });
     await jobs.waitForMessage((t) => /Jobs in demo\/web/.test(t));
-    expect(sim.requests()[0]).toMatchObject({ method: 'GET', path: '/api/v4/projects/demo%2Fweb/jobs', query: { scope: ['failed'] } });
+    expect(sim.requests()[0]).toMatchObject({
+      method: 'GET',
+      path: '/api/v4/projects/demo%2Fweb/jobs',
+      query: { scope: ['failed'] },
+    });
 
     const clear = await bot.slack.command(PEOPLE.alice, 'use --clear', { channel: 'C0USE' });
     expect(await clear.waitForMessage((t) => /no longer has a default project/.test(t))).not.toBeNull();
@@ -116,7 +125,10 @@ describe('unexpected errors', () => {
       const m = await it.waitForMessage((t) => /reference/.test(t));
       const ref = /reference `?([0-9a-f]{8})/.exec(m?.text ?? it.text())?.[1];
       expect(ref).toMatch(/^[0-9a-f]{8}$/);
-      const lines = broken.logs.filter((l) => l.includes('unexpected error'));
+      // The person is told first; app.error logs right after.
+      const logged = () => broken.logs.filter((l) => l.includes('unexpected error'));
+      for (let i = 0; i < 100 && logged().length === 0; i++) await new Promise((r) => setTimeout(r, 20));
+      const lines = logged();
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'error', ref });
     } finally {

@@ -26,14 +26,18 @@ describe('the HTTP receiver', () => {
     const it = await bot.slack.command(PEOPLE.carol, 'help');
     expect(it.ack.status).toBe(200);
     const text = it.text();
-    for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment', 'issue', 'digest']) expect(text).toContain(word);
+    for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment', 'issue', 'digest'])
+      expect(text).toContain(word);
     expect(sim.requests()).toEqual([]);
   });
 
   const forged: [string, Parameters<StartedApp['slack']['command']>[2]][] = [
     ['a signature made with another secret', { sign: { secret: 'not-the-signing-secret' } }],
     ['a timestamp six minutes old', { sign: { timestamp: Math.floor(Date.now() / 1000) - 6 * 60 } }],
-    ['a body changed after signing', { sign: { mutateAfterSigning: (b) => b.replace('text=whoami', 'text=jobs+demo%2Fweb') } }],
+    [
+      'a body changed after signing',
+      { sign: { mutateAfterSigning: (b) => b.replace('text=whoami', 'text=jobs+demo%2Fweb') } },
+    ],
     ['no signature headers at all', { sign: { omitSignature: true, omitTimestamp: true } }],
     ['no signature header', { sign: { omitSignature: true } }],
   ];

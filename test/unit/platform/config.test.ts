@@ -80,7 +80,11 @@ describe('loadConfig', () => {
   });
 
   it('keeps a Slack API URL with its trailing slash and strips /api/v4 from GITLAB_URL', () => {
-    const c = loadConfig({ ...valid(), SLACK_API_URL: 'http://127.0.0.1:9999/api', GITLAB_URL: 'http://h:4000/api/v4' });
+    const c = loadConfig({
+      ...valid(),
+      SLACK_API_URL: 'http://127.0.0.1:9999/api',
+      GITLAB_URL: 'http://h:4000/api/v4',
+    });
     expect(c.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
     expect(c.gitlabUrl).toBe('http://h:4000');
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { actionIdFor, decodeButtonAction, decodeConnectMetadata, encodeButtonValue, encodeConnectMetadata } from '../../../src/ids.js';
+import {
+  actionIdFor,
+  decodeButtonAction,
+  decodeConnectMetadata,
+  encodeButtonValue,
+  encodeConnectMetadata,
+} from '../../../src/ids.js';
 
 describe('button values', () => {
   it('decode back to what was encoded', () => {

@@ -9,7 +9,9 @@ describe('Block Kit limits', () => {
       header(long),
       section(long),
       fields([long, long]),
-      actions([button({ text: long, name: 'account.connect', value: {}, confirm: { title: long, text: long, confirm: long } })]),
+      actions([
+        button({ text: long, name: 'account.connect', value: {}, confirm: { title: long, text: long, confirm: long } }),
+      ]),
     ]);
     expect(findLimitViolations(m)).toEqual([]);
   });
@@ -22,7 +24,13 @@ describe('Block Kit limits', () => {
       text: '',
       blocks: [
         { type: 'section', text: { type: 'mrkdwn', text: 'y'.repeat(3001) } },
-        { type: 'actions', elements: [{ type: 'button', text: { type: 'mrkdwn', text: 'b' }, action_id: 'a' }, { type: 'button', text: { type: 'plain_text', text: 'c' }, action_id: 'a' }] },
+        {
+          type: 'actions',
+          elements: [
+            { type: 'button', text: { type: 'mrkdwn', text: 'b' }, action_id: 'a' },
+            { type: 'button', text: { type: 'plain_text', text: 'c' }, action_id: 'a' },
+          ],
+        },
       ],
     });
     expect(bad).toEqual([
@@ -37,7 +45,13 @@ describe('Block Kit limits', () => {
     const v = findLimitViolations({
       type: 'modal',
       title: { type: 'plain_text', text: 'A title that is far too long' },
-      blocks: [{ type: 'input', label: { type: 'plain_text', text: 'L' }, element: { type: 'plain_text_input', action_id: 'x' } }],
+      blocks: [
+        {
+          type: 'input',
+          label: { type: 'plain_text', text: 'L' },
+          element: { type: 'plain_text_input', action_id: 'x' },
+        },
+      ],
     });
     expect(v).toEqual(['title: 28 characters > 24', 'modal with inputs needs submit']);
   });

@@ -4,7 +4,9 @@ import { redact, registerSecret } from '../../../src/redact.js';
 
 describe('redaction', () => {
   it('scrubs well-known token shapes and header values even when nobody registered them', () => {
-    const text = redact('xoxb-123-abc xapp-1-A glpat-abcdefghij {"PRIVATE-TOKEN":"sekrit"} Authorization: Bearer abc.def');
+    const text = redact(
+      'xoxb-123-abc xapp-1-A glpat-abcdefghij {"PRIVATE-TOKEN":"sekrit"} Authorization: Bearer abc.def',
+    );
     expect(text).not.toMatch(/xoxb-123|xapp-1-A|glpat-abc|sekrit|abc\.def/);
   });
 

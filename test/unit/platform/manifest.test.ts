@@ -63,8 +63,16 @@ describe('packaging', () => {
 
   it('pins the stack to exact versions of the majors the project supports', () => {
     const deps = { ...pkg.dependencies, ...pkg.devDependencies } as Record<string, string>;
-    const majors: Record<string, number> = { '@slack/bolt': 5, got: 14, zod: 4, 'better-sqlite3': 12, 'node-cron': 4, vitest: 4 };
-    for (const [name, major] of Object.entries(majors)) expect(deps[name]).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
+    const majors: Record<string, number> = {
+      '@slack/bolt': 5,
+      got: 14,
+      zod: 4,
+      'better-sqlite3': 12,
+      'node-cron': 4,
+      vitest: 4,
+    };
+    for (const [name, major] of Object.entries(majors))
+      expect(deps[name]).toMatch(new RegExp(`^${major}\\.\\d+\\.\\d+$`));
   });
 
   it('builds with a non-root user, a /data volume, an exposed port and a health check', () => {

@@ -19,9 +19,7 @@ afterEach(() => {
 });
 
 const bytesOf = (file: string) =>
-  Buffer.concat(
-    fs.readdirSync(path.dirname(file)).map((f) => fs.readFileSync(path.join(path.dirname(file), f))),
-  );
+  Buffer.concat(fs.readdirSync(path.dirname(file)).map((f) => fs.readFileSync(path.join(path.dirname(file), f))));
 
 describe('the SQLite store', () => {
   it('opens with WAL, foreign keys, a busy timeout and the latest schema version', () => {
@@ -93,14 +91,19 @@ describe('the SQLite store', () => {
     const rotated = createSealer({ key: keyB, previousKey: keyA });
     const store = createTokenStore(db, rotated);
     expect(await store.resealStale()).toBe(1);
-    const row = db.prepare('SELECT key_id, sealed_token FROM user_tokens').get() as { key_id: string; sealed_token: string };
+    const row = db.prepare('SELECT key_id, sealed_token FROM user_tokens').get() as {
+      key_id: string;
+      sealed_token: string;
+    };
     expect(row.key_id).toBe(rotated.keyId);
     expect(await store.openToken('T1', 'U1')).toBe('glpat-rotate-me-please');
     db.close();
 
     // Once re-sealed, key A is no longer needed.
     db = openDatabase(file);
-    expect(await createTokenStore(db, createSealer({ key: keyB })).openToken('T1', 'U1')).toBe('glpat-rotate-me-please');
+    expect(await createTokenStore(db, createSealer({ key: keyB })).openToken('T1', 'U1')).toBe(
+      'glpat-rotate-me-please',
+    );
     db.close();
   });
 
