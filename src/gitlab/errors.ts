@@ -122,6 +122,13 @@ export class RateLimitedError extends GitlabError {
 /** 5xx, timeouts and network failures, after the retries the method allows. */
 export class UnavailableError extends GitlabError {
   override readonly code = 'gitlab_unavailable';
+  /** What went wrong: the server answered 5xx, did not answer in time, or could not be reached at all. */
+  readonly reason: 'status' | 'timeout' | 'network';
+
+  constructor(init: GitlabErrorInit & { reason?: 'status' | 'timeout' | 'network' }) {
+    super(init);
+    this.reason = init.reason ?? (init.status === null ? 'network' : 'status');
+  }
 }
 
 export interface ShapeIssue {

@@ -305,6 +305,7 @@ export function createTransport(options: TransportOptions): Transport {
           status: null,
           method,
           path: apiPath,
+          reason: outcome.timedOut ? 'timeout' : 'network',
           message: outcome.timedOut
             ? `GitLab did not answer ${method} ${apiPath} within ${attemptTimeoutMs} ms`
             : `GitLab could not be reached for ${method} ${apiPath} (${cleanMessage(outcome.code ?? 'network error', secrets) ?? 'network error'})`,

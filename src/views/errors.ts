@@ -96,9 +96,15 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     return say(':snail:', `The server is rate limiting requests (429); the bot retried and gave up.${wait}`);
   }
   if (err instanceof UnavailableError) {
+    const why =
+      err.reason === 'timeout'
+        ? 'did not answer in time'
+        : err.reason === 'network'
+          ? 'could not be reached'
+          : `answered ${err.status ?? 'with an error'}`;
     return say(
       ':construction:',
-      `The server at ${esc(o.serverUrl)} is unavailable (${esc(err.message)}). Nothing was changed by the bot; try again in a minute.`,
+      `The server at ${esc(o.serverUrl)} is unavailable: it ${why}. Try again in a minute; if it lasts, tell whoever runs it.`,
     );
   }
   if (err instanceof ResponseShapeError) {
