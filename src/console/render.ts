@@ -72,9 +72,12 @@ export function mrkdwnToText(text: string, userName: RenderOptions['userName']):
   return text
     .replace(/<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g, (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`)
     .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
-    .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) => `${label} (${url})`)
+    .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) => (label === url ? url : `${label} (${url})`))
     .replace(/<([a-z]+:[^>]+)>/g, '$1')
     .replace(/:([a-z0-9_+-]+):/g, (m, name: string) => EMOJI[name] ?? m)
+    // Bold and italics read fine without their markers in a terminal.
+    .replace(/\*([^*\n]+)\*/g, '$1')
+    .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;]|$)/gm, '$1$2')
     .replace(/&lt;/g, '<')
     .replace(/&gt;/g, '>')
     .replace(/&amp;/g, '&');
@@ -108,7 +111,8 @@ export function renderBlocks(
         break;
       case 'section': {
         if (raw.text) lines.push(md(raw.text));
-        const fields = Array.isArray(raw.fields) ? raw.fields.map(md) : [];
+        // A field is "*Label*\nvalue" in Slack; on one line it reads "Label: value".
+        const fields = Array.isArray(raw.fields) ? raw.fields.map((f) => md(f).replace(/\n/, ': ').replace(/\n/g, ' ')) : [];
         for (let i = 0; i < fields.length; i += 2) lines.push(`  ${fields.slice(i, i + 2).join('   |   ')}`);
         if (isObj(raw.accessory)) {
           const acc = raw.accessory;

@@ -57,9 +57,6 @@ export function createSession(d: SessionDeps): Session {
         lastChange = Date.now();
       }
       if (answered && Date.now() - lastChange >= quietMs) return;
-      if (!answered && Date.now() - started >= 3 * quietMs && it.ack.status === 200 && !it.ack.text) {
-        // acked empty and nothing more yet: keep waiting for the response_url post
-      }
       if (Date.now() - started >= turnTimeoutMs) return;
       await d.fake.waitFor(() => true, { fromSeq: d.fake.lastSeq, timeoutMs: quietMs });
     }
@@ -86,6 +83,9 @@ export function createSession(d: SessionDeps): Session {
       const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
       out.push(`┌ ${where(m)}${edited}\n${indent([r.text, ...files].filter(Boolean).join('\n'))}`);
     }
+    // A modal replaced by the answer to its submission (response_action: update) is shown, not filled in.
+    const replaced = it.ack.json?.response_action === 'update' ? (it.ack.json.view as Record<string, unknown>) : null;
+    if (replaced) out.push(`┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: 1 }).text)}`);
     if (out.length > 0) d.write(out.join('\n'));
     const views = it.records((r: FakeRecord) => r.method === 'views.open' && r.ok && !!r.view);
     for (const rec of views) await fillModal(rec.view as Record<string, unknown>);
@@ -93,7 +93,7 @@ export function createSession(d: SessionDeps): Session {
   }
 
   async function fillModal(view: Record<string, unknown>): Promise<void> {
-    const title = (view.title as { text?: string } | undefined)?.text ?? 'Form';
+    const title = viewTitle(view);
     const blocks = (view.blocks as Record<string, unknown>[] | undefined) ?? [];
     const intro = renderBlocks(
       blocks.filter((b) => b.type !== 'input'),
@@ -203,6 +203,10 @@ export function createSession(d: SessionDeps): Session {
       return true;
     },
   };
+}
+
+function viewTitle(view: Record<string, unknown>): string {
+  return (view.title as { text?: string } | undefined)?.text ?? 'Form';
 }
 
 function indent(text: string): string {

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, startDemo } from '../../../src/console/demo.js';
+import { parseCommand } from '../../../src/grammar/index.js';
+import { commandHandlers } from '../../../src/handlers/index.js';
+
+// Every command the bot carries out, typed into the demo console with real demo ids.
+// Confirmation prompts are answered by pressing their first button ("Yes, …").
+const SCRIPT = [
+  'help',
+  'help jobs',
+  'whoami',
+  'use demo/web',
+  'jobs --scope failed',
+  'jobs demo/web --scope failed --scope manual',
+  'jobs demo/web --pipeline 2',
+  'job demo/web 8',
+  'job trace demo/web 8 --lines 10',
+  'job trace demo/web 8 --full',
+  'job artifacts demo/web 1',
+  'job artifacts demo/web --ref main --job compile',
+  'job retry demo/web 8',
+  'job play demo/web 13',
+  'job keep demo/web 1',
+  'job cancel demo/web 22',
+  '1',
+  'job erase demo/web 7',
+  '1',
+  'pipelines demo/web --status failed',
+  'pipeline demo/web 2',
+  'pipeline run demo/web main',
+  'pipeline retry demo/web 2',
+  'pipeline cancel demo/web 9',
+  '1',
+  'schedules demo/web --scope active',
+  'schedule demo/web 1',
+  'schedule create demo/web "Nightly docs" main "0 3 * * *" --tz Europe/Berlin',
+  'schedule edit demo/web 1 --cron "0 4 * * *"',
+  'schedule deactivate demo/web 1',
+  'schedule activate demo/web 1',
+  'schedule take demo/web 2',
+  '1',
+  'schedule delete demo/web 3',
+  '1',
+  'deployments demo/web',
+  'deployment demo/web 1',
+  'use --clear',
+  'disconnect',
+  'connect',
+  'sim-alice-token',
+];
+
+// What a person must never read: internal failures, unrendered values, a command the bot did not carry out.
+const NOT_A_COMMANDS_OWN_MESSAGE =
+  /Something went wrong|reference `|console error|\(no answer\)|not available in this version|answered HTTP|\bundefined\b|\bNaN\b|\[object Object\]|\n\s+at .+:\d+:\d+|ECONNREFUSED|not found, or you have no access|cannot be|refused|unavailable|out of date|Which project/;
+
+let demo: Demo;
+const output: string[] = [];
+const queue = [...SCRIPT];
+
+beforeAll(async () => {
+  demo = await startDemo({ write: (t) => output.push(t), ask: async () => queue.shift() ?? null });
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+describe('the demo console', () => {
+  it('carries out every implemented command of COMMANDS.md without an error that is not the command’s own', async () => {
+    const turns: { line: string; said: string }[] = [];
+    while (queue.length > 0) {
+      const line = queue.shift() as string;
+      const before = output.length;
+      await demo.session.handle(line);
+      turns.push({ line, said: output.slice(before).join('\n') });
+    }
+    for (const t of turns) {
+      expect.soft(t.said, `after "${t.line}"`).not.toMatch(NOT_A_COMMANDS_OWN_MESSAGE);
+      expect.soft(t.said.trim().length, `after "${t.line}"`).toBeGreaterThan(0);
+    }
+  }, 120_000);
+
+  it('has a script that covers every command the bot has a handler for', () => {
+    const covered = new Set<string>();
+    for (const line of SCRIPT) {
+      const parsed = parseCommand(line, { serverUrl: demo.simUrl });
+      if (parsed.ok) covered.add(parsed.command.key);
+    }
+    const implemented = Object.keys(commandHandlers).sort();
+    expect(implemented.filter((k) => !covered.has(k))).toEqual([]);
+  });
+});

@@ -1,0 +1,53 @@
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+function runDemo(script: string[]): { stdout: string; stderr: string; status: number | null } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-demo-script-'));
+  const file = path.join(dir, 'script.txt');
+  fs.writeFileSync(file, `${script.join('\n')}\n`);
+  try {
+    const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
+    const r = spawnSync(tsx, ['src/console/main.ts', '--script', file], {
+      cwd: root,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
+    });
+    return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe('npm run demo with a script', () => {
+  it('lists failed jobs, presses Retry on one and shows the redrawn card with the job pending and who retried it', () => {
+    const r = runDemo(['/gl jobs demo/web --scope failed', '1', 'quit']);
+    expect(r.status).toBe(0);
+    const [, listed, afterClick] = r.stdout.split(/^alice> /m);
+    expect(listed).toContain('Jobs in demo/web');
+    expect(listed).toMatch(/#8 .*unit-tests .*failed/);
+    expect(listed).toContain('[1 Retry]');
+    expect(afterClick).toMatch(/updated/);
+    expect(afterClick).toMatch(/Retried by @alice/);
+    expect(afterClick).toMatch(/unit-tests[^\n]*pending/);
+    expect(r.stderr).toBe('');
+  }, 130_000);
+
+  it('switches people, answers a modal from the script and exits at the end of the script', () => {
+    const r = runDemo(['as eve', '/gl job demo/secret 8', 'disconnect', 'connect', 'sim-eve-token', 'whoami', 'tick']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('Now acting as eve.');
+    expect(r.stdout).toMatch(/not found, or you have no access/);
+    expect(r.stdout).toMatch(/Disconnected/);
+    expect(r.stdout).toMatch(/Personal access token: sim-eve-token/);
+    expect(r.stdout).toMatch(/form: Connected/);
+    expect(r.stdout).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
+    expect(r.stdout).toMatch(/The simulator ticked/);
+  }, 130_000);
+});
