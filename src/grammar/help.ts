@@ -1,7 +1,16 @@
-import { allNouns, type Entry, entriesOf, entryByKey, lookupNoun, type Noun, nounSpellings } from './nouns.js';
+import {
+  allNouns,
+  type Entry,
+  entriesOf,
+  entryByKey,
+  lookupNoun,
+  type Noun,
+  nounCandidates,
+  spellingsOfNoun,
+} from './nouns.js';
 import type { FlagSpec, NounGroup, TargetSpec } from './spec-types.js';
 import { closest } from './suggest.js';
-import { capitalize, echo, escapeMrkdwn, kebabCase, normalizeWord } from './text.js';
+import { capitalize, echo, escapeMrkdwn, kebabCase } from './text.js';
 import type { HelpText, UsageError } from './types.js';
 import { DEFAULT_SLASH_COMMAND, example, flagSynopsis, nounsLine, synopsis, usageError } from './usage.js';
 
@@ -54,7 +63,7 @@ function entryBlock(entry: Entry, slash: string): string {
 function nounHeader(noun: Noun, slash: string): string {
   const entries = entriesOf(noun);
   const verbs = [...new Set(entries.flatMap((e) => (e.verb === null ? [] : [e.verb])))];
-  const spellings = nounSpellingsOf(noun);
+  const spellings = spellingsOfNoun(noun);
   const lines = [`*\`${slash} ${noun.name}\`* — ${noun.summary}`];
   if (verbs.length > 0) lines.push(`Verbs: ${verbs.map((v) => `\`${v}\``).join(', ')}`);
   if (spellings.length > 1) lines.push(`Also written: ${spellings.map((w) => `\`${w}\``).join(', ')}`);
@@ -67,13 +76,6 @@ function nounHeader(noun: Noun, slash: string): string {
     lines.push('Add `--share` to a read to post the answer in the channel; otherwise only you see it.');
   }
   return lines.join('\n');
-}
-
-function nounSpellingsOf(noun: Noun): string[] {
-  const words: string[] = [noun.name];
-  if (noun.plural) words.push(noun.plural);
-  words.push(...(noun.aliases ?? []), ...Object.keys(noun.shortcuts ?? {}));
-  return words;
 }
 
 /** Pack blocks into as few sections as fit Slack's limit (measured after mrkdwn escaping). */
@@ -155,7 +157,7 @@ export function buildHelp(topic: string | undefined, options: { slashCommand?: s
   if (word === '') return { ok: true, help: overview(slash) };
   const hit = lookupNoun(word);
   if (hit) return { ok: true, help: nounHelp(hit.noun, slash) };
-  const suggestion = closest(word, nounSpellings(), normalizeWord);
+  const suggestion = closest(word, nounCandidates());
   const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
   if (suggestion !== undefined && near !== undefined) {
     return { ok: false, error: usageError(`There is no help on ${echo(word)}.`, { noun: near, suggestion, slash }) };

@@ -1,14 +1,13 @@
 import {
-  allNouns,
   type Entry,
   entriesForVerb,
-  entriesOf,
   entryByKey,
   lookupNoun,
   type Noun,
   type NounHit,
-  nounSpellings,
-  verbSpellings,
+  nounCandidates,
+  nounsWithVerb,
+  verbCandidates,
 } from './nouns.js';
 import {
   isUrl,
@@ -22,7 +21,7 @@ import {
 } from './references.js';
 import type { Command } from './spec.js';
 import type { FlagSpec } from './spec-types.js';
-import { closest } from './suggest.js';
+import { candidates, closest } from './suggest.js';
 import { echo, escapeMrkdwn, normalizeWord, unescapeSlack } from './text.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { ParseOptions, ProjectRef, Target, UsageError } from './types.js';
@@ -107,7 +106,7 @@ function parseText(text: string, context: Context): ParseResult {
   const clean = unescapeSlack(text);
   const tokenized = tokenize(clean);
   if (!tokenized.ok) {
-    const firstWord = clean.trim().split(/\s+/)[0] ?? '';
+    const firstWord = /^\s*(\S+)/.exec(clean)?.[1] ?? '';
     const noun = lookupNoun(firstWord)?.noun;
     return fail(
       `A quote is not closed: ${echo(tokenized.unclosed)}. Close it, or leave the quotes out.`,
@@ -159,14 +158,12 @@ function impliedNoun(token: Token, context: Context): NounHit | Failure | undefi
 function unknownNoun(token: Token, context: Context): Failure {
   const { slash } = context;
   const word = token.text;
-  const asVerb = allNouns().filter((noun) =>
-    entriesOf(noun).some((e) => verbSpellings(e).some((v) => normalizeWord(v) === normalizeWord(word))),
-  );
+  const asVerb = nounsWithVerb(word);
   if (!token.quoted && asVerb.length > 0) {
     const forms = asVerb.map((noun) => `\`${slash} ${noun.name} ${word} …\``).join(' or ');
     return fail(`${echo(word)} needs a noun in front: ${forms}.`, { slash });
   }
-  const suggestion = closest(word, nounSpellings(), normalizeWord);
+  const suggestion = closest(word, nounCandidates());
   const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
   const problem = `I don't know ${echo(word)}.`;
   if (suggestion !== undefined && near !== undefined) return fail(problem, { noun: near, suggestion, slash });
@@ -184,22 +181,22 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
   const { slash } = context;
   const noun = hit.noun;
   let rest = tokens;
-  let candidates: Entry[];
+  let choices: Entry[];
   let verbGiven = false;
   if (hit.shortcut) {
-    candidates = [hit.shortcut];
+    choices = [hit.shortcut];
   } else {
     const next = rest[0];
     const plain = next !== undefined && !next.quoted && !isFlag(next);
     const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
     if (viaVerb.length > 0) {
-      candidates = viaVerb;
+      choices = viaVerb;
       rest = rest.slice(1);
       verbGiven = true;
     } else {
-      const verbs = entriesOf(noun).flatMap((e) => verbSpellings(e));
+      const verbs = verbCandidates(noun);
       if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
-        const suggestion = closest(next.text, verbs, normalizeWord);
+        const suggestion = closest(next.text, verbs);
         const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
         const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
         return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
@@ -208,18 +205,18 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
           ...(suggestion ? { suggestion } : {}),
         });
       }
-      candidates = defaultCandidates(hit);
+      choices = defaultCandidates(hit);
     }
   }
 
   const known = new Map<string, FlagSpec>();
-  for (const candidate of candidates) {
+  for (const candidate of choices) {
     for (const flag of candidate.flags as readonly FlagSpec[]) {
       known.set(normalizeWord(flag.name), flag);
       for (const alias of flag.aliases ?? []) known.set(normalizeWord(alias), flag);
     }
   }
-  const lone = candidates.length === 1 ? candidates[0] : undefined;
+  const lone = choices.length === 1 ? choices[0] : undefined;
   const where: ProblemContext = lone ? { entry: lone, slash } : { noun, slash };
 
   const given = new Map<string, GivenFlag>();
@@ -242,8 +239,7 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (normalized === 'help') return { ok: true, command: helpCommand(noun.name) };
     const flag = normalized === 'share' ? SHARE_FLAG : known.get(normalized);
     if (flag === undefined) {
-      const words = [...new Set([...known.values()].map(flagWord)), '--share'];
-      const suggestion = closest(typed, words, normalizeWord);
+      const suggestion = closest(typed, candidates([...[...known.values()].map(flagWord), '--share']));
       const subject = lone ? `\`${slash} ${commandWords(lone)}\`` : `\`${slash} ${noun.name}\``;
       return fail(`${echo(typed)} is not a flag of ${subject}.`, { ...where, ...(suggestion ? { suggestion } : {}) });
     }
@@ -278,10 +274,10 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     else return fail(`${echo(typed)} is given twice: give it once.`, where);
   }
 
-  const entry = pickEntry(candidates, verbGiven, given, positionals, context);
+  const entry = pickEntry(choices, verbGiven, given, positionals, context);
   for (const { flag, typed } of given.values()) {
     if (!(entry.flags as readonly FlagSpec[]).includes(flag)) {
-      const suggestion = closest(typed, (entry.flags as readonly FlagSpec[]).map(flagWord), normalizeWord);
+      const suggestion = closest(typed, candidates((entry.flags as readonly FlagSpec[]).map(flagWord)));
       return fail(`${echo(typed)} does not go with \`${slash} ${commandWords(entry)}\`.`, {
         entry,
         slash,
@@ -300,7 +296,10 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     const parsed = parseValue(flag, text, context.serverUrl);
     if (!parsed.ok) {
       const hint = parsed.suggestion ? '' : `, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\``;
-      return fail(`${echo(`${typed} ${text}`)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
+      return fail(
+        `${echo(`${typed} ${text}`.trim())} ${parsed.problem}${hint}.`,
+        withSuggestion(at, parsed.suggestion),
+      );
     }
     flags[flag.name] = parsed.value;
   }
@@ -343,17 +342,17 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
 
 /** Which of several entries the words mean: by a selecting flag after a verb, or list vs show after a noun. */
 function pickEntry(
-  candidates: Entry[],
+  choices: Entry[],
   verbGiven: boolean,
   given: Map<string, GivenFlag>,
   positionals: Token[],
   context: Context,
 ): Entry {
-  const [list, show] = candidates as [Entry, ...Entry[]];
+  const [list, show] = choices as [Entry, ...Entry[]];
   if (show === undefined) return list;
   if (verbGiven) {
-    const selected = candidates.find((c) => c.selectedBy?.some((name) => given.has(name)));
-    return selected ?? candidates.find((c) => c.selectedBy === undefined) ?? list;
+    const selected = choices.find((c) => c.selectedBy?.some((name) => given.has(name)));
+    return selected ?? choices.find((c) => c.selectedBy === undefined) ?? list;
   }
   return refersToResource(positionals, context) ? show : list;
 }

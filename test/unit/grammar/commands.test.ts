@@ -495,7 +495,7 @@ const ROWS: Row[] = [
         'issue edit #3',
         'Nothing to change: give at least one of `--title`, `--description`, `--labels`, `--assignees`, `--milestone-id`, `--due`, `--confidential`, `--updated-at`.',
       ],
-      ['issue edit #3 --title', '`--title` needs a value, e.g. `--title main`.'],
+      ['issue edit #3 --title', '`--title` needs a value, e.g. `--title "<title>"`.'],
     ],
   },
   {
