@@ -13,6 +13,7 @@ import { closest } from './suggest.js';
 import { capitalize, echo, escapeMrkdwn, kebabCase } from './text.js';
 import type { HelpText, UsageError } from './types.js';
 import { DEFAULT_SLASH_COMMAND, example, flagSynopsis, nounsLine, synopsis, usageError } from './usage.js';
+import { isListType } from './values.js';
 
 /** Slack refuses section text over 3000 characters; stay clear of it after escaping. */
 export const SECTION_LIMIT = 2900;
@@ -47,6 +48,7 @@ function describeFlag(flag: FlagSpec): string {
   let values = '';
   if (flag.type === 'enum') values = ` (one of ${flag.values.map((v) => `\`${v}\``).join(', ')})`;
   if (flag.type === 'enum-list') values = ` (any of ${flag.values.map((v) => `\`${v}\``).join(', ')})`;
+  if (isListType(flag.type)) values += '; comma-separated or repeated';
   const spellings = (flag.aliases ?? []).map((a) => `\`--${kebabCase(a)}\``);
   const aliases = spellings.length > 0 ? ` _(also ${spellings.join(', ')})_` : '';
   return `• \`${flagSynopsis(flag)}\` — ${flag.summary}${values}${aliases}`;
@@ -72,7 +74,7 @@ function nounHeader(noun: Noun, slash: string): string {
     const line = targetHelp(target, slash);
     if (line) lines.push(line);
   }
-  if (entries.some((e) => e.access === 'read' && e.target !== 'none')) {
+  if (entries.some((e) => e.access === 'read')) {
     lines.push('Add `--share` to a read to post the answer in the channel; otherwise only you see it.');
   }
   return lines.join('\n');

@@ -33,7 +33,7 @@ import {
   type ProblemContext,
   usageError,
 } from './usage.js';
-import { exampleValue, parseBoolean, parseValue } from './values.js';
+import { exampleValue, isListType, parseBoolean, parseValue } from './values.js';
 
 export type ParseResult = { ok: true; command: Command } | { ok: false; error: UsageError };
 
@@ -43,7 +43,6 @@ type GivenFlag = { flag: FlagSpec; words: string[]; typed: string };
 type Bound = { ok: true; target: Target; args: Record<string, unknown> };
 
 const SHARE_FLAG: FlagSpec = { name: 'share', type: 'bool', summary: 'post the answer in the channel' };
-const LIST_TYPES = new Set(['enum-list', 'list', 'labels', 'int-list']);
 /** Only these words after a switch are read as its value; `--share 1` must not eat a job id. */
 const SWITCH_VALUE = /^(true|false|yes|no|on|off)$/i;
 /** A word that can only be meant as a verb: letters and dashes, no digits, slashes or reference sigils. */
@@ -146,6 +145,10 @@ function impliedNoun(token: Token, context: Context): NounHit | Failure | undefi
   if (isUrl(token.text)) {
     const link = parseWebUrl(token.text, context.serverUrl);
     if (!link.ok) return fail(`${echo(token.text)} ${link.problem}.`, { slash: context.slash });
+    if (link.value.kind === 'project') {
+      const problem = `${echo(token.text)} is a project: put what you want in front, e.g. \`${context.slash} issues\`.`;
+      return fail(problem, { slash: context.slash });
+    }
     kind = link.value.kind;
   } else {
     const ref = parseSigilRef(token.text, context.serverUrl);
@@ -160,7 +163,8 @@ function unknownNoun(token: Token, context: Context): Failure {
   const word = token.text;
   const asVerb = nounsWithVerb(word);
   if (!token.quoted && asVerb.length > 0) {
-    const forms = asVerb.map((noun) => `\`${slash} ${noun.name} ${word} …\``).join(' or ');
+    const shown = asVerb.slice(0, 4).map((noun) => `\`${slash} ${noun.name} ${word} …\``);
+    const forms = asVerb.length > shown.length ? `${shown.join(', ')}, …` : shown.join(' or ');
     return fail(`${echo(word)} needs a noun in front: ${forms}.`, { slash });
   }
   const suggestion = closest(word, nounCandidates());
@@ -177,56 +181,54 @@ function defaultCandidates(hit: NounHit): Entry[] {
   return show === undefined ? [entryByKey(defaults.singular)] : [entryByKey(defaults.singular), entryByKey(show)];
 }
 
-function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseResult {
-  const { slash } = context;
+/** The entries the words after the noun can mean: by verb, by shortcut, or the noun's defaults. */
+function chooseEntries(
+  hit: NounHit,
+  tokens: Token[],
+  slash: string,
+): { choices: Entry[]; rest: Token[]; verbGiven: boolean } | Failure {
+  if (hit.shortcut) return { choices: [hit.shortcut], rest: tokens, verbGiven: false };
   const noun = hit.noun;
-  let rest = tokens;
-  let choices: Entry[];
-  let verbGiven = false;
-  if (hit.shortcut) {
-    choices = [hit.shortcut];
-  } else {
-    const next = rest[0];
-    const plain = next !== undefined && !next.quoted && !isFlag(next);
-    const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
-    if (viaVerb.length > 0) {
-      choices = viaVerb;
-      rest = rest.slice(1);
-      verbGiven = true;
-    } else {
-      const verbs = verbCandidates(noun);
-      if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
-        const suggestion = closest(next.text, verbs);
-        const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
-        const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
-        return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
-          noun,
-          slash,
-          ...(suggestion ? { suggestion } : {}),
-        });
-      }
-      choices = defaultCandidates(hit);
-    }
+  const next = tokens[0];
+  const plain = next !== undefined && !next.quoted && !isFlag(next);
+  const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
+  if (viaVerb.length > 0) return { choices: viaVerb, rest: tokens.slice(1), verbGiven: true };
+  const verbs = verbCandidates(noun);
+  if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
+    const suggestion = closest(next.text, verbs);
+    const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
+    const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
+    return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
+      noun,
+      slash,
+      ...(suggestion ? { suggestion } : {}),
+    });
   }
+  return { choices: defaultCandidates(hit), rest: tokens, verbGiven: false };
+}
 
+type Words = { given: Map<string, GivenFlag>; positionals: Token[]; share: boolean };
+
+/**
+ * Separate flags from positionals. Whether a flag takes the next word depends on its type, so this reads the flags
+ * of every entry still possible (they agree on switch vs value; a test checks). `--help` anywhere is help.
+ */
+function readWords(rest: Token[], choices: Entry[], noun: Noun, slash: string): Words | ParseResult {
   const known = new Map<string, FlagSpec>();
-  for (const candidate of choices) {
-    for (const flag of candidate.flags as readonly FlagSpec[]) {
+  for (const choice of choices) {
+    for (const flag of choice.flags as readonly FlagSpec[]) {
       known.set(normalizeWord(flag.name), flag);
       for (const alias of flag.aliases ?? []) known.set(normalizeWord(alias), flag);
     }
   }
   const lone = choices.length === 1 ? choices[0] : undefined;
   const where: ProblemContext = lone ? { entry: lone, slash } : { noun, slash };
-
-  const given = new Map<string, GivenFlag>();
-  const positionals: Token[] = [];
-  let share = false;
+  const words: Words = { given: new Map(), positionals: [], share: false };
   let endOfFlags = false;
   for (let i = 0; i < rest.length; i++) {
     const token = rest[i] as Token;
     if (endOfFlags || !isFlag(token)) {
-      positionals.push(token);
+      words.positionals.push(token);
       continue;
     }
     const { name, inline } = splitFlag(token.text);
@@ -241,21 +243,17 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (flag === undefined) {
       const suggestion = closest(typed, candidates([...[...known.values()].map(flagWord), '--share']));
       const subject = lone ? `\`${slash} ${commandWords(lone)}\`` : `\`${slash} ${noun.name}\``;
-      return fail(`${echo(typed)} is not a flag of ${subject}.`, { ...where, ...(suggestion ? { suggestion } : {}) });
+      return fail(`${echo(typed)} is not a flag of ${subject}.`, withSuggestion(where, suggestion));
     }
     let word: string;
+    const after = rest[i + 1];
     if (inline !== undefined) {
       word = inline;
     } else if (flag.type === 'bool') {
-      const after = rest[i + 1];
-      if (after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text)) {
-        word = after.text;
-        i++;
-      } else {
-        word = 'true';
-      }
+      const takesNext = after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text);
+      word = takesNext ? after.text : 'true';
+      if (takesNext) i++;
     } else {
-      const after = rest[i + 1];
       if (after === undefined || isFlag(after)) {
         return fail(`${echo(typed)} needs a value, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\`.`, where);
       }
@@ -265,41 +263,39 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (flag === SHARE_FLAG) {
       const value = parseBoolean(word);
       if (value === undefined) return fail('`--share` is a switch: `--share` or `--share=false`.', where);
-      share = value;
+      words.share = value;
       continue;
     }
-    const prior = given.get(flag.name);
-    if (prior === undefined) given.set(flag.name, { flag, words: [word], typed });
-    else if (LIST_TYPES.has(flag.type)) prior.words.push(word);
+    const prior = words.given.get(flag.name);
+    if (prior === undefined) words.given.set(flag.name, { flag, words: [word], typed });
+    else if (isListType(flag.type)) prior.words.push(word);
     else return fail(`${echo(typed)} is given twice: give it once.`, where);
   }
+  return words;
+}
 
-  const entry = pickEntry(choices, verbGiven, given, positionals, context);
+/** Typed flag values, with defaults filled in and required flags checked. */
+function readFlags(
+  entry: Entry,
+  given: Map<string, GivenFlag>,
+  context: Context,
+): { ok: true; flags: Record<string, unknown> } | Failure {
+  const at: ProblemContext = { entry, slash: context.slash };
+  const flags: Record<string, unknown> = {};
   for (const { flag, typed } of given.values()) {
     if (!(entry.flags as readonly FlagSpec[]).includes(flag)) {
       const suggestion = closest(typed, candidates((entry.flags as readonly FlagSpec[]).map(flagWord)));
-      return fail(`${echo(typed)} does not go with \`${slash} ${commandWords(entry)}\`.`, {
-        entry,
-        slash,
-        ...(suggestion ? { suggestion } : {}),
-      });
+      const problem = `${echo(typed)} does not go with \`${context.slash} ${commandWords(entry)}\`.`;
+      return fail(problem, withSuggestion(at, suggestion));
     }
   }
-  const at: ProblemContext = { entry, slash };
-
-  const bound = bindPositionals(entry, positionals, context);
-  if (!bound.ok) return bound;
-
-  const flags: Record<string, unknown> = {};
   for (const { flag, words, typed } of given.values()) {
-    const text = LIST_TYPES.has(flag.type) ? words.join(',') : (words[0] ?? '');
+    const text = isListType(flag.type) ? words.join(',') : (words[0] ?? '');
     const parsed = parseValue(flag, text, context.serverUrl);
     if (!parsed.ok) {
       const hint = parsed.suggestion ? '' : `, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\``;
-      return fail(
-        `${echo(`${typed} ${text}`.trim())} ${parsed.problem}${hint}.`,
-        withSuggestion(at, parsed.suggestion),
-      );
+      const shown = echo(`${typed} ${text}`.trim());
+      return fail(`${shown} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
     }
     flags[flag.name] = parsed.value;
   }
@@ -307,18 +303,36 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (flag.required && !given.has(flag.name)) return fail(`Missing \`${flagSynopsis(flag)}\`.`, at);
     if (flag.default !== undefined && !given.has(flag.name)) flags[flag.name] = flag.default;
   }
+  return { ok: true, flags };
+}
 
-  if (share && entry.access === 'write') {
+function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseResult {
+  const { slash } = context;
+  const chosen = chooseEntries(hit, tokens, slash);
+  if (!('choices' in chosen)) return chosen;
+  const words = readWords(chosen.rest, chosen.choices, hit.noun, slash);
+  if (!('positionals' in words)) return words;
+
+  const entry = pickEntry(chosen.choices, chosen.verbGiven, words.given, words.positionals, context);
+  const at: ProblemContext = { entry, slash };
+  const read = readFlags(entry, words.given, context);
+  if (!read.ok) return read;
+  const flags = read.flags;
+  const bound = bindPositionals(entry, words.positionals, context);
+  if (!bound.ok) return bound;
+
+  if (words.share && entry.access === 'write') {
     return fail(
       `\`--share\` only goes with commands that read: \`${slash} ${commandWords(entry)}\` changes something.`,
       at,
     );
   }
-  if (entry.needsAFlag && given.size === 0) {
+  if (entry.needsAFlag && words.given.size === 0) {
     const names = (entry.flags as readonly FlagSpec[]).map((f) => `\`${flagWord(f)}\``).join(', ');
     return fail(`Nothing to change: give at least one of ${names}.`, at);
   }
-  const scoping = [...given.values()].find((g) => g.flag.excludesProject);
+  // `--group`, `--user` and `--clear` name the scope themselves; `--clear=false` does not.
+  const scoping = [...words.given.values()].find((g) => g.flag.excludesProject && flags[g.flag.name] !== false);
   const target = bound.target;
   if (target.kind === 'project') {
     if (scoping && target.project !== null) {
@@ -329,15 +343,8 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     }
   }
 
-  const command = {
-    key: entry.key,
-    target,
-    args: bound.args,
-    flags,
-    share,
-    needsToken: entry.needsToken,
-  } as Command;
-  return { ok: true, command };
+  const command = { key: entry.key, target, args: bound.args, flags, share: words.share, needsToken: entry.needsToken };
+  return { ok: true, command: command as Command };
 }
 
 /** Which of several entries the words mean: by a selecting flag after a verb, or list vs show after a noun. */

@@ -2,7 +2,7 @@ import { validate as validateCron } from 'node-cron';
 import { parseDuration } from './duration.js';
 import { lookupNoun, nounCandidates } from './nouns.js';
 import { type Parsed, parseGroupText, parsePositiveInt, parseProjectText } from './references.js';
-import type { ValueSpec } from './spec-types.js';
+import type { ValueSpec, ValueType } from './spec-types.js';
 import { candidates, closest } from './suggest.js';
 import { echo, normalizeWord } from './text.js';
 
@@ -16,6 +16,13 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   off: false,
   '0': false,
 };
+
+const LIST_TYPES: ReadonlySet<ValueType> = new Set(['enum-list', 'list', 'labels', 'int-list']);
+
+/** List flags merge `--x a,b` and `--x a --x b` into one list. */
+export function isListType(type: ValueType): boolean {
+  return LIST_TYPES.has(type);
+}
 
 export function parseBoolean(text: string): boolean | undefined {
   return BOOLEAN_WORDS[text.toLowerCase()];

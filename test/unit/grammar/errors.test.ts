@@ -36,6 +36,16 @@ describe('an unknown noun', () => {
 
   it('points a verb typed without its noun at the nouns that have it', () => {
     expect(problem('merge !34')).toBe('`merge` needs a noun in front: `/gl mr merge …`.');
+    expect(problem('retry 5')).toBe('`retry` needs a noun in front: `/gl job retry …` or `/gl pipeline retry …`.');
+    expect(problem('list')).toBe(
+      '`list` needs a noun in front: `/gl job list …`, `/gl pipeline list …`, `/gl schedule list …`, `/gl deployment list …`, ….',
+    );
+  });
+
+  it('asks what to do with a pasted project link', () => {
+    expect(problem(`${SERVER}/demo/web`)).toBe(
+      '`https://gitlab.example.com/sub/demo/web` is a project: put what you want in front, e.g. `/gl issues`.',
+    );
   });
 });
 
@@ -58,6 +68,13 @@ describe('an unknown flag', () => {
   it('names the command when the flag belongs to a sibling form', () => {
     expect(problem('job 123 --scope failed')).toBe('`--scope` does not go with `/gl job`.');
     expect(problem('job retry 123 --lines 5')).toBe('`--lines` is not a flag of `/gl job retry`.');
+  });
+});
+
+describe('switches that name the scope', () => {
+  it('count only when on', () => {
+    expect(problem('use --clear=false')).toBe('Missing `<project>`: give `group/project` or its numeric id.');
+    expect(parse('use demo/web --clear=false').ok).toBe(true);
   });
 });
 
