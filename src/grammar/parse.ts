@@ -186,11 +186,15 @@ function chooseEntries(
   hit: NounHit,
   tokens: Token[],
   slash: string,
-): { choices: Entry[]; rest: Token[]; verbGiven: boolean } | Failure {
+): { choices: Entry[]; rest: Token[]; verbGiven: boolean } | ParseResult {
   if (hit.shortcut) return { choices: [hit.shortcut], rest: tokens, verbGiven: false };
   const noun = hit.noun;
   const next = tokens[0];
   const plain = next !== undefined && !next.quoted && !isFlag(next);
+  // `/gl jobs help` reads like `/gl help jobs`; `help` itself takes a noun, so it is not asked this.
+  if (plain && noun.name !== 'help' && normalizeWord(next.text) === 'help') {
+    return { ok: true, command: helpCommand(noun.name) };
+  }
   const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
   if (viaVerb.length > 0) return { choices: viaVerb, rest: tokens.slice(1), verbGiven: true };
   const verbs = verbCandidates(noun);

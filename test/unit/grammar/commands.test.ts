@@ -17,6 +17,7 @@ const ROWS: Row[] = [
       ['help jobs', command('help', none, { args: { topic: 'job' }, needsToken: false })],
       ['help merge-requests', command('help', none, { args: { topic: 'mr' }, needsToken: false })],
       ['jobs --help', command('help', none, { args: { topic: 'job' }, needsToken: false })],
+      ['mr help', command('help', none, { args: { topic: 'mr' }, needsToken: false })],
       ['', command('help', none, { needsToken: false })],
     ],
     refuses: [
