@@ -24,7 +24,7 @@ export function parseDuration(text: string, signed: boolean): DurationResult {
     sign = -1;
     body = body.slice(1).trimStart();
   }
-  if (body === '') return { ok: false, problem: 'is empty' };
+  if (body === '') return { ok: false, problem: 'needs a value' };
   let total = 0;
   PART.lastIndex = 0;
   while (PART.lastIndex < body.length) {

@@ -1,9 +1,19 @@
-import { allNouns, type Entry, entriesOf, entryByKey, lookupNoun, type Noun, nounSpellings } from './nouns.js';
+import {
+  allNouns,
+  type Entry,
+  entriesOf,
+  entryByKey,
+  lookupNoun,
+  type Noun,
+  nounCandidates,
+  spellingsOfNoun,
+} from './nouns.js';
 import type { FlagSpec, NounGroup, TargetSpec } from './spec-types.js';
 import { closest } from './suggest.js';
-import { capitalize, echo, escapeMrkdwn, kebabCase, normalizeWord } from './text.js';
+import { capitalize, echo, escapeMrkdwn, kebabCase } from './text.js';
 import type { HelpText, UsageError } from './types.js';
 import { DEFAULT_SLASH_COMMAND, example, flagSynopsis, nounsLine, synopsis, usageError } from './usage.js';
+import { isListType } from './values.js';
 
 /** Slack refuses section text over 3000 characters; stay clear of it after escaping. */
 export const SECTION_LIMIT = 2900;
@@ -38,6 +48,7 @@ function describeFlag(flag: FlagSpec): string {
   let values = '';
   if (flag.type === 'enum') values = ` (one of ${flag.values.map((v) => `\`${v}\``).join(', ')})`;
   if (flag.type === 'enum-list') values = ` (any of ${flag.values.map((v) => `\`${v}\``).join(', ')})`;
+  if (isListType(flag.type)) values += '; comma-separated or repeated';
   const spellings = (flag.aliases ?? []).map((a) => `\`--${kebabCase(a)}\``);
   const aliases = spellings.length > 0 ? ` _(also ${spellings.join(', ')})_` : '';
   return `• \`${flagSynopsis(flag)}\` — ${flag.summary}${values}${aliases}`;
@@ -54,7 +65,7 @@ function entryBlock(entry: Entry, slash: string): string {
 function nounHeader(noun: Noun, slash: string): string {
   const entries = entriesOf(noun);
   const verbs = [...new Set(entries.flatMap((e) => (e.verb === null ? [] : [e.verb])))];
-  const spellings = nounSpellingsOf(noun);
+  const spellings = spellingsOfNoun(noun);
   const lines = [`*\`${slash} ${noun.name}\`* — ${noun.summary}`];
   if (verbs.length > 0) lines.push(`Verbs: ${verbs.map((v) => `\`${v}\``).join(', ')}`);
   if (spellings.length > 1) lines.push(`Also written: ${spellings.map((w) => `\`${w}\``).join(', ')}`);
@@ -63,17 +74,10 @@ function nounHeader(noun: Noun, slash: string): string {
     const line = targetHelp(target, slash);
     if (line) lines.push(line);
   }
-  if (entries.some((e) => e.access === 'read' && e.target !== 'none')) {
+  if (entries.some((e) => e.access === 'read')) {
     lines.push('Add `--share` to a read to post the answer in the channel; otherwise only you see it.');
   }
   return lines.join('\n');
-}
-
-function nounSpellingsOf(noun: Noun): string[] {
-  const words: string[] = [noun.name];
-  if (noun.plural) words.push(noun.plural);
-  words.push(...(noun.aliases ?? []), ...Object.keys(noun.shortcuts ?? {}));
-  return words;
 }
 
 /** Pack blocks into as few sections as fit Slack's limit (measured after mrkdwn escaping). */
@@ -155,7 +159,7 @@ export function buildHelp(topic: string | undefined, options: { slashCommand?: s
   if (word === '') return { ok: true, help: overview(slash) };
   const hit = lookupNoun(word);
   if (hit) return { ok: true, help: nounHelp(hit.noun, slash) };
-  const suggestion = closest(word, nounSpellings(), normalizeWord);
+  const suggestion = closest(word, nounCandidates());
   const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
   if (suggestion !== undefined && near !== undefined) {
     return { ok: false, error: usageError(`There is no help on ${echo(word)}.`, { noun: near, suggestion, slash }) };

@@ -1,5 +1,6 @@
 import { type CommandKey, NOUNS, type NounName, SPEC } from './spec.js';
 import type { CommandSpec, NounSpec } from './spec-types.js';
+import { type Candidate, candidates } from './suggest.js';
 import { normalizeWord } from './text.js';
 
 export type Noun = (typeof NOUNS)[number] & NounSpec;
@@ -38,8 +39,12 @@ export function allEntries(): readonly Entry[] {
   return ENTRIES;
 }
 
-export function entriesOf(noun: Noun): Entry[] {
-  return ENTRIES.filter((e) => e.noun === noun.name);
+const entriesByNoun = new Map<string, Entry[]>(
+  NOUN_LIST.map((n) => [n.name, ENTRIES.filter((e) => e.noun === n.name)]),
+);
+
+export function entriesOf(noun: Noun): readonly Entry[] {
+  return entriesByNoun.get(noun.name) ?? [];
 }
 
 /** An alias is plural when dropping its final `s` gives another spelling of the same noun (`deploys`). */
@@ -62,27 +67,58 @@ export function lookupNoun(word: string): NounHit | undefined {
   return nounWords.get(normalizeWord(word));
 }
 
+/** A noun's name, plural, aliases and shortcuts. */
+export function spellingsOfNoun(noun: Noun): string[] {
+  return [
+    noun.name,
+    ...(noun.plural ? [noun.plural] : []),
+    ...(noun.aliases ?? []),
+    ...Object.keys(noun.shortcuts ?? {}),
+  ];
+}
+
+const NOUN_CANDIDATES = candidates(NOUN_LIST.flatMap(spellingsOfNoun));
+
 /** Every spelling of every noun, for "did you mean". */
-export function nounSpellings(): string[] {
-  const words: string[] = [];
-  for (const noun of NOUN_LIST) {
-    words.push(noun.name);
-    if (noun.plural) words.push(noun.plural);
-    words.push(...(noun.aliases ?? []), ...Object.keys(noun.shortcuts ?? {}));
-  }
-  return words;
+export function nounCandidates(): readonly Candidate[] {
+  return NOUN_CANDIDATES;
 }
 
 export function verbSpellings(entry: Entry): string[] {
   return entry.verb === null ? [] : [entry.verb, ...(entry.verbAliases ?? [])];
 }
 
+const verbIndex = new Map<string, Map<string, Entry[]>>();
+const verbCandidatesByNoun = new Map<string, Candidate[]>();
+const nounsByVerb = new Map<string, Noun[]>();
+for (const noun of NOUN_LIST) {
+  const index = new Map<string, Entry[]>();
+  for (const entry of entriesOf(noun)) {
+    for (const verb of verbSpellings(entry)) {
+      const key = normalizeWord(verb);
+      index.set(key, [...(index.get(key) ?? []), entry]);
+      const owners = nounsByVerb.get(key) ?? [];
+      if (!owners.includes(noun)) nounsByVerb.set(key, [...owners, noun]);
+    }
+  }
+  verbIndex.set(noun.name, index);
+  verbCandidatesByNoun.set(noun.name, candidates(entriesOf(noun).flatMap(verbSpellings)));
+}
+
 /** The entries a verb word reaches after this noun spelling. */
 export function entriesForVerb(hit: NounHit, word: string): Entry[] {
-  const typed = normalizeWord(word);
-  return entriesOf(hit.noun).filter(
-    (e) => (e.form === undefined || e.form === hit.form) && verbSpellings(e).some((v) => normalizeWord(v) === typed),
-  );
+  const reached = verbIndex.get(hit.noun.name)?.get(normalizeWord(word)) ?? [];
+  return reached.filter((e) => e.form === undefined || e.form === hit.form);
+}
+
+/** The verbs of a noun (with aliases), for "did you mean". */
+export function verbCandidates(noun: Noun): readonly Candidate[] {
+  return verbCandidatesByNoun.get(noun.name) ?? [];
+}
+
+/** The nouns that have this word as a verb (`retry` → job, pipeline). */
+export function nounsWithVerb(word: string): readonly Noun[] {
+  return nounsByVerb.get(normalizeWord(word)) ?? [];
 }
 
 /** The word used for a shortcut entry (`unaward`), if it has one. */

@@ -1,14 +1,13 @@
 import {
-  allNouns,
   type Entry,
   entriesForVerb,
-  entriesOf,
   entryByKey,
   lookupNoun,
   type Noun,
   type NounHit,
-  nounSpellings,
-  verbSpellings,
+  nounCandidates,
+  nounsWithVerb,
+  verbCandidates,
 } from './nouns.js';
 import {
   isUrl,
@@ -22,7 +21,7 @@ import {
 } from './references.js';
 import type { Command } from './spec.js';
 import type { FlagSpec } from './spec-types.js';
-import { closest } from './suggest.js';
+import { candidates, closest } from './suggest.js';
 import { echo, escapeMrkdwn, normalizeWord, unescapeSlack } from './text.js';
 import { type Token, tokenize } from './tokenize.js';
 import type { ParseOptions, ProjectRef, Target, UsageError } from './types.js';
@@ -34,7 +33,7 @@ import {
   type ProblemContext,
   usageError,
 } from './usage.js';
-import { exampleValue, parseBoolean, parseValue } from './values.js';
+import { exampleValue, isListType, parseBoolean, parseValue } from './values.js';
 
 export type ParseResult = { ok: true; command: Command } | { ok: false; error: UsageError };
 
@@ -44,7 +43,6 @@ type GivenFlag = { flag: FlagSpec; words: string[]; typed: string };
 type Bound = { ok: true; target: Target; args: Record<string, unknown> };
 
 const SHARE_FLAG: FlagSpec = { name: 'share', type: 'bool', summary: 'post the answer in the channel' };
-const LIST_TYPES = new Set(['enum-list', 'list', 'labels', 'int-list']);
 /** Only these words after a switch are read as its value; `--share 1` must not eat a job id. */
 const SWITCH_VALUE = /^(true|false|yes|no|on|off)$/i;
 /** A word that can only be meant as a verb: letters and dashes, no digits, slashes or reference sigils. */
@@ -107,7 +105,7 @@ function parseText(text: string, context: Context): ParseResult {
   const clean = unescapeSlack(text);
   const tokenized = tokenize(clean);
   if (!tokenized.ok) {
-    const firstWord = clean.trim().split(/\s+/)[0] ?? '';
+    const firstWord = /^\s*(\S+)/.exec(clean)?.[1] ?? '';
     const noun = lookupNoun(firstWord)?.noun;
     return fail(
       `A quote is not closed: ${echo(tokenized.unclosed)}. Close it, or leave the quotes out.`,
@@ -147,6 +145,10 @@ function impliedNoun(token: Token, context: Context): NounHit | Failure | undefi
   if (isUrl(token.text)) {
     const link = parseWebUrl(token.text, context.serverUrl);
     if (!link.ok) return fail(`${echo(token.text)} ${link.problem}.`, { slash: context.slash });
+    if (link.value.kind === 'project') {
+      const problem = `${echo(token.text)} is a project: put what you want in front, e.g. \`${context.slash} issues\`.`;
+      return fail(problem, { slash: context.slash });
+    }
     kind = link.value.kind;
   } else {
     const ref = parseSigilRef(token.text, context.serverUrl);
@@ -159,14 +161,13 @@ function impliedNoun(token: Token, context: Context): NounHit | Failure | undefi
 function unknownNoun(token: Token, context: Context): Failure {
   const { slash } = context;
   const word = token.text;
-  const asVerb = allNouns().filter((noun) =>
-    entriesOf(noun).some((e) => verbSpellings(e).some((v) => normalizeWord(v) === normalizeWord(word))),
-  );
+  const asVerb = nounsWithVerb(word);
   if (!token.quoted && asVerb.length > 0) {
-    const forms = asVerb.map((noun) => `\`${slash} ${noun.name} ${word} …\``).join(' or ');
+    const shown = asVerb.slice(0, 4).map((noun) => `\`${slash} ${noun.name} ${word} …\``);
+    const forms = asVerb.length > shown.length ? `${shown.join(', ')}, …` : shown.join(' or ');
     return fail(`${echo(word)} needs a noun in front: ${forms}.`, { slash });
   }
-  const suggestion = closest(word, nounSpellings(), normalizeWord);
+  const suggestion = closest(word, nounCandidates());
   const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
   const problem = `I don't know ${echo(word)}.`;
   if (suggestion !== undefined && near !== undefined) return fail(problem, { noun: near, suggestion, slash });
@@ -180,56 +181,58 @@ function defaultCandidates(hit: NounHit): Entry[] {
   return show === undefined ? [entryByKey(defaults.singular)] : [entryByKey(defaults.singular), entryByKey(show)];
 }
 
-function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseResult {
-  const { slash } = context;
+/** The entries the words after the noun can mean: by verb, by shortcut, or the noun's defaults. */
+function chooseEntries(
+  hit: NounHit,
+  tokens: Token[],
+  slash: string,
+): { choices: Entry[]; rest: Token[]; verbGiven: boolean } | ParseResult {
+  if (hit.shortcut) return { choices: [hit.shortcut], rest: tokens, verbGiven: false };
   const noun = hit.noun;
-  let rest = tokens;
-  let candidates: Entry[];
-  let verbGiven = false;
-  if (hit.shortcut) {
-    candidates = [hit.shortcut];
-  } else {
-    const next = rest[0];
-    const plain = next !== undefined && !next.quoted && !isFlag(next);
-    const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
-    if (viaVerb.length > 0) {
-      candidates = viaVerb;
-      rest = rest.slice(1);
-      verbGiven = true;
-    } else {
-      const verbs = entriesOf(noun).flatMap((e) => verbSpellings(e));
-      if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
-        const suggestion = closest(next.text, verbs, normalizeWord);
-        const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
-        const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
-        return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
-          noun,
-          slash,
-          ...(suggestion ? { suggestion } : {}),
-        });
-      }
-      candidates = defaultCandidates(hit);
-    }
+  const next = tokens[0];
+  const plain = next !== undefined && !next.quoted && !isFlag(next);
+  // `/gl jobs help` reads like `/gl help jobs`; `help` itself takes a noun, so it is not asked this.
+  if (plain && noun.name !== 'help' && normalizeWord(next.text) === 'help') {
+    return { ok: true, command: helpCommand(noun.name) };
   }
+  const viaVerb = plain ? entriesForVerb(hit, next.text) : [];
+  if (viaVerb.length > 0) return { choices: viaVerb, rest: tokens.slice(1), verbGiven: true };
+  const verbs = verbCandidates(noun);
+  if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
+    const suggestion = closest(next.text, verbs);
+    const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
+    const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
+    return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
+      noun,
+      slash,
+      ...(suggestion ? { suggestion } : {}),
+    });
+  }
+  return { choices: defaultCandidates(hit), rest: tokens, verbGiven: false };
+}
 
+type Words = { given: Map<string, GivenFlag>; positionals: Token[]; share: boolean };
+
+/**
+ * Separate flags from positionals. Whether a flag takes the next word depends on its type, so this reads the flags
+ * of every entry still possible (they agree on switch vs value; a test checks). `--help` anywhere is help.
+ */
+function readWords(rest: Token[], choices: Entry[], noun: Noun, slash: string): Words | ParseResult {
   const known = new Map<string, FlagSpec>();
-  for (const candidate of candidates) {
-    for (const flag of candidate.flags as readonly FlagSpec[]) {
+  for (const choice of choices) {
+    for (const flag of choice.flags as readonly FlagSpec[]) {
       known.set(normalizeWord(flag.name), flag);
       for (const alias of flag.aliases ?? []) known.set(normalizeWord(alias), flag);
     }
   }
-  const lone = candidates.length === 1 ? candidates[0] : undefined;
+  const lone = choices.length === 1 ? choices[0] : undefined;
   const where: ProblemContext = lone ? { entry: lone, slash } : { noun, slash };
-
-  const given = new Map<string, GivenFlag>();
-  const positionals: Token[] = [];
-  let share = false;
+  const words: Words = { given: new Map(), positionals: [], share: false };
   let endOfFlags = false;
   for (let i = 0; i < rest.length; i++) {
     const token = rest[i] as Token;
     if (endOfFlags || !isFlag(token)) {
-      positionals.push(token);
+      words.positionals.push(token);
       continue;
     }
     const { name, inline } = splitFlag(token.text);
@@ -242,24 +245,19 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (normalized === 'help') return { ok: true, command: helpCommand(noun.name) };
     const flag = normalized === 'share' ? SHARE_FLAG : known.get(normalized);
     if (flag === undefined) {
-      const words = [...new Set([...known.values()].map(flagWord)), '--share'];
-      const suggestion = closest(typed, words, normalizeWord);
+      const suggestion = closest(typed, candidates([...[...known.values()].map(flagWord), '--share']));
       const subject = lone ? `\`${slash} ${commandWords(lone)}\`` : `\`${slash} ${noun.name}\``;
-      return fail(`${echo(typed)} is not a flag of ${subject}.`, { ...where, ...(suggestion ? { suggestion } : {}) });
+      return fail(`${echo(typed)} is not a flag of ${subject}.`, withSuggestion(where, suggestion));
     }
     let word: string;
+    const after = rest[i + 1];
     if (inline !== undefined) {
       word = inline;
     } else if (flag.type === 'bool') {
-      const after = rest[i + 1];
-      if (after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text)) {
-        word = after.text;
-        i++;
-      } else {
-        word = 'true';
-      }
+      const takesNext = after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text);
+      word = takesNext ? after.text : 'true';
+      if (takesNext) i++;
     } else {
-      const after = rest[i + 1];
       if (after === undefined || isFlag(after)) {
         return fail(`${echo(typed)} needs a value, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\`.`, where);
       }
@@ -269,38 +267,39 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (flag === SHARE_FLAG) {
       const value = parseBoolean(word);
       if (value === undefined) return fail('`--share` is a switch: `--share` or `--share=false`.', where);
-      share = value;
+      words.share = value;
       continue;
     }
-    const prior = given.get(flag.name);
-    if (prior === undefined) given.set(flag.name, { flag, words: [word], typed });
-    else if (LIST_TYPES.has(flag.type)) prior.words.push(word);
+    const prior = words.given.get(flag.name);
+    if (prior === undefined) words.given.set(flag.name, { flag, words: [word], typed });
+    else if (isListType(flag.type)) prior.words.push(word);
     else return fail(`${echo(typed)} is given twice: give it once.`, where);
   }
+  return words;
+}
 
-  const entry = pickEntry(candidates, verbGiven, given, positionals, context);
+/** Typed flag values, with defaults filled in and required flags checked. */
+function readFlags(
+  entry: Entry,
+  given: Map<string, GivenFlag>,
+  context: Context,
+): { ok: true; flags: Record<string, unknown> } | Failure {
+  const at: ProblemContext = { entry, slash: context.slash };
+  const flags: Record<string, unknown> = {};
   for (const { flag, typed } of given.values()) {
     if (!(entry.flags as readonly FlagSpec[]).includes(flag)) {
-      const suggestion = closest(typed, (entry.flags as readonly FlagSpec[]).map(flagWord), normalizeWord);
-      return fail(`${echo(typed)} does not go with \`${slash} ${commandWords(entry)}\`.`, {
-        entry,
-        slash,
-        ...(suggestion ? { suggestion } : {}),
-      });
+      const suggestion = closest(typed, candidates((entry.flags as readonly FlagSpec[]).map(flagWord)));
+      const problem = `${echo(typed)} does not go with \`${context.slash} ${commandWords(entry)}\`.`;
+      return fail(problem, withSuggestion(at, suggestion));
     }
   }
-  const at: ProblemContext = { entry, slash };
-
-  const bound = bindPositionals(entry, positionals, context);
-  if (!bound.ok) return bound;
-
-  const flags: Record<string, unknown> = {};
   for (const { flag, words, typed } of given.values()) {
-    const text = LIST_TYPES.has(flag.type) ? words.join(',') : (words[0] ?? '');
+    const text = isListType(flag.type) ? words.join(',') : (words[0] ?? '');
     const parsed = parseValue(flag, text, context.serverUrl);
     if (!parsed.ok) {
       const hint = parsed.suggestion ? '' : `, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\``;
-      return fail(`${echo(`${typed} ${text}`)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
+      const shown = echo(`${typed} ${text}`.trim());
+      return fail(`${shown} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
     }
     flags[flag.name] = parsed.value;
   }
@@ -308,18 +307,36 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     if (flag.required && !given.has(flag.name)) return fail(`Missing \`${flagSynopsis(flag)}\`.`, at);
     if (flag.default !== undefined && !given.has(flag.name)) flags[flag.name] = flag.default;
   }
+  return { ok: true, flags };
+}
 
-  if (share && entry.access === 'write') {
+function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseResult {
+  const { slash } = context;
+  const chosen = chooseEntries(hit, tokens, slash);
+  if (!('choices' in chosen)) return chosen;
+  const words = readWords(chosen.rest, chosen.choices, hit.noun, slash);
+  if (!('positionals' in words)) return words;
+
+  const entry = pickEntry(chosen.choices, chosen.verbGiven, words.given, words.positionals, context);
+  const at: ProblemContext = { entry, slash };
+  const read = readFlags(entry, words.given, context);
+  if (!read.ok) return read;
+  const flags = read.flags;
+  const bound = bindPositionals(entry, words.positionals, context);
+  if (!bound.ok) return bound;
+
+  if (words.share && entry.access === 'write') {
     return fail(
       `\`--share\` only goes with commands that read: \`${slash} ${commandWords(entry)}\` changes something.`,
       at,
     );
   }
-  if (entry.needsAFlag && given.size === 0) {
+  if (entry.needsAFlag && words.given.size === 0) {
     const names = (entry.flags as readonly FlagSpec[]).map((f) => `\`${flagWord(f)}\``).join(', ');
     return fail(`Nothing to change: give at least one of ${names}.`, at);
   }
-  const scoping = [...given.values()].find((g) => g.flag.excludesProject);
+  // `--group`, `--user` and `--clear` name the scope themselves; `--clear=false` does not.
+  const scoping = [...words.given.values()].find((g) => g.flag.excludesProject && flags[g.flag.name] !== false);
   const target = bound.target;
   if (target.kind === 'project') {
     if (scoping && target.project !== null) {
@@ -330,30 +347,23 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
     }
   }
 
-  const command = {
-    key: entry.key,
-    target,
-    args: bound.args,
-    flags,
-    share,
-    needsToken: entry.needsToken,
-  } as Command;
-  return { ok: true, command };
+  const command = { key: entry.key, target, args: bound.args, flags, share: words.share, needsToken: entry.needsToken };
+  return { ok: true, command: command as Command };
 }
 
 /** Which of several entries the words mean: by a selecting flag after a verb, or list vs show after a noun. */
 function pickEntry(
-  candidates: Entry[],
+  choices: Entry[],
   verbGiven: boolean,
   given: Map<string, GivenFlag>,
   positionals: Token[],
   context: Context,
 ): Entry {
-  const [list, show] = candidates as [Entry, ...Entry[]];
+  const [list, show] = choices as [Entry, ...Entry[]];
   if (show === undefined) return list;
   if (verbGiven) {
-    const selected = candidates.find((c) => c.selectedBy?.some((name) => given.has(name)));
-    return selected ?? candidates.find((c) => c.selectedBy === undefined) ?? list;
+    const selected = choices.find((c) => c.selectedBy?.some((name) => given.has(name)));
+    return selected ?? choices.find((c) => c.selectedBy === undefined) ?? list;
   }
   return refersToResource(positionals, context) ? show : list;
 }

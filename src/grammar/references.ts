@@ -54,11 +54,11 @@ export function parsePositiveInt(text: string): number | undefined {
   return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 }
 
-let cachedServer: { url: string; server: Server | undefined } | undefined;
+const servers = new Map<string, Server | undefined>();
 
-/** The configured server, parsed once per distinct GITLAB_URL. */
+/** The configured server, parsed once per distinct GITLAB_URL (one in production, a few in tests). */
 function serverOf(serverUrl: string): Server | undefined {
-  if (cachedServer?.url === serverUrl) return cachedServer.server;
+  if (servers.has(serverUrl)) return servers.get(serverUrl);
   let server: Server | undefined;
   try {
     const url = new URL(serverUrl);
@@ -67,7 +67,8 @@ function serverOf(serverUrl: string): Server | undefined {
   } catch {
     server = undefined;
   }
-  cachedServer = { url: serverUrl, server };
+  if (servers.size >= 16) servers.clear();
+  servers.set(serverUrl, server);
   return server;
 }
 

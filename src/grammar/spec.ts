@@ -84,7 +84,7 @@ const LABELS = {
   type: 'labels',
   aliases: ['label'],
   placeholder: '<a,b>',
-  summary: 'comma-separated label names; `none` means no label',
+  summary: 'label names; `none` means no label at all',
 } as const;
 const DESCRIPTION = {
   name: 'description',
@@ -393,7 +393,7 @@ export const SPEC = [
         name: 'scope',
         type: 'enum-list',
         values: JOB_SCOPES,
-        summary: 'only jobs in these statuses (comma-separated or repeated)',
+        summary: 'only jobs in these statuses',
       },
       { name: 'pipeline', type: 'int', min: 1, placeholder: '<id>', summary: 'only the jobs of this pipeline' },
       ...PAGING,
@@ -1392,7 +1392,7 @@ export const SPEC = [
     verbAliases: ['ls'],
     target: 'awardable',
     args: [],
-    flags: [NOTE],
+    flags: [NOTE, ...PAGING],
     access: 'read',
     needsToken: true,
     summary: 'the emoji on an issue, merge request or snippet (or one of its comments with `--note`)',

@@ -35,8 +35,10 @@ function unwrap(inner: string): string {
 
 /** Slack mrkdwn needs `&`, `<` and `>` escaped, or `<!channel>` in an echoed word would ping a channel. */
 export function escapeMrkdwn(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return text.replace(/[&<>]/g, (c) => MRKDWN_ENTITY[c] ?? c);
 }
+
+const MRKDWN_ENTITY: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
 
 /** A word the person typed, safe to show inside backticks: short, one line, no backtick of its own. */
 export function echo(word: string, max = 40): string {

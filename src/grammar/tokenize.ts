@@ -18,6 +18,11 @@ const CLOSERS: Readonly<Record<string, string>> = {
   '«': '»',
 };
 
+/** A cheap test before the table lookup: every opening quote is one of these code units. */
+function isQuoteCode(code: number): boolean {
+  return code === 0x22 || code === 0x27 || code === 0xab || (code >= 0x2018 && code <= 0x201e);
+}
+
 function isSpace(code: number): boolean {
   return (
     code === 0x20 ||
@@ -55,21 +60,25 @@ export function tokenize(input: string): TokenizeResult {
     if (i >= length) break;
     let text = '';
     let quoted = false;
+    let plainFrom = i;
     while (i < length && !isSpace(input.charCodeAt(i))) {
-      const ch = input.charAt(i);
-      const closers = CLOSERS[ch];
-      if (closers !== undefined && (text === '' || (text.startsWith('--') && text.endsWith('=')))) {
-        const end = closingIndex(input, i + 1, closers);
-        if (end === -1) return { ok: false, unclosed: input.slice(i) };
-        if (text === '') quoted = true;
-        text += input.slice(i + 1, end);
-        i = end + 1;
-        continue;
+      const code = input.charCodeAt(i);
+      const closers = isQuoteCode(code) ? CLOSERS[input.charAt(i)] : undefined;
+      if (closers !== undefined) {
+        const before = text + input.slice(plainFrom, i);
+        if (before === '' || (before.startsWith('--') && before.endsWith('='))) {
+          const end = closingIndex(input, i + 1, closers);
+          if (end === -1) return { ok: false, unclosed: input.slice(i) };
+          if (before === '') quoted = true;
+          text = before + input.slice(i + 1, end);
+          i = end + 1;
+          plainFrom = i;
+          continue;
+        }
       }
-      text += ch;
       i++;
     }
-    tokens.push({ text, quoted });
+    tokens.push({ text: text + input.slice(plainFrom, i), quoted });
   }
   return { ok: true, tokens };
 }

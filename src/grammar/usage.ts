@@ -78,21 +78,40 @@ export function example(entry: Entry, slash: string): string {
   return `${slash} ${entry.example}`;
 }
 
+/** Usage text depends only on the table and the slash command, so each block is built once. */
+const usageCache = new Map<string, string>();
+function cached(key: string, build: () => string): string {
+  let text = usageCache.get(key);
+  if (text === undefined) {
+    text = build();
+    if (usageCache.size < 1000) usageCache.set(key, text);
+  }
+  return text;
+}
+
 /** Every form of a noun, one line each: what an unknown verb or a confused target gets. */
 export function nounUsage(noun: Noun, slash: string): string {
-  const lines = entriesOf(noun).map((e) => `\`${synopsis(e, slash, false)}\` — ${e.summary}`);
-  return `*Usage:*\n${lines.join('\n')}\n\`${slash} help ${noun.name}\` shows every flag with examples.`;
+  return cached(`noun ${noun.name} ${slash}`, () => {
+    const lines = entriesOf(noun).map((e) => `\`${synopsis(e, slash, false)}\` — ${e.summary}`);
+    return `*Usage:*\n${lines.join('\n')}\n\`${slash} help ${noun.name}\` shows every flag with examples.`;
+  });
 }
 
 /** One form in full: what a bad flag, a missing argument or a bad value gets. */
 export function entryUsage(entry: Entry, slash: string): string {
-  return `*Usage:* \`${synopsis(entry, slash, true)}\`\ne.g. \`${example(entry, slash)}\` · \`${slash} help ${entry.noun}\` for more`;
+  return cached(
+    `entry ${entry.key} ${slash}`,
+    () =>
+      `*Usage:* \`${synopsis(entry, slash, true)}\`\ne.g. \`${example(entry, slash)}\` · \`${slash} help ${entry.noun}\` for more`,
+  );
 }
 
 /** The list of nouns, for a first word that is nothing like any of them. */
 export function nounsLine(slash: string): string {
-  const words = allNouns().map((n) => n.plural ?? n.name);
-  return `I know: ${words.map((w) => `\`${w}\``).join(', ')}. Try \`${slash} help\`.`;
+  return cached(`nouns ${slash}`, () => {
+    const words = allNouns().map((n) => n.plural ?? n.name);
+    return `I know: ${words.map((w) => `\`${w}\``).join(', ')}. Try \`${slash} help\`.`;
+  });
 }
 
 export type ProblemContext = { noun?: Noun; entry?: Entry; suggestion?: string; slash: string };

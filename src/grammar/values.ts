@@ -1,9 +1,9 @@
 import { validate as validateCron } from 'node-cron';
 import { parseDuration } from './duration.js';
-import { lookupNoun, nounSpellings } from './nouns.js';
+import { lookupNoun, nounCandidates } from './nouns.js';
 import { type Parsed, parseGroupText, parsePositiveInt, parseProjectText } from './references.js';
-import type { ValueSpec } from './spec-types.js';
-import { closest } from './suggest.js';
+import type { ValueSpec, ValueType } from './spec-types.js';
+import { candidates, closest } from './suggest.js';
 import { echo, normalizeWord } from './text.js';
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
@@ -16,6 +16,13 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   off: false,
   '0': false,
 };
+
+const LIST_TYPES: ReadonlySet<ValueType> = new Set(['enum-list', 'list', 'labels', 'int-list']);
+
+/** List flags merge `--x a,b` and `--x a --x b` into one list. */
+export function isListType(type: ValueType): boolean {
+  return LIST_TYPES.has(type);
+}
 
 export function parseBoolean(text: string): boolean | undefined {
   return BOOLEAN_WORDS[text.toLowerCase()];
@@ -76,7 +83,7 @@ function parseEnumValue(values: readonly string[], text: string): Parsed<string>
   const typed = normalizeWord(text);
   const found = values.find((v) => normalizeWord(v) === typed);
   if (found !== undefined) return { ok: true, value: found };
-  const suggestion = closest(text, values, normalizeWord);
+  const suggestion = closest(text, candidates(values));
   return { ok: false, problem: `must be one of ${values.join(', ')}`, ...(suggestion ? { suggestion } : {}) };
 }
 
@@ -95,14 +102,26 @@ function isCron(expression: string): boolean {
 }
 
 const zoneCache = new Map<string, string | null>();
-/** The canonical IANA name (`europe/berlin` → `Europe/Berlin`), or null if Intl does not know the zone. */
-function canonicalZone(text: string): string | null {
+
+/** Title-case a zone typed in lower case: `asia/kolkata` → `Asia/Kolkata`. */
+function titleCaseZone(text: string): string {
+  return text.replace(/(^|[/_-])([a-z])/g, (_m, sep: string, letter: string) => sep + letter.toUpperCase());
+}
+
+/**
+ * The zone as the person named it, in its proper case, or null if Intl does not know it. ICU's own canonical
+ * names are legacy ones (`Asia/Kolkata` → `Asia/Calcutta`), so they are used only to fix the case of the same name.
+ */
+function knownZone(text: string): string | null {
   let zone = zoneCache.get(text);
   if (zone === undefined) {
     try {
-      zone = /^[A-Za-z][A-Za-z0-9_+/-]*$/.test(text)
+      const resolved = /^[A-Za-z][A-Za-z0-9_+/-]*$/.test(text)
         ? new Intl.DateTimeFormat('en-US', { timeZone: text }).resolvedOptions().timeZone
-        : null;
+        : undefined;
+      if (resolved === undefined) zone = null;
+      else if (resolved.toLowerCase() === text.toLowerCase()) zone = resolved;
+      else zone = text === text.toLowerCase() ? titleCaseZone(text) : text;
     } catch {
       zone = null;
     }
@@ -131,7 +150,7 @@ export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Pa
     case 'int':
       return parseInteger(spec, text);
     case 'string':
-      return text === '' && !spec.allowEmpty ? { ok: false, problem: 'is empty' } : { ok: true, value: text };
+      return text === '' && !spec.allowEmpty ? { ok: false, problem: 'needs a value' } : { ok: true, value: text };
     case 'enum':
       return parseEnumValue(spec.values, text);
     case 'enum-list': {
@@ -151,11 +170,11 @@ export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Pa
     }
     case 'list': {
       const parts = splitList(text);
-      return parts.length === 0 ? { ok: false, problem: 'is empty' } : { ok: true, value: parts };
+      return parts.length === 0 ? { ok: false, problem: 'needs a value' } : { ok: true, value: parts };
     }
     case 'labels': {
       const parts = splitList(text);
-      if (parts.length === 0) return { ok: false, problem: 'is empty' };
+      if (parts.length === 0) return { ok: false, problem: 'needs a value' };
       // The API's spelling of "no label at all"; the operation joins with ',' and the wire carries `No+Label`.
       return { ok: true, value: parts.length === 1 && parts[0]?.toLowerCase() === 'none' ? ['No Label'] : parts };
     }
@@ -186,7 +205,7 @@ export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Pa
       return { ok: true, value: expression };
     }
     case 'timezone': {
-      const zone = canonicalZone(text.trim());
+      const zone = knownZone(text.trim());
       return zone === null ? { ok: false, problem: 'must be an IANA time zone' } : { ok: true, value: zone };
     }
     case 'emoji':
@@ -212,19 +231,19 @@ export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Pa
     case 'noun': {
       const hit = lookupNoun(text);
       if (hit) return { ok: true, value: hit.noun.name };
-      const suggestion = closest(text, nounSpellings(), normalizeWord);
+      const suggestion = closest(text, nounCandidates());
       return { ok: false, problem: 'is not a command I know', ...(suggestion ? { suggestion } : {}) };
     }
   }
 }
 
-/** A value that parses, to show in messages and help next to the flag or argument. */
-export function exampleValue(spec: ValueSpec & { default?: string | number }): string {
+/** What to show after "e.g." for a bad value: a value that parses, or for free text its placeholder. */
+export function exampleValue(spec: ValueSpec & { default?: string | number; placeholder?: string }): string {
   switch (spec.type) {
     case 'int':
       return String(spec.default ?? (spec.max !== undefined ? Math.min(20, spec.max) : 12));
     case 'string':
-      return spec.allowEmpty ? '"some text"' : 'main';
+      return spec.placeholder ?? '"some text"';
     case 'enum':
       return spec.values[0] ?? '';
     case 'enum-list':

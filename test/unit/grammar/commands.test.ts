@@ -17,6 +17,7 @@ const ROWS: Row[] = [
       ['help jobs', command('help', none, { args: { topic: 'job' }, needsToken: false })],
       ['help merge-requests', command('help', none, { args: { topic: 'mr' }, needsToken: false })],
       ['jobs --help', command('help', none, { args: { topic: 'job' }, needsToken: false })],
+      ['mr help', command('help', none, { args: { topic: 'mr' }, needsToken: false })],
       ['', command('help', none, { needsToken: false })],
     ],
     refuses: [
@@ -495,7 +496,7 @@ const ROWS: Row[] = [
         'issue edit #3',
         'Nothing to change: give at least one of `--title`, `--description`, `--labels`, `--assignees`, `--milestone-id`, `--due`, `--confidential`, `--updated-at`.',
       ],
-      ['issue edit #3 --title', '`--title` needs a value, e.g. `--title main`.'],
+      ['issue edit #3 --title', '`--title` needs a value, e.g. `--title "<title>"`.'],
     ],
   },
   {

@@ -1,0 +1,129 @@
+import { describe, expect, it } from 'vitest';
+import { buildHelp, type HelpText, NOUNS, parseCommand, SPEC, usageHint } from '../../../src/grammar/index.js';
+import type { FlagSpec, NounSpec } from '../../../src/grammar/spec-types.js';
+import { accepted, plain, SERVER } from './support.js';
+
+const nouns: readonly NounSpec[] = NOUNS;
+const kebab = (name: string) => name.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+
+function help(topic?: string, slashCommand = '/gl'): HelpText {
+  const result = buildHelp(topic, { slashCommand });
+  if (!result.ok) throw new Error(result.error.message);
+  return result.help;
+}
+
+function text(h: HelpText): string {
+  return plain(h.sections.join('\n'));
+}
+
+describe('/gl help', () => {
+  it('names every noun, including the account ones', () => {
+    const overview = text(help());
+    for (const noun of NOUNS) expect(overview).toContain(noun.name);
+    for (const word of [
+      'connect',
+      'help',
+      'job',
+      'pipeline',
+      'schedule',
+      'deployment',
+      'issue',
+      'mr',
+      'award',
+      'todo',
+      'event',
+      'key',
+      'digest',
+      'use',
+      'whoami',
+      'disconnect',
+    ]) {
+      expect(overview).toContain(word);
+    }
+  });
+
+  it('explains targets and --share', () => {
+    const overview = text(help());
+    expect(overview).toContain('--share');
+    expect(overview).toContain('`group/project#12`');
+    expect(overview).toContain('channel');
+  });
+
+  it('uses the configured slash command', () => {
+    const overview = help(undefined, '/gitlab');
+    expect(overview.title).toContain('/gitlab');
+    expect(text(overview)).toContain('`/gitlab jobs`');
+  });
+});
+
+describe('/gl help <noun>', () => {
+  it.each(NOUNS.map((n) => [n.name]))('has every verb, alias, flag and example of %s', (name) => {
+    const body = text(help(name));
+    for (const entry of SPEC.filter((e) => e.noun === name)) {
+      if (entry.verb !== null) expect(body).toContain(entry.verb);
+      for (const alias of 'verbAliases' in entry ? entry.verbAliases : []) expect(body).toContain(alias);
+      for (const flag of entry.flags as readonly FlagSpec[]) {
+        expect(body).toContain(`--${kebab(flag.name)}`);
+        for (const alias of flag.aliases ?? []) expect(body).toContain(`--${kebab(alias)}`);
+      }
+      expect(body).toContain(`/gl ${entry.example}`);
+      expect(body).toContain(entry.summary.slice(1));
+    }
+  });
+
+  it.each(
+    nouns
+      .flatMap((n) => [n.name, n.plural, ...(n.aliases ?? []), ...Object.keys(n.shortcuts ?? {})])
+      .filter((w): w is string => w !== undefined),
+  )('accepts the spelling %s', (word) => {
+    expect(help(word).sections.length).toBeGreaterThan(0);
+    expect(help(word.toUpperCase().replace(/-/g, '_')).title).toBe(help(word).title);
+  });
+
+  it('keeps every section within Slack limits and escaped for mrkdwn', () => {
+    for (const topic of [undefined, ...NOUNS.map((n) => n.name)]) {
+      for (const section of help(topic).sections) {
+        expect(section.length).toBeGreaterThan(0);
+        expect(section.length).toBeLessThanOrEqual(2900);
+        expect(section).not.toMatch(/[<>]/);
+      }
+    }
+  });
+
+  it('mentions what the contract check looks for', () => {
+    const jobs = text(help('jobs'));
+    for (const word of ['--scope', 'retry', 'trace', 'artifacts', '--pipeline']) expect(jobs).toContain(word);
+    const schedule = text(help('schedule'));
+    for (const word of ['create', 'take', 'cron', 'activate', 'delete']) expect(schedule).toContain(word);
+  });
+
+  it('refuses an unknown topic with the closest noun', () => {
+    const result = buildHelp('pipline', { slashCommand: '/gl' });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.error.suggestion).toBe('pipeline');
+      expect(plain(result.error.message).split('\n')[0]).toBe(
+        'There is no help on `pipline`. Did you mean `pipeline`?',
+      );
+    }
+    const far = buildHelp('zzzzzz', { slashCommand: '/gl' });
+    expect(far.ok).toBe(false);
+  });
+
+  it('matches the topic the parser gives /gl help <noun>', () => {
+    const command = accepted('help merge_requests');
+    expect(command.key).toBe('help');
+    if (command.key === 'help') expect(help(command.args.topic).title).toBe(help('mr').title);
+    const parsed = parseCommand('help', { serverUrl: SERVER });
+    expect(parsed.ok && parsed.command.key === 'help' && parsed.command.args.topic).toBe(undefined);
+  });
+});
+
+describe('the usage hint', () => {
+  it('is short and names the nouns and help', () => {
+    const hint = usageHint();
+    expect(hint.length).toBeLessThanOrEqual(120);
+    for (const noun of NOUNS.filter((n) => n.group !== 'account')) expect(hint).toContain(noun.name);
+    expect(hint).toContain('help');
+  });
+});
