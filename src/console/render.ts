@@ -69,18 +69,25 @@ const EMOJI: Record<string, string> = {
 
 /** Slack mrkdwn → plain text: links, mentions, escapes, emoji shortcodes. */
 export function mrkdwnToText(text: string, userName: RenderOptions['userName']): string {
-  return text
-    .replace(/<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g, (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`)
-    .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
-    .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) => (label === url ? url : `${label} (${url})`))
-    .replace(/<([a-z]+:[^>]+)>/g, '$1')
-    .replace(/:([a-z0-9_+-]+):/g, (m, name: string) => EMOJI[name] ?? m)
-    // Bold and italics read fine without their markers in a terminal.
-    .replace(/\*([^*\n]+)\*/g, '$1')
-    .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;]|$)/gm, '$1$2')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&amp;/g, '&');
+  return (
+    text
+      .replace(
+        /<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g,
+        (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`,
+      )
+      .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
+      .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) =>
+        label === url ? url : `${label} (${url})`,
+      )
+      .replace(/<([a-z]+:[^>]+)>/g, '$1')
+      .replace(/:([a-z0-9_+-]+):/g, (m, name: string) => EMOJI[name] ?? m)
+      // Bold and italics read fine without their markers in a terminal.
+      .replace(/\*([^*\n]+)\*/g, '$1')
+      .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;]|$)/gm, '$1$2')
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&')
+  );
 }
 
 export function renderBlocks(
@@ -112,7 +119,9 @@ export function renderBlocks(
       case 'section': {
         if (raw.text) lines.push(md(raw.text));
         // A field is "*Label*\nvalue" in Slack; on one line it reads "Label: value".
-        const fields = Array.isArray(raw.fields) ? raw.fields.map((f) => md(f).replace(/\n/, ': ').replace(/\n/g, ' ')) : [];
+        const fields = Array.isArray(raw.fields)
+          ? raw.fields.map((f) => md(f).replace(/\n/, ': ').replace(/\n/g, ' '))
+          : [];
         for (let i = 0; i < fields.length; i += 2) lines.push(`  ${fields.slice(i, i + 2).join('   |   ')}`);
         if (isObj(raw.accessory)) {
           const acc = raw.accessory;

@@ -45,13 +45,16 @@ export function createSession(d: SessionDeps): Session {
   const person = () => d.people[user] as SlackPerson;
   const userName = (id: string) => Object.values(d.people).find((p) => p.id === id)?.name;
 
-  /** Waits until the bot has answered and then stayed quiet, or the turn times out. */
-  async function settle(it: Interaction): Promise<void> {
+  /**
+   * Waits until the bot has answered and then stayed quiet, or the turn times out. An answer
+   * carried by the ack itself counts; an empty ack of a form submission may be all there is.
+   */
+  async function settle(it: Interaction, emptyAckIsFinal = false): Promise<void> {
     const started = Date.now();
     let last = d.fake.lastSeq;
     let lastChange = Date.now();
     for (;;) {
-      const answered = it.ackMessage !== null || it.records().length > 0;
+      const answered = it.ack.text.length > 0 || it.records().length > 0 || (emptyAckIsFinal && it.ack.status !== 0);
       if (d.fake.lastSeq !== last) {
         last = d.fake.lastSeq;
         lastChange = Date.now();
@@ -85,7 +88,10 @@ export function createSession(d: SessionDeps): Session {
     }
     // A modal replaced by the answer to its submission (response_action: update) is shown, not filled in.
     const replaced = it.ack.json?.response_action === 'update' ? (it.ack.json.view as Record<string, unknown>) : null;
-    if (replaced) out.push(`┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: 1 }).text)}`);
+    if (replaced)
+      out.push(
+        `┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: 1 }).text)}`,
+      );
     if (out.length > 0) d.write(out.join('\n'));
     const views = it.records((r: FakeRecord) => r.method === 'views.open' && r.ok && !!r.view);
     for (const rec of views) await fillModal(rec.view as Record<string, unknown>);
@@ -113,7 +119,7 @@ export function createSession(d: SessionDeps): Session {
       values[b.block_id] = answer.trim() === '' ? null : answer;
     }
     const submitted = await d.slack.submitView(person(), view, values);
-    await settle(submitted);
+    await settle(submitted, true);
     const ack = submitted.ack.json;
     if (ack?.response_action === 'errors') {
       const errors = Object.values((ack.errors as Record<string, string>) ?? {});

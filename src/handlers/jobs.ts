@@ -22,7 +22,7 @@ async function actOnJob(
   const job = await s.jobs.act(ctx, project, id, action);
   const detail = action === 'retry' && job.id !== id ? `new job #${job.id} replaces #${id}` : `job #${id}`;
   const notice = { action, actorId: ctx.actor.userId, detail };
-  if (list.q) return redrawList(list.q, list.n ?? 1, ctx, s, notice);
+  if (list.q) return redrawList(list.q, list.n ?? 1, ctx, s, { ...notice, subject: { kind: 'job', job } });
   return buildJobCard(job, project, cardContext(ctx, s, notice));
 }
 

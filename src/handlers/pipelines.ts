@@ -27,9 +27,9 @@ async function actOnPipeline(
   action: 'retry' | 'cancel',
   list: { q?: string | undefined; n?: number | undefined },
 ): Promise<SlackMessage> {
-  await s.pipelines.act(ctx, project, id, action);
+  const pipeline = await s.pipelines.act(ctx, project, id, action);
   const notice = { action, actorId: ctx.actor.userId, detail: `pipeline #${id}` };
-  if (list.q) return redrawList(list.q, list.n ?? 1, ctx, s, notice);
+  if (list.q) return redrawList(list.q, list.n ?? 1, ctx, s, { ...notice, subject: { kind: 'pipeline', pipeline } });
   // The action answers the pipeline; the card also shows its jobs, read once more after the change.
   return pipelineCard(ctx, s, project, id, notice);
 }

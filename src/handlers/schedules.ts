@@ -24,7 +24,10 @@ async function actOnSchedule(
 ): Promise<SlackMessage> {
   const result = await s.schedules.act(ctx, project, id, action);
   const notice = { action, actorId: ctx.actor.userId, detail: `schedule #${id}` };
-  if (list.q) return redrawList(list.q, list.n ?? 1, ctx, s, notice);
+  if (list.q) {
+    const subject = result && action !== 'delete' ? { kind: 'schedule' as const, schedule: result } : undefined;
+    return redrawList(list.q, list.n ?? 1, ctx, s, subject ? { ...notice, subject } : notice);
+  }
   if (action === 'delete' || !result) {
     return result
       ? buildScheduleDeleted(result, project, ctx.actor.userId)

@@ -1,4 +1,5 @@
 import type { Button } from '@slack/types';
+import type { Job, PipelineBasic, PipelineSchedule } from '../gitlab/schemas.js';
 import { type Block, button, context, linkButton } from './blocks.js';
 import { formatRelative } from './format.js';
 import { esc, link, mention } from './mrkdwn.js';
@@ -22,6 +23,11 @@ export interface Notice {
   action: keyof typeof DONE_BY | string;
   actorId: string;
   detail?: string;
+  /** On a list: the resource as it is now, shown under the line (a retried job is a new, pending one). */
+  subject?:
+    | { kind: 'job'; job: Job }
+    | { kind: 'pipeline'; pipeline: PipelineBasic }
+    | { kind: 'schedule'; schedule: PipelineSchedule };
 }
 
 /** Where a list came from, so its rows and its Next page button can redraw it. */

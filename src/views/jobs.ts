@@ -40,7 +40,13 @@ export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>): JobA
   return out;
 }
 
-function jobButton(action: JobAction, job: Job, project: ProjectKey, list: ListContext | null, slot?: number): Button {
+function jobButton(
+  action: JobAction,
+  job: Job,
+  project: ProjectKey,
+  list: ListContext | null,
+  slot?: number | string,
+): Button {
   const value = { p: project, j: job.id, ...(list ? { q: list.query, n: list.page } : {}) };
   const at = `job #${job.id} (${job.name}) in ${projectLabel(project)}`;
   const s = slot;
@@ -123,6 +129,27 @@ export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): Sla
   return message(`Job #${job.id} ${job.name}: ${job.status}`, blocks);
 }
 
+/** A job as one list row: what it is and how it went, with its most useful action as the row's button. */
+function jobRow(
+  job: Job,
+  project: ProjectKey,
+  list: ListContext | null,
+  slot: number | 'now',
+  serverUrl: string,
+): Block {
+  const url = jobUrl(serverUrl, project, job);
+  const duration = typeof job.duration === 'number' ? ` · ${formatDuration(job.duration)}` : '';
+  const by = job.user ? ` · ${esc(job.user.username)}` : '';
+  const commit = job.commit ? `\n_${esc(truncate(job.commit.title, 100))}_` : '';
+  const text = `${statusEmoji(job.status)} *${linked(url, `#${job.id}`)}* ${esc(job.name)} · ${esc(job.stage)} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
+  const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
+  const s = slot === 'now' ? 'now' : slot;
+  const accessory = primary
+    ? jobButton(primary, job, project, list, s)
+    : button({ text: 'Details', name: 'job.show', value: { p: project, j: job.id }, slot: s });
+  return section(truncate(text, LIMITS.sectionText), accessory);
+}
+
 /** One row per job, its most useful action as the row's button, and a Next page button. */
 export function buildJobList(
   jobs: Job[],
@@ -136,18 +163,11 @@ export function buildJobList(
   if (jobs.length === 0) {
     blocks.push(section(`No jobs in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`));
   }
+  const subject = o.ctx.notice?.subject;
+  if (subject?.kind === 'job') blocks.push(jobRow(subject.job, project, o.list, 'now', o.ctx.serverUrl));
   // Each row is one section: 40 rows at most keeps the message inside Slack's 50 blocks.
   jobs.slice(0, 40).forEach((job, i) => {
-    const url = jobUrl(o.ctx.serverUrl, project, job);
-    const duration = typeof job.duration === 'number' ? ` · ${formatDuration(job.duration)}` : '';
-    const by = job.user ? ` · ${esc(job.user.username)}` : '';
-    const commit = job.commit ? `\n_${esc(truncate(job.commit.title, 100))}_` : '';
-    const text = `${statusEmoji(job.status)} *${linked(url, `#${job.id}`)}* ${esc(job.name)} · ${esc(job.stage)} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
-    const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
-    const accessory = primary
-      ? jobButton(primary, job, project, o.list, i)
-      : button({ text: 'Details', name: 'job.show', value: { p: project, j: job.id }, slot: i });
-    blocks.push(section(truncate(text, LIMITS.sectionText), accessory));
+    blocks.push(jobRow(job, project, o.list, i, o.ctx.serverUrl));
   });
   blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, 40) }));
   return message(`${o.title}: ${jobs.length} shown`, blocks);

@@ -42,7 +42,7 @@ function pipelineButton(
   p: PipelineBasic,
   project: ProjectKey,
   list: ListContext | null,
-  slot?: number,
+  slot?: number | string,
 ): Button {
   const value = { p: project, i: p.id, ...(list ? { q: list.query, n: list.page } : {}) };
   switch (action) {
@@ -106,6 +106,19 @@ export function buildPipelineCard(p: Pipeline, jobs: Job[] | null, project: Proj
   return message(`Pipeline #${p.id} on ${p.ref}: ${p.status}`, blocks);
 }
 
+function pipelineRow(
+  p: PipelineBasic,
+  project: ProjectKey,
+  list: ListContext | null,
+  slot: number | string,
+  serverUrl: string,
+): Block {
+  const url = pipelineUrl(serverUrl, project, p);
+  const text = `${statusEmoji(p.status)} *${linked(url, `#${p.id}`)}* ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
+  const primary = pipelineActionsFor(p)[0] as PipelineAction;
+  return section(text, pipelineButton(primary, p, project, list, slot));
+}
+
 export function buildPipelineList(
   pipelines: PipelineBasic[],
   project: ProjectKey,
@@ -120,11 +133,10 @@ export function buildPipelineList(
       section(`No pipelines in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`),
     );
   }
+  const subject = o.ctx.notice?.subject;
+  if (subject?.kind === 'pipeline') blocks.push(pipelineRow(subject.pipeline, project, o.list, 'now', o.ctx.serverUrl));
   pipelines.slice(0, 40).forEach((p, i) => {
-    const url = pipelineUrl(o.ctx.serverUrl, project, p);
-    const text = `${statusEmoji(p.status)} *${linked(url, `#${p.id}`)}* ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
-    const primary = pipelineActionsFor(p)[0] as PipelineAction;
-    blocks.push(section(text, pipelineButton(primary, p, project, o.list, i)));
+    blocks.push(pipelineRow(p, project, o.list, i, o.ctx.serverUrl));
   });
   blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, 40) }));
   return message(`${o.title}: ${pipelines.length} shown`, blocks);

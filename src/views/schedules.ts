@@ -96,6 +96,12 @@ export function buildScheduleDeleted(s: PipelineSchedule, project: ProjectKey, a
   ]);
 }
 
+function scheduleRow(s: PipelineSchedule, project: ProjectKey, slot: number | string): Block {
+  const owner = s.owner ? ` · owner @${esc(s.owner.username)}` : '';
+  const text = `${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${esc(s.description)} · ${code(s.ref)} · ${code(s.cron)} ${esc(s.cron_timezone)} · ${s.active ? 'active' : 'inactive'}${owner}`;
+  return section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot }));
+}
+
 export function buildScheduleList(
   schedules: PipelineSchedule[],
   project: ProjectKey,
@@ -109,12 +115,10 @@ export function buildScheduleList(
     blocks.push(
       section(`No pipeline schedules in ${esc(projectLabel(project))}${o.filters ? ` (${esc(o.filters)})` : ''}.`),
     );
+  const subject = o.ctx.notice?.subject;
+  if (subject?.kind === 'schedule') blocks.push(scheduleRow(subject.schedule, project, 'now'));
   schedules.slice(0, 40).forEach((s, i) => {
-    const owner = s.owner ? ` · owner @${esc(s.owner.username)}` : '';
-    const text = `${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${esc(s.description)} · ${code(s.ref)} · ${code(s.cron)} ${esc(s.cron_timezone)} · ${s.active ? 'active' : 'inactive'}${owner}`;
-    blocks.push(
-      section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot: i })),
-    );
+    blocks.push(scheduleRow(s, project, i));
   });
   blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, 40) }));
   return message(`${o.title}: ${schedules.length} shown`, blocks);

@@ -51,7 +51,7 @@ const SCRIPT = [
 
 // What a person must never read: internal failures, unrendered values, a command the bot did not carry out.
 const NOT_A_COMMANDS_OWN_MESSAGE =
-  /Something went wrong|reference `|console error|\(no answer\)|not available in this version|answered HTTP|\bundefined\b|\bNaN\b|\[object Object\]|\n\s+at .+:\d+:\d+|ECONNREFUSED|not found, or you have no access|cannot be|refused|unavailable|out of date|Which project/;
+  /Something went wrong|reference `|console error|\(no answer\)|not available in this version|answered HTTP|\bundefined\b|\bNaN\b|\[object Object\]|\n\s+at .+:\d+:\d+|ECONNREFUSED|not found, or you have no access|cannot be (played|retried|canceled|erased)|refused|unavailable|out of date|Which project/;
 
 let demo: Demo;
 const output: string[] = [];

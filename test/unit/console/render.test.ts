@@ -9,7 +9,9 @@ describe('the console renderer', () => {
     expect(mrkdwnToText('*<http://x/1|#1>* by <@U0ALICE> &lt;b&gt; &amp; :x: _note_', userName)).toBe(
       '#1 (http://x/1) by @alice <b> & ❌ note',
     );
-    expect(mrkdwnToText('<http://x|http://x> <#C1|general> snake_case_name', userName)).toBe('http://x #general snake_case_name');
+    expect(mrkdwnToText('<http://x|http://x> <#C1|general> snake_case_name', userName)).toBe(
+      'http://x #general snake_case_name',
+    );
   });
 
   it('shows headers, fields, context and numbered buttons, counting on from the first number', () => {
@@ -19,13 +21,25 @@ describe('the console renderer', () => {
       section('row', button({ text: 'Retry', name: 'job.retry', value: { p: 'demo/web', j: 8 } })),
       context(['created 2 days ago']),
       actions([
-        button({ text: 'Erase', name: 'job.erase', value: { p: 'demo/web', j: 8 }, confirm: { title: 'Erase?', text: 'Sure?', confirm: 'Erase' } }),
+        button({
+          text: 'Erase',
+          name: 'job.erase',
+          value: { p: 'demo/web', j: 8 },
+          confirm: { title: 'Erase?', text: 'Sure?', confirm: 'Erase' },
+        }),
         button({ text: 'Trace', name: 'job.trace', value: { p: 'demo/web', j: 8 } }),
       ]),
     ];
     const r = renderBlocks(blocks, 'fallback', { userName, firstButton: 3 });
     expect(r.text).toBe(
-      ['== Job #8 ==', '  Status: failed   |   Stage: test', 'row', '  [3 Retry]', '  · created 2 days ago', '[4 Erase] [5 Trace]'].join('\n'),
+      [
+        '== Job #8 ==',
+        '  Status: failed   |   Stage: test',
+        'row',
+        '  [3 Retry]',
+        '  · created 2 days ago',
+        '[4 Erase] [5 Trace]',
+      ].join('\n'),
     );
     expect(r.buttons.map((b) => [b.number, b.text, b.action_id])).toEqual([
       [3, 'Retry', 'gl:job.retry'],
@@ -36,6 +50,9 @@ describe('the console renderer', () => {
   });
 
   it('falls back to the message text when there are no blocks', () => {
-    expect(renderBlocks(undefined, 'just *text*', { userName, firstButton: 1 })).toEqual({ text: 'just text', buttons: [] });
+    expect(renderBlocks(undefined, 'just *text*', { userName, firstButton: 1 })).toEqual({
+      text: 'just text',
+      buttons: [],
+    });
   });
 });
