@@ -10,7 +10,7 @@ import { createChannelStore } from '../store/channel-store.js';
 import { openDatabase } from '../store/database.js';
 import { createSealer } from '../store/sealer.js';
 import { createTokenStore } from '../store/token-store.js';
-import { startFakeSlack } from './fake-slack.js';
+import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { TEAM } from './payloads.js';
 import { createSession, type Session } from './session.js';
 import { SlackDriver } from './slack-driver.js';
@@ -27,6 +27,9 @@ export const DEMO_PEOPLE = {
 
 export interface Demo {
   session: Session;
+  /** The Slack side, for scripts that drive the bot without the console (benchmarks). */
+  slack: SlackDriver;
+  fake: FakeSlack;
   simUrl: string;
   botUrl: string;
   dataDir: string;
@@ -87,6 +90,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   });
   return {
     session,
+    slack,
+    fake,
     simUrl: sim.url,
     botUrl,
     dataDir,
