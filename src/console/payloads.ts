@@ -104,3 +104,17 @@ export function viewSubmissionBody(o: {
   };
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
+
+/** An Events API callback, as Slack posts it to the request URL. */
+export function eventCallbackBody(event: Record<string, unknown>): string {
+  return JSON.stringify({
+    token: 'verification-token-unused',
+    team_id: TEAM.id,
+    api_app_id: APP_ID,
+    event,
+    type: 'event_callback',
+    event_id: `Ev${Date.now()}`,
+    event_time: Math.floor(Date.now() / 1000),
+    authorizations: [{ team_id: TEAM.id, user_id: 'U0BOT', is_bot: true }],
+  });
+}

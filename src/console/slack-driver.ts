@@ -1,5 +1,11 @@
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
-import { blockActionsBody, type SlackPerson, slashCommandBody, viewSubmissionBody } from './payloads.js';
+import {
+  blockActionsBody,
+  eventCallbackBody,
+  type SlackPerson,
+  slashCommandBody,
+  viewSubmissionBody,
+} from './payloads.js';
 import { type SignOptions, signedRequest } from './signing.js';
 
 // Talks to the bot the way Slack does (signed requests to /slack/events) and reads
@@ -147,8 +153,9 @@ export class SlackDriver {
     },
   ) {}
 
-  private async post(raw: string, sign: SignOptions | undefined): Promise<Ack> {
+  private async post(raw: string, sign: SignOptions | undefined, contentType?: string): Promise<Ack> {
     const { headers, body } = signedRequest(this.o.signingSecret, raw, sign);
+    if (contentType) headers['content-type'] = contentType;
     const res = await fetch(`${this.o.botUrl}/slack/events`, { method: 'POST', headers, body });
     const text = await res.text();
     let json: Record<string, unknown> | null = null;
@@ -212,6 +219,18 @@ export class SlackDriver {
       triggerId,
     });
     it.ack = await this.post(raw, sign);
+    return it;
+  }
+
+  /** An Events API event (e.g. app_home_opened), signed like Slack's. */
+  async event(event: Record<string, unknown>): Promise<Interaction> {
+    const fake = this.o.fake;
+    const it = new Interaction(fake, fake.lastSeq, {
+      channel: null,
+      user: { id: String(event.user ?? ''), name: '' },
+      triggerId: '',
+    });
+    it.ack = await this.post(eventCallbackBody(event), undefined, 'application/json');
     return it;
   }
 

@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
+import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+
+let sim: RunningSimulator;
+let bot: StartedApp;
+
+beforeAll(async () => {
+  sim = await startSim();
+  bot = await startApp({ gitlabUrl: sim.url });
+});
+afterAll(async () => {
+  await bot?.stop({ removeData: true });
+  await sim?.close();
+});
+
+describe('App Home', () => {
+  it('shows a person who is not connected a Connect button, and a connected one since when', async () => {
+    const first = await bot.slack.event({
+      type: 'app_home_opened',
+      user: PEOPLE.carol.id,
+      channel: 'D0CAROL',
+      tab: 'home',
+    });
+    expect(first.ack.status).toBe(200);
+    const published = await first.waitFor((r) => r.method === 'views.publish');
+    expect(published?.ok).toBe(true);
+    expect(published?.body.user_id).toBe(PEOPLE.carol.id);
+    expect(JSON.stringify(published?.view)).toMatch(/Not connected[\s\S]*"Connect"/);
+
+    await bot.connect(PEOPLE.alice, TOKENS.alice);
+    const second = await bot.slack.event({
+      type: 'app_home_opened',
+      user: PEOPLE.alice.id,
+      channel: 'D0ALICE',
+      tab: 'home',
+    });
+    const view = await second.waitFor((r) => r.method === 'views.publish');
+    expect(JSON.stringify(view?.view)).toMatch(/Connected to/);
+    expect(JSON.stringify(view?.view)).not.toMatch(/"Connect"/);
+  });
+
+  it('ignores the Messages tab', async () => {
+    const seq = bot.fake.lastSeq;
+    const it = await bot.slack.event({
+      type: 'app_home_opened',
+      user: PEOPLE.alice.id,
+      channel: 'D0ALICE',
+      tab: 'messages',
+    });
+    expect(it.ack.status).toBe(200);
+    const probe = await bot.slack.command(PEOPLE.carol, 'help');
+    expect(probe.ack.status).toBe(200);
+    expect(bot.fake.since(seq).filter((r) => r.method === 'views.publish')).toEqual([]);
+  });
+});
