@@ -6,12 +6,9 @@ import { type RunningSimulator, type SimulatorOptions, startSimulator } from '..
 
 export const NOW = new Date('2026-03-02T10:00:00.000Z');
 
-export const TOKENS = {
-  root: 'sim-root-token',
-  alice: 'sim-alice-token',
-  bob: 'sim-bob-token',
-  eve: 'sim-eve-token',
-} as const;
+import { TOKENS } from '../../support/start-sim.js';
+
+export { TOKENS };
 
 export type Who = keyof typeof TOKENS | null;
 
