@@ -2,7 +2,7 @@ import { StaleActionError } from '../errors.js';
 import { parseCommand } from '../grammar/index.js';
 import type { RequestContext } from '../operations/context.js';
 import type { SlackMessage } from '../views/blocks.js';
-import type { CardContext, ListContext, Notice } from '../views/ci.js';
+import { type CardContext, LIST_ROWS, type ListContext, type Notice } from '../views/ci.js';
 import { buildDeploymentList } from '../views/deployments.js';
 import { buildJobList } from '../views/jobs.js';
 import { buildPipelineList } from '../views/pipelines.js';
@@ -47,7 +47,8 @@ export async function renderList(
   notice?: Notice,
 ): Promise<SlackMessage> {
   const page = cmd.flags.page;
-  const perPage = cmd.flags.perPage;
+  // A message shows LIST_ROWS rows: a longer page would hide its last rows from every page.
+  const perPage = cmd.flags.perPage ? Math.min(cmd.flags.perPage, LIST_ROWS) : undefined;
   const paging = { ...(page ? { page } : {}), ...(perPage ? { per_page: perPage } : {}) };
   const c = cardContext(ctx, s, notice);
   const project = await s.resolveProject(ctx, cmd.target.project);

@@ -24,6 +24,13 @@ export interface Notice {
   detail?: string;
 }
 
+/**
+ * Rows of one list message: one section each, which with the header, filters, notice and paging
+ * keeps a list inside Slack's 50 blocks. Lists ask the server for pages no longer than this, so
+ * that no row of a page is left out.
+ */
+export const LIST_ROWS = 40;
+
 /** Where a list came from, so its rows and its Next page button can redraw it. */
 export interface ListContext {
   query: string;

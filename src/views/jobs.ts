@@ -3,6 +3,7 @@ import type { Job } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -136,8 +137,7 @@ export function buildJobList(
   if (jobs.length === 0) {
     blocks.push(section(`No jobs in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`));
   }
-  // Each row is one section: 40 rows at most keeps the message inside Slack's 50 blocks.
-  jobs.slice(0, 40).forEach((job, i) => {
+  jobs.slice(0, LIST_ROWS).forEach((job, i) => {
     const url = jobUrl(o.ctx.serverUrl, project, job);
     const duration = typeof job.duration === 'number' ? ` · ${formatDuration(job.duration)}` : '';
     const by = job.user ? ` · ${esc(job.user.username)}` : '';
@@ -149,7 +149,7 @@ export function buildJobList(
       : button({ text: 'Details', name: 'job.show', value: { p: project, j: job.id }, slot: i });
     blocks.push(section(truncate(text, LIMITS.sectionText), accessory));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, LIST_ROWS) }));
   return message(`${o.title}: ${jobs.length} shown`, blocks);
 }
 

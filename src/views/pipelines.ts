@@ -3,6 +3,7 @@ import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -120,12 +121,12 @@ export function buildPipelineList(
       section(`No pipelines in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`),
     );
   }
-  pipelines.slice(0, 40).forEach((p, i) => {
+  pipelines.slice(0, LIST_ROWS).forEach((p, i) => {
     const url = pipelineUrl(o.ctx.serverUrl, project, p);
     const text = `${statusEmoji(p.status)} *${linked(url, `#${p.id}`)}* ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
     const primary = pipelineActionsFor(p)[0] as PipelineAction;
     blocks.push(section(text, pipelineButton(primary, p, project, o.list, i)));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, LIST_ROWS) }));
   return message(`${o.title}: ${pipelines.length} shown`, blocks);
 }

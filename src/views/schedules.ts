@@ -3,6 +3,7 @@ import type { PipelineSchedule } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -109,13 +110,13 @@ export function buildScheduleList(
     blocks.push(
       section(`No pipeline schedules in ${esc(projectLabel(project))}${o.filters ? ` (${esc(o.filters)})` : ''}.`),
     );
-  schedules.slice(0, 40).forEach((s, i) => {
+  schedules.slice(0, LIST_ROWS).forEach((s, i) => {
     const owner = s.owner ? ` · owner @${esc(s.owner.username)}` : '';
     const text = `${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${esc(s.description)} · ${code(s.ref)} · ${code(s.cron)} ${esc(s.cron_timezone)} · ${s.active ? 'active' : 'inactive'}${owner}`;
     blocks.push(
       section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot: i })),
     );
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, LIST_ROWS) }));
   return message(`${o.title}: ${schedules.length} shown`, blocks);
 }
