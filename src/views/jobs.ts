@@ -29,14 +29,17 @@ export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
 
 type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep' | 'trace';
 
-/** The actions a job's state allows, in the order they appear on the card. */
-export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>): JobAction[] {
+/**
+ * The actions a job's state allows, in the order they appear on the card. The API does not say
+ * whether a job was erased, so a card redrawn right after an erase passes `erased`.
+ */
+export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>, erased = false): JobAction[] {
   const out: JobAction[] = [];
   if (FINISHED.has(job.status)) out.push('retry');
   if (CANCELABLE.has(job.status)) out.push('cancel');
   if (job.status === 'manual') out.push('play');
-  if (FINISHED.has(job.status)) out.push('erase');
-  if (job.artifacts_file) out.push('keep');
+  if (FINISHED.has(job.status) && !erased) out.push('erase');
+  if (job.artifacts_file && !erased) out.push('keep');
   out.push('trace');
   return out;
 }
@@ -112,15 +115,23 @@ export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): Sla
     ]),
     section(`*Commit* ${commit}`),
   ];
+  const erased = c.notice?.action === 'erase';
   const extra: string[] = [`${esc(projectLabel(project))} · created ${when(job.created_at, c.now)}`];
-  if (job.artifacts_file) {
-    const expires = job.artifacts_expire_at ? `expire ${when(job.artifacts_expire_at, c.now)}` : 'kept';
-    extra.push(`:package: ${esc(job.artifacts_file.filename)} (${formatBytes(job.artifacts_file.size)}), ${expires}`);
+  if (job.artifacts_file && !erased) {
+    // 9.5 leaves artifacts_expire_at out: absent means "not told", only null means "never expire".
+    const expiry = job.artifacts_expire_at
+      ? `, expire ${when(job.artifacts_expire_at, c.now)}`
+      : job.artifacts_expire_at === null || c.notice?.action === 'keep'
+        ? ', kept'
+        : '';
+    extra.push(`:package: ${esc(job.artifacts_file.filename)} (${formatBytes(job.artifacts_file.size)})${expiry}`);
   }
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));
   blocks.push(...noticeBlock(c.notice));
-  blocks.push(actions([...jobActionsFor(job).map((a) => jobButton(a, job, project, null)), ...openButton(url)]));
+  blocks.push(
+    actions([...jobActionsFor(job, erased).map((a) => jobButton(a, job, project, null)), ...openButton(url)]),
+  );
   return message(`Job #${job.id} ${job.name}: ${job.status}`, blocks);
 }
 
