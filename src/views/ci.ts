@@ -66,7 +66,9 @@ export function noticeBlock(n: Notice | undefined): Block[] {
 export function when(iso: string | null | undefined, now: Date): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '—' : formatRelative(d, now);
+  if (Number.isNaN(d.getTime())) return '—';
+  // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
+  return Math.abs(d.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(d, now);
 }
 
 export function openButton(url: string | null, text = 'Open in GitLab'): Button[] {
