@@ -178,8 +178,9 @@ export function buildTrace(
   const budget = LIMITS.sectionText - 10;
   const shown: string[] = [];
   let size = 0;
+  // Counted as sent: escaping turns each <, > and & into several characters.
   for (let i = all.length - 1; i >= 0 && shown.length < lines; i--) {
-    const line = (all[i] as string).replace(/```/g, "'''");
+    const line = esc((all[i] as string).replace(/```/g, "'''"));
     if (size + line.length + 1 > budget) break;
     shown.unshift(line);
     size += line.length + 1;
@@ -190,7 +191,7 @@ export function buildTrace(
     return message(`${title}: empty`, [section(`${title} is empty (the job has not written any output).`)]);
   return message(`${title}: last ${shown.length} lines`, [
     section(`*${esc(title)}* · last ${shown.length} of ${all.length} lines`),
-    section(`\`\`\`${esc(shown.join('\n'))}\`\`\``),
+    section(`\`\`\`${shown.join('\n')}\`\`\``),
     context([`The whole trace as a file: ${code(`/gl job trace ${projectLabel(project)} ${jobId} --full`)}`]),
   ]);
 }
