@@ -4,7 +4,7 @@ import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
 import { projectLabel } from './projects.js';
-import { about } from './subject.js';
+import { about, projectSubject } from './subject.js';
 
 export function createDeploymentOperations(o: { access: GitlabAccess }) {
   return {
@@ -14,7 +14,7 @@ export function createDeploymentOperations(o: { access: GitlabAccess }) {
       options: { page?: number; per_page?: number },
     ): Promise<Page<Deployment>> {
       return about(
-        `Project ${projectLabel(project)}`,
+        projectSubject(project),
         o.access.withClient(ctx.actor, (c) => c.deployments.list(project, options)),
       );
     },

@@ -7,7 +7,7 @@ import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
 import { projectLabel } from './projects.js';
-import { about } from './subject.js';
+import { about, projectSubject } from './subject.js';
 
 export type ScheduleAction = 'take' | 'activate' | 'deactivate' | 'delete';
 
@@ -26,7 +26,7 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
       options: { scope?: 'active' | 'inactive'; page?: number; per_page?: number },
     ) {
       return about(
-        `Project ${projectLabel(project)}`,
+        projectSubject(project),
         o.access.withClient(ctx.actor, (c) => c.schedules.list(project, options)),
       ) as Promise<Page<PipelineSchedule>>;
     },

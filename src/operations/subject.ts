@@ -15,6 +15,11 @@ export async function about<T>(label: string, work: Promise<T>): Promise<T> {
   }
 }
 
+/** A project as the subject of a sentence: "Project demo/web", "Project 42". */
+export function projectSubject(project: string | number): string {
+  return `Project ${project}`;
+}
+
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
