@@ -212,6 +212,31 @@ describe('refusals the server means', () => {
     expect(cancel.text).toContain('Pipeline #2 in demo/web cannot be retried');
   });
 
+  it('tells a guest that schedules and deployments need the Reporter role', async () => {
+    const schedules = await h.ask('eve', 'schedules demo/web', /Reporter/);
+    const schedule = await h.ask('eve', 'schedule demo/web 1', /Reporter/);
+    const deployments = await h.ask('eve', 'deployments demo/web', /Reporter/);
+    const deployment = await h.ask('eve', 'deployment demo/web 1', /Reporter/);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/pipeline_schedules`, 'eve', { status: 403 }),
+      call('GET', `${WEB}/pipeline_schedules/1`, 'eve', { status: 403 }),
+      call('GET', `${WEB}/deployments`, 'eve', { status: 403 }),
+      call('GET', `${WEB}/deployments/1`, 'eve', { status: 403 }),
+    ]);
+    expect(schedules.text).toContain(
+      'You may not see the pipeline schedules of demo/web (403): that needs at least the Reporter role in the project.',
+    );
+    expect(schedule.text).toContain(
+      'You may not see schedule #1 in demo/web (403): that needs at least the Reporter role in the project.',
+    );
+    expect(deployments.text).toContain(
+      'You may not see the deployments of demo/web (403): that needs at least the Reporter role in the project.',
+    );
+    expect(deployment.text).toContain(
+      'You may not see deployment 1 in demo/web (403): that needs at least the Reporter role in the project.',
+    );
+  });
+
   it('says why a pipeline cannot start on a ref that does not exist', async () => {
     const seen = await h.ask('alice', 'pipeline run demo/web no-such-branch', /refused/);
     expect(h.calls()).toEqual([
