@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { expectWithinLimits } from '../../support/slack-checks.js';
-import { buttonOf, buttonsIn, call, useCiBot, WEB } from './harness.js';
+import { buttonsOf } from '../../support/slack-driver.js';
+import { buttonOf, call, useCiBot, WEB } from './harness.js';
 
 // Deployment lists and cards, and their Job buttons, end to end.
 
 const h = useCiBot();
 
-const labels = (m: Parameters<typeof buttonsIn>[0]) => buttonsIn(m).map((b) => b.text);
+const labels = (m: Parameters<typeof buttonsOf>[0]) => buttonsOf(m).map((b) => b.text);
 
 interface DeploymentJson {
   id: number;
@@ -82,7 +83,7 @@ describe('deployments', () => {
 
   it("opens a job from a list row's Job button", async () => {
     const list = await h.ask('alice', 'deployments demo/web', /Deployments in/);
-    const rows = buttonsIn(list.message);
+    const rows = buttonsOf(list.message);
     const job = await h.press('alice', rows[2] as (typeof rows)[number], /Job #12 /);
     expect(h.calls()).toEqual([call('GET', `${WEB}/deployments`, 'alice'), call('GET', `${WEB}/jobs/12`, 'alice')]);
     expect(job.text).toContain('Job #12 · deploy:staging');

@@ -1,9 +1,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTransport, type RequestOptions, type ResponseKind, type Transport } from '../../../src/gitlab/http.js';
 import { expectNoUnexpectedErrors, expectWithinLimits } from '../../support/slack-checks.js';
+import { buttonsOf } from '../../support/slack-driver.js';
 import { PEOPLE, startApp } from '../../support/start-app.js';
 import { startSim, TOKENS } from '../../support/start-sim.js';
-import { buttonOf, buttonsIn, call, useCiBot, WEB } from './harness.js';
+import { buttonOf, call, useCiBot, WEB } from './harness.js';
 
 // What goes wrong reaches the person as a sentence that says what happened and what to do:
 // every status of ARCHITECTURE §4's table that CI can meet, timeouts, rate limits, a server
@@ -193,7 +194,7 @@ describe('refusals the server means', () => {
     expect(list.text).toContain('Project demo/secret was not found, or you have no access to it (404).');
     for (const seen of [job, trace, list]) {
       expect(seen.text).not.toMatch(/unit-tests|failed|compile|Alice|pipeline/i);
-      expect(buttonsIn(seen.message)).toEqual([]);
+      expect(buttonsOf(seen.message)).toEqual([]);
     }
   });
 
@@ -253,7 +254,7 @@ describe('people without a usable token', () => {
     const seen = await h.press('carol', buttonOf(card, /^Retry$/), /not connected/);
     expect(h.calls(1)).toEqual([]);
     expect(seen.text).toContain("You're not connected yet");
-    expect(buttonsIn(seen.message).map((b) => b.text)).toContain('Connect');
+    expect(buttonsOf(seen.message).map((b) => b.text)).toContain('Connect');
     expect(seen.message).toMatchObject({ ephemeral: true, visibleTo: 'U0CAROL' });
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);
   });
@@ -276,7 +277,7 @@ describe('people without a usable token', () => {
       ]);
       expect(seen.text).toContain(`Your token was refused by ${h.sim.url}`);
       expect(seen.text).toContain('Connect a new one');
-      expect(buttonsIn(seen.message).map((b) => b.text)).toContain('Connect');
+      expect(buttonsOf(seen.message).map((b) => b.text)).toContain('Connect');
       expect((await tokens.find('T0TEST', PEOPLE.eve.id))?.status).toBe('revoked');
 
       const again = await h.ask('eve', 'jobs demo/web', /refused/);
@@ -327,7 +328,7 @@ describe('a server that is down', () => {
       const card = await bot.slack.command(PEOPLE.alice, 'job demo/web 8');
       const shown = await card.waitForMessage((t) => /Job #8 /.test(t));
       expect(shown).not.toBeNull();
-      const retry = buttonsIn(shown as NonNullable<typeof shown>).find((b) => b.text === 'Retry');
+      const retry = buttonsOf(shown as NonNullable<typeof shown>).find((b) => b.text === 'Retry');
       await sim.close();
       const fromSeq = bot.fake.lastSeq;
 

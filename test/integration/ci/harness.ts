@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Transport } from '../../../src/gitlab/http.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { expectNoUnexpectedErrors, findSurfaceProblems } from '../../support/slack-checks.js';
-import { type FoundButton, type Interaction, messageText } from '../../support/slack-driver.js';
+import { buttonsOf, type FoundButton, type Interaction, messageText } from '../../support/slack-driver.js';
 import { PEOPLE, type PersonName, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
@@ -59,42 +59,20 @@ export function call(
 
 export const WEB = '/api/v4/projects/demo%2Fweb';
 
-export const CONNECTED: PersonName[] = ['alice', 'bob', 'eve', 'root'];
+const CONNECTED = ['alice', 'bob', 'eve', 'root'] as const;
 
 /** A button of a message by its label, or a failed expectation that lists the labels there are. */
 export function buttonOf(m: { message: FakeMessage } | FakeMessage, label: RegExp): FoundButton {
   const message = 'message' in m ? m.message : m;
-  const found = buttonsIn(message).find((b) => label.test(b.text));
+  const found = buttonsOf(message).find((b) => label.test(b.text));
   if (!found) {
     expect.fail(
-      `no button ${label} on the message; it has ${buttonsIn(message)
+      `no button ${label} on the message; it has ${buttonsOf(message)
         .map((b) => `[${b.text}]`)
         .join(' ')}`,
     );
   }
   return found;
-}
-
-export function buttonsIn(message: FakeMessage): FoundButton[] {
-  const out: FoundButton[] = [];
-  for (const raw of message.blocks ?? []) {
-    const b = raw as { type?: string; block_id?: string; elements?: unknown[]; accessory?: unknown };
-    const els = b.type === 'actions' ? (b.elements ?? []) : b.type === 'section' && b.accessory ? [b.accessory] : [];
-    for (const el of els as Record<string, unknown>[]) {
-      if (el.type !== 'button') continue;
-      out.push({
-        text: (el.text as { text: string }).text,
-        action_id: String(el.action_id),
-        block_id: b.block_id,
-        value: el.value as string | undefined,
-        url: el.url as string | undefined,
-        confirm: el.confirm,
-        style: el.style as string | undefined,
-        message,
-      });
-    }
-  }
-  return out;
 }
 
 /** The text of the confirmation dialog Slack shows before a button runs, or null when it has none. */
@@ -103,7 +81,7 @@ export function confirmText(b: FoundButton): string | null {
   return c?.text?.text ?? null;
 }
 
-export function useCiBot(o: { transport?: (simUrl: string) => Transport; people?: PersonName[] } = {}): CiHarness {
+export function useCiBot(o: { transport?: (simUrl: string) => Transport } = {}): CiHarness {
   let sim: RunningSimulator;
   let bot: StartedApp;
   let fromSeq = 0;
@@ -179,8 +157,8 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; people?
   beforeAll(async () => {
     sim = await startSim();
     bot = await startApp({ gitlabUrl: sim.url, ...(o.transport ? { transport: o.transport(sim.url) } : {}) });
-    for (const name of o.people ?? CONNECTED) {
-      const { submission } = await bot.connect(PEOPLE[name], TOKENS[name as keyof typeof TOKENS]);
+    for (const name of CONNECTED) {
+      const { submission } = await bot.connect(PEOPLE[name], TOKENS[name]);
       expect(submission.ack.json).toMatchObject({ response_action: 'update' });
     }
   });

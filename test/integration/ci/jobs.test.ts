@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectWithinLimits } from '../../support/slack-checks.js';
-import { buttonOf, buttonsIn, call, confirmText, useCiBot, WEB } from './harness.js';
+import { buttonsOf } from '../../support/slack-driver.js';
+import { buttonOf, call, confirmText, useCiBot, WEB } from './harness.js';
 
 // Every job command and every job button, end to end: signed request → Bolt → simulator →
 // fake Slack. Each test asserts the exact calls (method, path, parameters, whose token)
@@ -8,7 +9,7 @@ import { buttonOf, buttonsIn, call, confirmText, useCiBot, WEB } from './harness
 
 const h = useCiBot();
 
-const labels = (m: Parameters<typeof buttonsIn>[0]) => buttonsIn(m).map((b) => b.text);
+const labels = (m: Parameters<typeof buttonsOf>[0]) => buttonsOf(m).map((b) => b.text);
 const rowIds = (text: string) => [...text.matchAll(/\|#(\d+)>\* /g)].map((m) => Number(m[1]));
 const esc = (t: string) => t.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 const ANSI = /\u001b\[[0-9;?]*[A-Za-z]/g;
@@ -150,7 +151,7 @@ describe('a job card', () => {
     expect(seen.text).toMatch(new RegExp(`\\*Status\\*\\n:[a-z_]+: ${status}`));
     expect(labels(seen.message)).toEqual([...buttons, 'Open in GitLab']);
     expect(buttonOf(seen, /^Open in GitLab$/).url).toBe(`${h.sim.url}/demo/web/-/jobs/${id}`);
-    for (const b of buttonsIn(seen.message)) {
+    for (const b of buttonsOf(seen.message)) {
       if (/^(Cancel|Erase)$/.test(b.text)) expect(confirmText(b)).toContain(`job #${id}`);
       else expect(b.confirm).toBeUndefined();
     }

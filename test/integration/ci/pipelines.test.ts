@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { expectWithinLimits } from '../../support/slack-checks.js';
-import { buttonOf, buttonsIn, call, confirmText, useCiBot, WEB } from './harness.js';
+import { buttonsOf } from '../../support/slack-driver.js';
+import { buttonOf, call, confirmText, useCiBot, WEB } from './harness.js';
 
 // Every pipeline command and every pipeline button, end to end, with the exact calls and
 // what the person sees.
 
 const h = useCiBot();
 
-const labels = (m: Parameters<typeof buttonsIn>[0]) => buttonsIn(m).map((b) => b.text);
+const labels = (m: Parameters<typeof buttonsOf>[0]) => buttonsOf(m).map((b) => b.text);
 const rowIds = (text: string) => [...text.matchAll(/\|#(\d+)>\* `/g)].map((m) => Number(m[1]));
 const jobsOf = (i: number) => call('GET', `${WEB}/pipelines/${i}/jobs`, 'alice', { query: { per_page: '100' } });
 
