@@ -81,7 +81,8 @@ export const jobCommands: CommandHandlers = {
     if (cmd.flags.full && trace.length > 0) {
       const content = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
       const clipped = content.length > FULL_TRACE_LIMIT ? content.slice(content.length - FULL_TRACE_LIMIT) : content;
-      const lines = clipped.split('\n').length;
+      // A trace ends with a newline: counted as the lines the short form shows, not one more.
+      const lines = clipped.replace(/\n+$/, '').split('\n').length;
       const where = cmd.share ? 'in this channel' : 'in a direct message';
       const text = `The whole trace of job #${id} in ${projectLabel(project)} (${lines} lines) is uploaded ${where}${clipped === content ? '' : ' (its last 5 MB)'}.`;
       return {

@@ -1,8 +1,9 @@
 import { StaleActionError } from '../errors.js';
 import { parseCommand } from '../grammar/index.js';
 import type { RequestContext } from '../operations/context.js';
+import { projectLabel } from '../operations/projects.js';
 import type { SlackMessage } from '../views/blocks.js';
-import type { CardContext, ListContext, Notice } from '../views/ci.js';
+import { type CardContext, LIST_ROWS, type ListContext, type Notice } from '../views/ci.js';
 import { buildDeploymentList } from '../views/deployments.js';
 import { buildJobList } from '../views/jobs.js';
 import { buildPipelineList } from '../views/pipelines.js';
@@ -47,7 +48,8 @@ export async function renderList(
   notice?: Notice,
 ): Promise<SlackMessage> {
   const page = cmd.flags.page;
-  const perPage = cmd.flags.perPage;
+  // A message shows LIST_ROWS rows: a longer page would hide its last rows from every page.
+  const perPage = cmd.flags.perPage ? Math.min(cmd.flags.perPage, LIST_ROWS) : undefined;
   const paging = { ...(page ? { page } : {}), ...(perPage ? { per_page: perPage } : {}) };
   const c = cardContext(ctx, s, notice);
   const project = await s.resolveProject(ctx, cmd.target.project);
@@ -60,7 +62,9 @@ export async function renderList(
         ...(page ? { page } : {}),
         ...(perPage ? { perPage } : {}),
       });
-      const title = f.pipeline ? `Jobs of pipeline #${f.pipeline} in ${String(project)}` : `Jobs in ${String(project)}`;
+      const title = f.pipeline
+        ? `Jobs of pipeline #${f.pipeline} in ${projectLabel(project)}`
+        : `Jobs in ${projectLabel(project)}`;
       return buildJobList(result.items, project, result, {
         title,
         filters: describeFilters({ scope: f.scope }),
@@ -83,7 +87,7 @@ export async function renderList(
       });
       const filters = describeFilters({ ...f });
       return buildPipelineList(result.items, project, result, {
-        title: `Pipelines in ${String(project)}`,
+        title: `Pipelines in ${projectLabel(project)}`,
         filters,
         list,
         ctx: c,
@@ -95,7 +99,7 @@ export async function renderList(
         ...(cmd.flags.scope ? { scope: cmd.flags.scope } : {}),
       });
       return buildScheduleList(result.items, project, result, {
-        title: `Pipeline schedules in ${String(project)}`,
+        title: `Pipeline schedules in ${projectLabel(project)}`,
         filters: describeFilters({ scope: cmd.flags.scope }),
         list,
         ctx: c,
@@ -104,7 +108,7 @@ export async function renderList(
     case 'deployment.list': {
       const result = await s.deployments.list(ctx, project, paging);
       return buildDeploymentList(result.items, project, result, {
-        title: `Deployments in ${String(project)}`,
+        title: `Deployments in ${projectLabel(project)}`,
         list,
         ctx: c,
       });

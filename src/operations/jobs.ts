@@ -6,7 +6,7 @@ import type { Job } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { projectLabel } from './projects.js';
-import { about } from './subject.js';
+import { about, projectSubject } from './subject.js';
 
 export type ProjectKey = string | number;
 export type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep';
@@ -55,9 +55,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
         ...(q.page ? { page: q.page } : {}),
         ...(q.perPage ? { per_page: q.perPage } : {}),
       };
-      const label = q.pipelineId
-        ? `Pipeline #${q.pipelineId} in ${projectLabel(project)}`
-        : `Project ${projectLabel(project)}`;
+      const label = q.pipelineId ? `Pipeline #${q.pipelineId} in ${projectLabel(project)}` : projectSubject(project);
       return about(
         label,
         o.access.withClient(ctx.actor, (c) =>

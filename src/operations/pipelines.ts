@@ -7,7 +7,7 @@ import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
 import { projectLabel } from './projects.js';
-import { about } from './subject.js';
+import { about, projectSubject } from './subject.js';
 
 const label = (project: ProjectKey, id: number) => `Pipeline #${id} in ${projectLabel(project)}`;
 
@@ -15,7 +15,7 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
   return {
     list(ctx: RequestContext, project: ProjectKey, filters: PipelineListOptions): Promise<Page<PipelineBasic>> {
       return about(
-        `Project ${projectLabel(project)}`,
+        projectSubject(project),
         o.access.withClient(ctx.actor, (c) => c.pipelines.list(project, filters)),
       );
     },

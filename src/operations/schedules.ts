@@ -7,7 +7,7 @@ import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import type { ProjectKey } from './jobs.js';
 import { projectLabel } from './projects.js';
-import { about } from './subject.js';
+import { about, projectSubject, readNeeding } from './subject.js';
 
 export type ScheduleAction = 'take' | 'activate' | 'deactivate' | 'delete';
 
@@ -25,16 +25,24 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
       project: ProjectKey,
       options: { scope?: 'active' | 'inactive'; page?: number; per_page?: number },
     ) {
-      return about(
-        `Project ${projectLabel(project)}`,
-        o.access.withClient(ctx.actor, (c) => c.schedules.list(project, options)),
+      return readNeeding(
+        'Reporter',
+        `the pipeline schedules of ${projectLabel(project)}`,
+        about(
+          projectSubject(project),
+          o.access.withClient(ctx.actor, (c) => c.schedules.list(project, options)),
+        ),
       ) as Promise<Page<PipelineSchedule>>;
     },
 
     get(ctx: RequestContext, project: ProjectKey, id: number): Promise<PipelineSchedule> {
-      return about(
-        label(project, id),
-        o.access.withClient(ctx.actor, (c) => c.schedules.get(project, id)),
+      return readNeeding(
+        'Reporter',
+        `schedule #${id} in ${projectLabel(project)}`,
+        about(
+          label(project, id),
+          o.access.withClient(ctx.actor, (c) => c.schedules.get(project, id)),
+        ),
       );
     },
 

@@ -1,4 +1,5 @@
-import { GitlabError } from '../gitlab/errors.js';
+import { InvalidInputError } from '../errors.js';
+import { ForbiddenError, GitlabError } from '../gitlab/errors.js';
 
 /**
  * Names what a failed call was about ("job #12 in demo/web"), so that the one error
@@ -15,6 +16,28 @@ export async function about<T>(label: string, work: Promise<T>): Promise<T> {
   }
 }
 
+/** A project as the subject of a sentence: "Project demo/web", "Project 42". */
+export function projectSubject(project: string | number): string {
+  return `Project ${project}`;
+}
+
 export function capitalise(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/**
+ * Reads that need a role: a 403 there means the person's role is too low, which the generic
+ * "not possible in its current state" does not say. `what` is what could not be seen.
+ */
+export async function readNeeding<T>(role: string, what: string, work: Promise<T>): Promise<T> {
+  try {
+    return await work;
+  } catch (err) {
+    if (err instanceof ForbiddenError) {
+      throw new InvalidInputError(
+        `You may not see ${what} (403): that needs at least the ${role} role in the project.`,
+      );
+    }
+    throw err;
+  }
 }

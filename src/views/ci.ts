@@ -30,6 +30,13 @@ export interface Notice {
     | { kind: 'schedule'; schedule: PipelineSchedule };
 }
 
+/**
+ * Rows of one list message: one section each, which with the header, filters, notice and paging
+ * keeps a list inside Slack's 50 blocks. Lists ask the server for pages no longer than this, so
+ * that no row of a page is left out.
+ */
+export const LIST_ROWS = 40;
+
 /** Where a list came from, so its rows and its Next page button can redraw it. */
 export interface ListContext {
   query: string;
@@ -65,7 +72,9 @@ export function noticeBlock(n: Notice | undefined): Block[] {
 export function when(iso: string | null | undefined, now: Date): string {
   if (!iso) return '—';
   const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? '—' : formatRelative(d, now);
+  if (Number.isNaN(d.getTime())) return '—';
+  // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
+  return Math.abs(d.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(d, now);
 }
 
 export function openButton(url: string | null, text = 'Open in GitLab'): Button[] {

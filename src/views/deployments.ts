@@ -2,6 +2,7 @@ import type { Deployment } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -49,7 +50,7 @@ export function buildDeploymentList(
 ): SlackMessage {
   const blocks: Block[] = [header(o.title)];
   if (deployments.length === 0) blocks.push(section(`No deployments in ${esc(projectLabel(project))}.`));
-  deployments.slice(0, 40).forEach((d, i) => {
+  deployments.slice(0, LIST_ROWS).forEach((d, i) => {
     const job = d.deployable ? ` · ${statusEmoji(d.deployable.status)} job #${d.deployable.id}` : '';
     const by = d.user ? ` · @${esc(d.user.username)}` : '';
     const text = `:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx.now)}`;
@@ -58,6 +59,6 @@ export function buildDeploymentList(
       : undefined;
     blocks.push(section(text, accessory));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(deployments.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(deployments.length, LIST_ROWS) }));
   return message(`${o.title}: ${deployments.length} shown`, blocks);
 }

@@ -102,10 +102,12 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
         : err.reason === 'network'
           ? 'could not be reached'
           : `answered ${err.status ?? 'with an error'}`;
-    return say(
-      ':construction:',
-      `The server at ${esc(o.serverUrl)} is unavailable: it ${why}. Try again in a minute; if it lasts, tell whoever runs it.`,
-    );
+    // A change that timed out may still have reached the server: trying again blindly could do it twice.
+    const changeUnknown = err.reason === 'timeout' && err.method !== 'GET' && err.method !== 'HEAD';
+    const next = changeUnknown
+      ? 'The change may have been made anyway: look before you try again.'
+      : 'Try again in a minute; if it lasts, tell whoever runs it.';
+    return say(':construction:', `The server at ${esc(o.serverUrl)} is unavailable: it ${why}. ${next}`);
   }
   if (err instanceof ResponseShapeError) {
     return say(

@@ -3,6 +3,7 @@ import type { Job } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -28,14 +29,17 @@ export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
 
 type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep' | 'trace';
 
-/** The actions a job's state allows, in the order they appear on the card. */
-export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>): JobAction[] {
+/**
+ * The actions a job's state allows, in the order they appear on the card. The API does not say
+ * whether a job was erased, so a card redrawn right after an erase passes `erased`.
+ */
+export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>, erased = false): JobAction[] {
   const out: JobAction[] = [];
   if (FINISHED.has(job.status)) out.push('retry');
   if (CANCELABLE.has(job.status)) out.push('cancel');
   if (job.status === 'manual') out.push('play');
-  if (FINISHED.has(job.status)) out.push('erase');
-  if (job.artifacts_file) out.push('keep');
+  if (FINISHED.has(job.status) && !erased) out.push('erase');
+  if (job.artifacts_file && !erased) out.push('keep');
   out.push('trace');
   return out;
 }
@@ -117,15 +121,23 @@ export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): Sla
     ]),
     section(`*Commit* ${commit}`),
   ];
+  const erased = c.notice?.action === 'erase';
   const extra: string[] = [`${esc(projectLabel(project))} · created ${when(job.created_at, c.now)}`];
-  if (job.artifacts_file) {
-    const expires = job.artifacts_expire_at ? `expire ${when(job.artifacts_expire_at, c.now)}` : 'kept';
-    extra.push(`:package: ${esc(job.artifacts_file.filename)} (${formatBytes(job.artifacts_file.size)}), ${expires}`);
+  if (job.artifacts_file && !erased) {
+    // 9.5 leaves artifacts_expire_at out: absent means "not told", only null means "never expire".
+    const expiry = job.artifacts_expire_at
+      ? `, expire ${when(job.artifacts_expire_at, c.now)}`
+      : job.artifacts_expire_at === null || c.notice?.action === 'keep'
+        ? ', kept'
+        : '';
+    extra.push(`:package: ${esc(job.artifacts_file.filename)} (${formatBytes(job.artifacts_file.size)})${expiry}`);
   }
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));
   blocks.push(...noticeBlock(c.notice));
-  blocks.push(actions([...jobActionsFor(job).map((a) => jobButton(a, job, project, null)), ...openButton(url)]));
+  blocks.push(
+    actions([...jobActionsFor(job, erased).map((a) => jobButton(a, job, project, null)), ...openButton(url)]),
+  );
   return message(`Job #${job.id} ${job.name}: ${job.status}`, blocks);
 }
 
@@ -166,10 +178,10 @@ export function buildJobList(
   const subject = o.ctx.notice?.subject;
   if (subject?.kind === 'job') blocks.push(jobRow(subject.job, project, o.list, 'now', o.ctx.serverUrl));
   // Each row is one section: 40 rows at most keeps the message inside Slack's 50 blocks.
-  jobs.slice(0, 40).forEach((job, i) => {
+  jobs.slice(0, LIST_ROWS).forEach((job, i) => {
     blocks.push(jobRow(job, project, o.list, i, o.ctx.serverUrl));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, LIST_ROWS) }));
   return message(`${o.title}: ${jobs.length} shown`, blocks);
 }
 
@@ -187,8 +199,9 @@ export function buildTrace(
   const budget = LIMITS.sectionText - 10;
   const shown: string[] = [];
   let size = 0;
+  // Counted as sent: escaping turns each <, > and & into several characters.
   for (let i = all.length - 1; i >= 0 && shown.length < lines; i--) {
-    const line = (all[i] as string).replace(/```/g, "'''");
+    const line = esc((all[i] as string).replace(/```/g, "'''"));
     if (size + line.length + 1 > budget) break;
     shown.unshift(line);
     size += line.length + 1;
@@ -199,7 +212,7 @@ export function buildTrace(
     return message(`${title}: empty`, [section(`${title} is empty (the job has not written any output).`)]);
   return message(`${title}: last ${shown.length} lines`, [
     section(`*${esc(title)}* · last ${shown.length} of ${all.length} lines`),
-    section(`\`\`\`${esc(shown.join('\n'))}\`\`\``),
+    section(`\`\`\`${shown.join('\n')}\`\`\``),
     context([`The whole trace as a file: ${code(`/gl job trace ${projectLabel(project)} ${jobId} --full`)}`]),
   ]);
 }

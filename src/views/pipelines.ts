@@ -3,6 +3,7 @@ import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -135,9 +136,9 @@ export function buildPipelineList(
   }
   const subject = o.ctx.notice?.subject;
   if (subject?.kind === 'pipeline') blocks.push(pipelineRow(subject.pipeline, project, o.list, 'now', o.ctx.serverUrl));
-  pipelines.slice(0, 40).forEach((p, i) => {
+  pipelines.slice(0, LIST_ROWS).forEach((p, i) => {
     blocks.push(pipelineRow(p, project, o.list, i, o.ctx.serverUrl));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, LIST_ROWS) }));
   return message(`${o.title}: ${pipelines.length} shown`, blocks);
 }

@@ -3,6 +3,7 @@ import type { PipelineSchedule } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
   type CardContext,
+  LIST_ROWS,
   type ListContext,
   linked,
   noticeBlock,
@@ -117,9 +118,9 @@ export function buildScheduleList(
     );
   const subject = o.ctx.notice?.subject;
   if (subject?.kind === 'schedule') blocks.push(scheduleRow(subject.schedule, project, 'now'));
-  schedules.slice(0, 40).forEach((s, i) => {
+  schedules.slice(0, LIST_ROWS).forEach((s, i) => {
     blocks.push(scheduleRow(s, project, i));
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, 40) }));
+  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, LIST_ROWS) }));
   return message(`${o.title}: ${schedules.length} shown`, blocks);
 }
