@@ -341,8 +341,10 @@ describe('job actions', () => {
     expect(retry.message.key).toBe(list.message.key);
     expect(retry.text).toMatch(/Retried by <@U0ALICE> · new job #\d+ replaces #8/);
     expect(retry.text).toContain('Filters: --scope failed,manual');
-    // The retried job stays in the list as it was (failed); its replacement is pending.
-    expect(rowIds(retry.text)).toEqual([17, 13, 8]);
+    // The replacement shows first, as it is now (pending); the retried job stays in the list as it was (failed).
+    const replacement = Number(/new job #(\d+)/.exec(retry.text)?.[1]);
+    expect(rowIds(retry.text)).toEqual([replacement, 17, 13, 8]);
+    expect(retry.text).toMatch(new RegExp(`#${replacement}\\S* unit-tests .* pending`));
 
     const play = await h.press('alice', buttonOf(retry, /^Play$/), /Started by/);
     expect(h.calls(3)).toEqual([
@@ -350,7 +352,9 @@ describe('job actions', () => {
       call('GET', `${WEB}/jobs`, 'alice', { query: { page: '1', scope: ['failed', 'manual'] } }),
     ]);
     expect(play.text).toContain('Started by <@U0ALICE> · job #17');
-    expect(rowIds(play.text)).toEqual([13, 8]);
+    // The played job shows first as it is now; it no longer matches the filter.
+    expect(rowIds(play.text)).toEqual([17, 13, 8]);
+    expect(play.text).toMatch(/#17\S* release .* pending/);
 
     const running = await h.ask('alice', 'jobs demo/web --scope running', /Jobs in demo\/web/);
     const cancel = buttonOf(running, /^Cancel$/);
