@@ -1,12 +1,9 @@
 import { buildDeploymentCard } from '../views/deployments.js';
-import { cardContext, listContext, renderList } from './lists.js';
+import { cardContext, listReply } from './lists.js';
 import type { CommandHandlers } from './types.js';
 
 export const deploymentCommands: CommandHandlers = {
-  async 'deployment.list'(cmd, ctx, s) {
-    const message = await renderList(cmd, ctx, s, listContext(ctx.text, cmd.flags.page));
-    return { kind: 'message', message, inChannel: cmd.share };
-  },
+  'deployment.list': listReply,
   async 'deployment.show'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
     const deployment = await s.deployments.get(ctx, project, cmd.target.id);

@@ -6,7 +6,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import { webUrl } from '../views/ci.js';
 import { buildConfirmPrompt } from '../views/confirm.js';
 import { buildArtifacts, buildJobCard, buildTrace } from '../views/jobs.js';
-import { cardContext, listContext, redrawList, renderList } from './lists.js';
+import { cardContext, listReply, redrawList } from './lists.js';
 import { type ButtonHandlers, type CommandHandlers, ephemeral, type Reply, type Services } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
@@ -47,10 +47,7 @@ function confirmJob(action: 'erase' | 'cancel', project: ProjectKey, id: number)
 }
 
 export const jobCommands: CommandHandlers = {
-  async 'job.list'(cmd, ctx, s) {
-    const message = await renderList(cmd, ctx, s, listContext(ctx.text, cmd.flags.page));
-    return { kind: 'message', message, inChannel: cmd.share };
-  },
+  'job.list': listReply,
   async 'job.show'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
     const job = await s.jobs.get(ctx, project, cmd.target.id);

@@ -8,7 +8,7 @@ import { buildDeploymentList } from '../views/deployments.js';
 import { buildJobList } from '../views/jobs.js';
 import { buildPipelineList } from '../views/pipelines.js';
 import { buildScheduleList } from '../views/schedules.js';
-import type { ButtonHandlers, CommandOf, Services } from './types.js';
+import type { ButtonHandlers, CommandContext, CommandOf, Reply, Services } from './types.js';
 
 // A list message can redraw itself: its command text travels in its buttons, is parsed
 // again on a click (so the filters stay what the person typed), and drawn at a page.
@@ -115,6 +115,12 @@ export async function renderList(
     }
   }
   throw new StaleActionError('not a list command');
+}
+
+/** Every list command answers alike: one page, drawn so that it can redraw itself. */
+export async function listReply(cmd: ListCommand, ctx: CommandContext, s: Services): Promise<Reply> {
+  const message = await renderList(cmd, ctx, s, listContext(ctx.text, cmd.flags.page));
+  return { kind: 'message', message, inChannel: cmd.share };
 }
 
 /** Parses a list's command text again and draws page `n` of it (for Next page and after row actions). */

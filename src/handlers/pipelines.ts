@@ -5,7 +5,7 @@ import type { SlackMessage } from '../views/blocks.js';
 import type { Notice } from '../views/ci.js';
 import { buildConfirmPrompt } from '../views/confirm.js';
 import { buildPipelineCard } from '../views/pipelines.js';
-import { cardContext, listContext, redrawList, renderList } from './lists.js';
+import { cardContext, listReply, redrawList } from './lists.js';
 import { type ButtonHandlers, type CommandHandlers, ephemeral, type Services } from './types.js';
 
 async function pipelineCard(
@@ -35,10 +35,7 @@ async function actOnPipeline(
 }
 
 export const pipelineCommands: CommandHandlers = {
-  async 'pipeline.list'(cmd, ctx, s) {
-    const message = await renderList(cmd, ctx, s, listContext(ctx.text, cmd.flags.page));
-    return { kind: 'message', message, inChannel: cmd.share };
-  },
+  'pipeline.list': listReply,
   async 'pipeline.show'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
     return { kind: 'message', message: await pipelineCard(ctx, s, project, cmd.target.id), inChannel: cmd.share };

@@ -6,7 +6,7 @@ import type { ScheduleAction } from '../operations/schedules.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/confirm.js';
 import { buildScheduleCard, buildScheduleDeleted } from '../views/schedules.js';
-import { cardContext, listContext, redrawList, renderList } from './lists.js';
+import { cardContext, listReply, redrawList } from './lists.js';
 import { type ButtonHandlers, type CommandHandlers, ephemeral, type Reply, type Services } from './types.js';
 
 async function scheduleCard(ctx: RequestContext, s: Services, project: ProjectKey, id: number): Promise<SlackMessage> {
@@ -69,10 +69,7 @@ function confirmSchedule(action: 'take' | 'delete', project: ProjectKey, id: num
 }
 
 export const scheduleCommands: CommandHandlers = {
-  async 'schedule.list'(cmd, ctx, s) {
-    const message = await renderList(cmd, ctx, s, listContext(ctx.text, cmd.flags.page));
-    return { kind: 'message', message, inChannel: cmd.share };
-  },
+  'schedule.list': listReply,
   async 'schedule.show'(cmd, ctx, s) {
     const project = await s.resolveProject(ctx, cmd.target.project);
     return { kind: 'message', message: await scheduleCard(ctx, s, project, cmd.target.id), inChannel: cmd.share };
