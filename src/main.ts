@@ -1,7 +1,7 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
-import { registerSecret } from './redact.js';
+import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
 import { openDatabase } from './store/database.js';
 import { createSealer } from './store/sealer.js';
@@ -32,14 +32,8 @@ async function main(): Promise<void> {
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
 
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
-  const { port } = await bot.start();
-  logger.info('bot started', {
-    mode: config.slack.mode,
-    port,
-    gitlabUrl: config.gitlabUrl,
-    command: config.slashCommand,
-  });
 
+  // Signals are handled from before the first request can arrive, so a stop is always graceful.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
@@ -60,9 +54,17 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+
+  const { port } = await bot.start();
+  logger.info('bot started', {
+    mode: config.slack.mode,
+    port,
+    gitlabUrl: config.gitlabUrl,
+    command: config.slashCommand,
+  });
 }
 
 main().catch((err: unknown) => {
-  process.stderr.write(`The bot could not start: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.stderr.write(`The bot could not start: ${redact(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });

@@ -34,20 +34,24 @@ async function start(): Promise<RunningSimulator> {
   }
 }
 
+// Signals are handled before the "listening" line goes out: whoever waits for that line may
+// stop the simulator the moment it reads it.
+let sim: RunningSimulator | null = null;
+let closing = false;
+const stop = (signal: string) => {
+  if (closing) return;
+  closing = true;
+  (sim ? sim.close() : Promise.resolve()).then(
+    () => process.exit(0),
+    (err: unknown) => fail(`could not stop cleanly after ${signal}: ${String(err)}`),
+  );
+};
+process.on('SIGINT', () => stop('SIGINT'));
+process.on('SIGTERM', () => stop('SIGTERM'));
+
 try {
-  const sim = await start();
+  sim = await start();
   process.stdout.write(`simulator listening on ${sim.url} (seed ${seed})\n`);
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    sim.close().then(
-      () => process.exit(0),
-      (err: unknown) => fail(`could not stop cleanly after ${signal}: ${String(err)}`),
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
 } catch (err) {
   fail(`cannot listen on port ${port}: ${(err as Error).message}`);
 }

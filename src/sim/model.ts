@@ -40,8 +40,15 @@ export interface CiJobTemplate {
   allow_failure: boolean;
   /** which pipelines get it: every one, the default branch's, or tags' */
   only: 'always' | 'default_branch' | 'tags';
-  makes_artifacts: boolean;
+  /** which runs leave artifacts: none, every run, or only runs on the default branch */
+  makes_artifacts: false | 'always' | 'default_branch';
   outcome: 'success' | 'failed';
+}
+
+/** Whether a run of this template on this ref leaves artifacts behind. */
+export function leavesArtifacts(t: CiJobTemplate, ref: string, tag: boolean, defaultBranch: string): boolean {
+  if (t.makes_artifacts === 'always') return true;
+  return t.makes_artifacts === 'default_branch' && !tag && ref === defaultBranch;
 }
 
 export interface GroupRecord {

@@ -4,7 +4,7 @@
 
 import { mergeMergeRequest } from '../domain/merging.js';
 import type { JobRecord, JobStatus, PipelineRecord, PipelineStatus, ProjectRecord, State } from '../model.js';
-import { nextId } from '../model.js';
+import { leavesArtifacts, nextId } from '../model.js';
 import { projectPath } from '../present.js';
 import { artifactsRecordFor } from './artifacts.js';
 import { finishedTrace, runningTrace } from './trace.js';
@@ -192,7 +192,7 @@ export function createPipeline(state: State, project: ProjectRecord, input: NewP
       manual: t.manual,
       allow_failure: t.allow_failure,
       outcome: t.outcome,
-      makes_artifacts: t.makes_artifacts,
+      makes_artifacts: leavesArtifacts(t, input.ref, input.tag, project.default_branch),
       artifacts: null,
       artifacts_kept: false,
       trace: null,

@@ -21,7 +21,7 @@ import type {
   State,
   UserRecord,
 } from '../model.js';
-import { createEmptyState, nextId } from '../model.js';
+import { createEmptyState, leavesArtifacts, nextId } from '../model.js';
 import { projectPath } from '../present.js';
 
 export const HOUR = 3_600_000;
@@ -175,7 +175,7 @@ export class SeedBuilder {
         manual: js.manual ?? template.manual,
         allow_failure: js.allowFailure ?? template.allow_failure,
         outcome: template.outcome,
-        makes_artifacts: template.makes_artifacts,
+        makes_artifacts: leavesArtifacts(template, spec.ref, pipeline.tag, project.default_branch),
         artifacts: null,
         artifacts_kept: false,
         trace: null,
@@ -195,10 +195,10 @@ export class SeedBuilder {
       if (job.status === 'running') job.trace = runningTrace(input);
       else if (job.started_at) job.trace = finishedTrace(input);
       if (job.status === 'success' && job.makes_artifacts) {
-        const expire =
-          job.ref === project.default_branch ? null : new Date(Date.parse(job.finished_at as string) + 7 * DAY);
-        job.artifacts = artifactsRecordFor(job, this.state.commits.get(job.sha), expire ? expire.toISOString() : null);
-        job.artifacts_kept = expire === null;
+        // Artifacts expire a week after the run, as the demo CI configures them; Keep artifacts stops that.
+        const expire = new Date(Date.parse(job.finished_at as string) + 7 * DAY);
+        job.artifacts = artifactsRecordFor(job, this.state.commits.get(job.sha), expire.toISOString());
+        job.artifacts_kept = false;
       }
     }
     pipeline.status = spec.yamlErrors ? 'failed' : compositeStatus(jobs);

@@ -280,9 +280,9 @@ export function buildDemoState(now: Date): State {
     ],
     stages: ['build', 'test', 'deploy'],
     ciJobs: [
-      ci('compile', 'build', { makes_artifacts: true }),
+      ci('compile', 'build', { makes_artifacts: 'default_branch' }),
       ci('lint', 'test'),
-      ci('unit-tests', 'test', { makes_artifacts: true }),
+      ci('unit-tests', 'test', { makes_artifacts: 'default_branch' }),
       ci('deploy:staging', 'deploy', { only: 'default_branch' }),
       ci('deploy:production', 'deploy', { only: 'default_branch', manual: true }),
       ci('release', 'deploy', { only: 'tags', manual: true, allow_failure: false }),
@@ -1255,7 +1255,7 @@ export function buildDemoState(now: Date): State {
     ],
     labels: ['bug', 'documentation', 'feature', 'good first issue'],
     stages: ['test', 'deploy'],
-    ciJobs: [ci('linkcheck', 'test'), ci('pages', 'deploy', { only: 'default_branch', makes_artifacts: true })],
+    ciJobs: [ci('linkcheck', 'test'), ci('pages', 'deploy', { only: 'default_branch', makes_artifacts: 'always' })],
     creator: alice,
     hoursAgo: 22 * 24,
   });

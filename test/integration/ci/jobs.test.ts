@@ -321,14 +321,14 @@ describe('job actions', () => {
     expect(typed.text).toContain('Artifacts kept by <@U0ALICE> · job #1');
     expect(typed.text).toMatch(/:package: artifacts\.zip \(\d+ B\), kept/);
 
-    const card = await h.ask('bob', 'job demo/web 24', /Job #24 /);
+    const card = await h.ask('bob', 'job demo/web 9', /Job #9 /);
     const click = await h.press('bob', buttonOf(card, /^Keep artifacts$/), /Artifacts kept by/);
     expect(h.calls(1)).toEqual([
-      call('GET', `${WEB}/jobs/24`, 'bob'),
-      call('POST', `${WEB}/jobs/24/artifacts/keep`, 'bob'),
+      call('GET', `${WEB}/jobs/9`, 'bob'),
+      call('POST', `${WEB}/jobs/9/artifacts/keep`, 'bob'),
     ]);
     expect(click.message.key).toBe(card.message.key);
-    expect(click.text).toContain('Artifacts kept by <@U0BOB> · job #24');
+    expect(click.text).toContain('Artifacts kept by <@U0BOB> · job #9');
   });
 
   it('acts on a list row and redraws the list, filters kept, with who did what', async () => {
