@@ -1,6 +1,12 @@
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import { createGitlabClient, type GitlabClient } from '../gitlab/client.js';
-import { UnauthorizedError } from '../gitlab/errors.js';
+import {
+  ForbiddenError,
+  GitlabError,
+  RateLimitedError,
+  UnauthorizedError,
+  UnavailableError,
+} from '../gitlab/errors.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import type { TokenStore } from '../store/token-store.js';
@@ -42,11 +48,13 @@ export function createGitlabAccess(o: {
       await createGitlabClient(transport, token).todos.list({ per_page: 1 });
       return { ok: true };
     } catch (err) {
-      const status = (err as { status?: unknown }).status;
       if (err instanceof UnauthorizedError) return { ok: false, reason: 'refused', status: 401 };
-      if (status === 403) return { ok: false, reason: 'forbidden', status: 403 };
-      if ((err as { code?: unknown }).code === 'unavailable') return { ok: false, reason: 'unreachable' };
-      return { ok: false, reason: 'unexpected', ...(typeof status === 'number' ? { status } : {}) };
+      if (err instanceof ForbiddenError) return { ok: false, reason: 'forbidden', status: 403 };
+      if (err instanceof UnavailableError || err instanceof RateLimitedError)
+        return { ok: false, reason: 'unreachable' };
+      if (err instanceof GitlabError && err.status !== null)
+        return { ok: false, reason: 'unexpected', status: err.status };
+      return { ok: false, reason: 'unexpected' };
     }
   };
 

@@ -77,6 +77,22 @@ describe('connecting a token', () => {
     expect(opened?.ok).toBe(true);
     expect((opened?.view?.callback_id as string) ?? '').toBe('gl:connect');
   });
+
+  it('says when the server cannot be reached to check a token, and stores nothing', async () => {
+    const offline = await startApp({ gitlabUrl: 'http://127.0.0.1:9' });
+    try {
+      const { submission } = await offline.connect(PEOPLE.bob, TOKENS.bob);
+      expect(submission.ack.json).toMatchObject({
+        response_action: 'errors',
+        errors: {
+          connect_token: expect.stringMatching(/Could not reach http:\/\/127\.0\.0\.1:9 .*Nothing was stored/),
+        },
+      });
+      expect(await offline.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
+    } finally {
+      await offline.stop({ removeData: true });
+    }
+  });
 });
 
 describe('the channel default project', () => {
