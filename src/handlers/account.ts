@@ -8,7 +8,7 @@ import {
   buildWhoami,
 } from '../views/account.js';
 import { buildHelpMessage, buildUsageMessage } from '../views/help.js';
-import { type CommandHandlers, ephemeral } from './types.js';
+import { type ButtonHandlers, type CommandHandlers, ephemeral } from './types.js';
 
 export const accountCommands: CommandHandlers = {
   async help(cmd, _ctx, s) {
@@ -45,5 +45,19 @@ export const accountCommands: CommandHandlers = {
       message: buildChannelDefaultSet(project, webUrl, ctx.actor.userId, s.slashCommand),
       inChannel: true,
     };
+  },
+};
+
+export const accountButtons: ButtonHandlers = {
+  // Opened straight away: the click's trigger_id lives three seconds.
+  async 'account.connect'(_v, ctx, s) {
+    return {
+      kind: 'modal',
+      view: buildConnectModal({ serverUrl: s.serverUrl, privateMetadata: s.connectMetadata(ctx.channelId) }),
+    };
+  },
+  // A link button opens its URL in the browser; Slack still reports the click, which needs no answer.
+  async 'link.open'() {
+    return { kind: 'none' };
   },
 };

@@ -1,4 +1,4 @@
-import { accountCommands } from './account.js';
+import { accountButtons, accountCommands } from './account.js';
 import { deploymentCommands } from './deployments.js';
 import { jobButtons, jobCommands } from './jobs.js';
 import { listButtons } from './lists.js';
@@ -15,6 +15,7 @@ export const commandHandlers: CommandHandlers = {
 };
 
 export const buttonHandlers: ButtonHandlers = {
+  ...accountButtons,
   ...listButtons,
   ...jobButtons,
   ...pipelineButtons,

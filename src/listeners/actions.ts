@@ -2,7 +2,6 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
 import type { ButtonHandler, ButtonHandlers, Services } from '../handlers/types.js';
 import { ACTION_PREFIX, type ButtonName, decodeButtonAction } from '../ids.js';
-import { buildConnectModal } from '../views/account.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
 
@@ -22,14 +21,6 @@ export function registerActionListener(app: App, s: Services, handlers: ButtonHa
         : null;
       const delivery = { client, respond, userId: body.user.id, channelId, triggerId: body.trigger_id, message };
       const { name, value } = decoded.action;
-      if (name === 'link.open') return;
-      if (name === 'account.connect') {
-        await deliver(delivery, {
-          kind: 'modal',
-          view: buildConnectModal({ serverUrl: s.serverUrl, privateMetadata: s.connectMetadata(channelId) }),
-        });
-        return;
-      }
       const handler = handlers[name] as ButtonHandler<ButtonName> | undefined;
       if (!handler) throw new StaleActionError(`no handler for ${name}`);
       const ctx = {
