@@ -268,11 +268,8 @@ export const UserAgentDetailSchema = z.object({
 });
 export type UserAgentDetail = z.infer<typeof UserAgentDetailSchema>;
 
-/**
- * MergeRequest and MergeRequestBasic. The doc examples lack created_at/updated_at, sometimes
- * source_branch, sha, web_url and the *_remove_source_branch flags: those are optional here.
- */
-export const MergeRequestSchema = z.object({
+/** List items with `view=simple`. */
+export const MergeRequestSimpleSchema = z.object({
   id,
   iid: id,
   project_id: id,
@@ -281,6 +278,15 @@ export const MergeRequestSchema = z.object({
   state: z.string(),
   created_at: timestamp.optional(),
   updated_at: timestamp.optional(),
+  web_url: z.string().optional(),
+});
+export type MergeRequestSimple = z.infer<typeof MergeRequestSimpleSchema>;
+
+/**
+ * MergeRequest and MergeRequestBasic. The doc examples lack created_at/updated_at, sometimes
+ * source_branch, sha, web_url and the *_remove_source_branch flags: those are optional here.
+ */
+export const MergeRequestSchema = MergeRequestSimpleSchema.extend({
   target_branch: z.string(),
   source_branch: z.string().optional(),
   upvotes: z.int(),
@@ -301,26 +307,11 @@ export const MergeRequestSchema = z.object({
   should_remove_source_branch: z.boolean().nullish(),
   force_remove_source_branch: z.boolean().nullish(),
   subscribed: z.boolean().optional(),
-  web_url: z.string().optional(),
   changes_count: z.string().nullish(),
   merged_at: timestamp.nullish(),
   closed_at: timestamp.nullish(),
 });
 export type MergeRequest = z.infer<typeof MergeRequestSchema>;
-
-/** List items with `view=simple`. */
-export const MergeRequestSimpleSchema = z.object({
-  id,
-  iid: id,
-  project_id: id,
-  title: z.string(),
-  description: z.string().nullable(),
-  state: z.string(),
-  created_at: timestamp.optional(),
-  updated_at: timestamp.optional(),
-  web_url: z.string().optional(),
-});
-export type MergeRequestSimple = z.infer<typeof MergeRequestSimpleSchema>;
 
 export const DiffSchema = z.object({
   old_path: z.string(),
