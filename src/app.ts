@@ -124,9 +124,6 @@ export function createApp(deps: AppDeps): BotApp {
   const services: Services = {
     serverUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
-    logger,
-    access,
-    channels: deps.channels,
     account: createAccountOperations({ access, tokens: deps.tokens, channels: deps.channels }),
     jobs: createJobOperations({ access }),
     pipelines: createPipelineOperations({ access }),

@@ -1,15 +1,12 @@
 import type { ModalView } from '@slack/types';
 import type { Command, ProjectRef } from '../grammar/index.js';
 import type { ButtonName, ButtonValue } from '../ids.js';
-import type { Logger } from '../logger.js';
-import type { GitlabAccess } from '../operations/access.js';
 import type { AccountOperations } from '../operations/account.js';
 import type { RequestContext } from '../operations/context.js';
 import type { DeploymentOperations } from '../operations/deployments.js';
 import type { JobOperations } from '../operations/jobs.js';
 import type { PipelineOperations } from '../operations/pipelines.js';
 import type { ScheduleOperations } from '../operations/schedules.js';
-import type { ChannelStore } from '../store/channel-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // Handlers turn a parsed command or a decoded button into a Reply: they call operations
@@ -35,9 +32,6 @@ export type Reply =
 export interface Services {
   serverUrl: string;
   slashCommand: string;
-  logger: Logger;
-  access: GitlabAccess;
-  channels: ChannelStore;
   account: AccountOperations;
   jobs: JobOperations;
   pipelines: PipelineOperations;

@@ -3,6 +3,7 @@ import type { ChannelStore } from '../store/channel-store.js';
 import type { Connection, TokenStore } from '../store/token-store.js';
 import type { GitlabAccess, TokenCheck } from './access.js';
 import type { Actor, RequestContext } from './context.js';
+import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
 export interface AccountOperations {
@@ -61,9 +62,6 @@ export function createAccountOperations(o: {
       await o.channels.clear(ctx.actor.teamId, channelOf(ctx));
       return previous?.project ?? null;
     },
-    async channelProject(ctx) {
-      if (!ctx.channelId) return null;
-      return (await o.channels.get(ctx.actor.teamId, ctx.channelId))?.project ?? null;
-    },
+    channelProject: (ctx) => channelDefaultProject(ctx, o.channels),
   };
 }

@@ -5,10 +5,12 @@ import type { Page } from '../gitlab/paginate.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
-import { projectLabel } from './projects.js';
+import { type ProjectKey, projectLabel } from './projects.js';
+
+export type { ProjectKey };
+
 import { about, projectSubject } from './subject.js';
 
-export type ProjectKey = string | number;
 export type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep';
 
 export interface JobListQuery {

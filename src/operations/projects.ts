@@ -8,7 +8,7 @@ export async function resolveProject(
   ref: ProjectRef | null,
   ctx: RequestContext,
   channels: ChannelStore,
-): Promise<string | number> {
+): Promise<ProjectKey> {
   if (ref) return ref.kind === 'path' ? ref.path : ref.id;
   const fallback = await channelDefaultProject(ctx, channels);
   if (fallback === null) throw new ProjectRequiredError();
@@ -21,6 +21,9 @@ export async function channelDefaultProject(ctx: RequestContext, channels: Chann
   return (await channels.get(ctx.actor.teamId, ctx.channelId))?.project ?? null;
 }
 
-export function projectLabel(project: string | number): string {
+/** A project as commands name it: a path (`group/app`) or a numeric id. */
+export type ProjectKey = string | number;
+
+export function projectLabel(project: ProjectKey): string {
   return typeof project === 'number' ? `project ${project}` : project;
 }

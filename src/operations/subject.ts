@@ -21,10 +21,6 @@ export function projectSubject(project: string | number): string {
   return `Project ${project}`;
 }
 
-export function capitalise(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
 /**
  * Reads that need a role: a 403 there means the person's role is too low, which the generic
  * "not possible in its current state" does not say. `what` is what could not be seen.

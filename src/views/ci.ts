@@ -1,14 +1,15 @@
 import type { Button } from '@slack/types';
 import type { Job, PipelineBasic, PipelineSchedule } from '../gitlab/schemas.js';
+import { type ProjectKey, projectLabel } from '../operations/projects.js';
+
+export { type ProjectKey, projectLabel };
+
 import { type Block, button, context, linkButton } from './blocks.js';
 import { formatRelative } from './format.js';
 import { esc, link, mention } from './mrkdwn.js';
 import { DONE_BY } from './status.js';
 
 // What CI cards and lists share: web links, the "Retried by @name" line, list paging.
-
-/** A project as commands name it: a path (`group/app`) or a numeric id. */
-export type ProjectKey = string | number;
 
 export interface CardContext {
   serverUrl: string;
@@ -41,10 +42,6 @@ export const LIST_ROWS = 40;
 export interface ListContext {
   query: string;
   page: number;
-}
-
-export function projectLabel(project: ProjectKey): string {
-  return typeof project === 'number' ? `project ${project}` : project;
 }
 
 /** The project's web address, when the project is known by path (numeric ids have none without a lookup). */

@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type BotApp, createApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
+import { DEMO_PEOPLE } from '../../src/console/demo.js';
 import type { Transport } from '../../src/gitlab/http.js';
 import { createLogger } from '../../src/logger.js';
 import { createChannelStore } from '../../src/store/channel-store.js';
@@ -18,10 +19,7 @@ import { type Interaction, SlackDriver } from './slack-driver.js';
 // test's choosing, with a fresh database in a temporary directory.
 
 export const PEOPLE = {
-  alice: { id: 'U0ALICE', name: 'alice', tz: 'Europe/Berlin' },
-  bob: { id: 'U0BOB', name: 'bob', tz: 'America/New_York' },
-  root: { id: 'U0ROOT', name: 'root', tz: 'UTC' },
-  eve: { id: 'U0EVE', name: 'eve', tz: 'Asia/Tokyo' },
+  ...DEMO_PEOPLE,
   carol: { id: 'U0CAROL', name: 'carol', tz: 'Europe/London' },
 } as const satisfies Record<string, SlackPerson & { tz: string }>;
 
