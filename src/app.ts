@@ -4,8 +4,6 @@ import { App, type Logger as BoltLogger, LogLevel } from '@slack/bolt';
 import type { Config } from './config.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
-import { buttonHandlers, commandHandlers } from './handlers/index.js';
-import type { Services } from './handlers/types.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
@@ -14,13 +12,14 @@ import { registerHomeListener } from './listeners/home.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { registerViewListeners } from './listeners/views.js';
 import type { Logger } from './logger.js';
+import { assemble, type Dispatch } from './nouns/assemble.js';
+import { NOUNS } from './nouns/index.js';
+import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
-import { createDeploymentOperations } from './operations/deployments.js';
-import { createJobOperations } from './operations/jobs.js';
-import { createPipelineOperations } from './operations/pipelines.js';
-import { resolveProject } from './operations/projects.js';
-import { createScheduleOperations } from './operations/schedules.js';
+import type { Actor } from './operations/context.js';
+import { createProjectResolver } from './operations/projects.js';
+import { createSession } from './operations/session.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import type { TokenStore } from './store/token-store.js';
@@ -40,7 +39,8 @@ export interface AppDeps {
 
 export interface BotApp {
   app: App;
-  services: Services;
+  platform: Platform;
+  dispatch: Dispatch;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   stop(): Promise<void>;
@@ -121,24 +121,23 @@ export function createApp(deps: AppDeps): BotApp {
           clientOptions,
         });
 
-  const services: Services = {
+  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor);
+  const projects = createProjectResolver({ access, channels: deps.channels });
+  const opsDeps = { serverUrl: config.gitlabUrl, access, tokens: deps.tokens, channels: deps.channels };
+  const { dispatch, platform } = assemble(NOUNS, opsDeps, {
     serverUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
-    account: createAccountOperations({ access, tokens: deps.tokens, channels: deps.channels }),
-    jobs: createJobOperations({ access }),
-    pipelines: createPipelineOperations({ access }),
-    schedules: createScheduleOperations({ access }),
-    deployments: createDeploymentOperations({ access }),
-    resolveProject: (ctx, ref) => resolveProject(ref, ctx, deps.channels),
+    resolveProject: (ctx, ref) => projects.resolve(ctx, ref),
     timeZoneOf: createTimeZoneLookup(app.client, logger),
     connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
-  };
+  });
 
-  app.use(createErrorMiddleware({ serverUrl: config.gitlabUrl, slashCommand: config.slashCommand }));
-  registerCommandListener(app, services, commandHandlers, now);
-  registerActionListener(app, services, buttonHandlers, now);
-  registerViewListeners(app, services, now);
-  registerHomeListener(app, services);
+  const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
+  app.use(createErrorMiddleware(shared));
+  registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
+  registerActionListener(app, { dispatch, sessionOf, now });
+  registerViewListeners(app, { ...shared, account: createAccountOperations(opsDeps), now });
+  registerHomeListener(app, { ...shared, sessionOf });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;
@@ -150,7 +149,8 @@ export function createApp(deps: AppDeps): BotApp {
 
   return {
     app,
-    services,
+    platform,
+    dispatch,
     async start() {
       const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
       const address = typeof server?.address === 'function' ? server.address() : null;

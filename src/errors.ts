@@ -1,3 +1,5 @@
+import type { Resource } from './gitlab/project.js';
+
 // The bot's own error classes. Each has a stable `code` that the error middleware maps
 // to a short message; anything that is not one of these (or a GitlabError) is
 // unexpected and reported with a reference id.
@@ -48,6 +50,32 @@ export class InvalidInputError extends BotError {
   constructor(readonly userMessage: string) {
     super(userMessage);
     this.name = 'InvalidInputError';
+  }
+}
+
+/**
+ * The server refused an action for a reason a person can act on: what was refused, on what, the status, and
+ * (when the operation knows it) why. Views turn it into a sentence.
+ */
+export interface Refusal {
+  /** `retry`, `play`, `read`, `merge`… */
+  action: string;
+  subject: Resource;
+  status: number | null;
+  /** A finer reason than the status: `not_manual`, `no_artifacts`, `role:Reporter`… */
+  reason?: string;
+  serverMessage?: string | null;
+}
+
+export class RefusedError extends BotError {
+  readonly code = 'refused';
+  constructor(
+    readonly refusal: Refusal,
+    /** The server's error, for the status message when the refusal has no words of its own. */
+    override readonly cause?: unknown,
+  ) {
+    super(`${refusal.action} refused (${refusal.status ?? 'no status'})`);
+    this.name = 'RefusedError';
   }
 }
 

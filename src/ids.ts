@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
-// Every action_id / callback_id the bot puts on a surface, and the codec of button
-// values. Values travel through Slack and come back from anyone who can see the
-// message, so they are decoded with zod and never trusted further than that.
+// Every action_id / callback_id the bot puts on a surface, and the codec of button values.
+// Values travel through Slack and come back from anyone who can see the message, so they are
+// decoded with zod and never trusted further than that. Each noun defines its buttons (name and
+// value schema) in src/buttons/; the app decodes a click against the buttons its nouns register.
 
 export const ACTION_PREFIX = 'gl:';
 
@@ -18,56 +19,56 @@ export const InputActionIds = {
   connectToken: 'token',
 } as const;
 
-const ProjectSchema = z.union([z.string().min(1).max(255), z.number().int().positive()]);
-
-const id = z.number().int().positive();
-/** Where a row button sits: the list's command text and page, so the list can be redrawn after the action. */
-const listContext = { q: z.string().max(1200).optional(), n: z.number().int().positive().max(10_000).optional() };
-const JobButton = z.object({ p: ProjectSchema, j: id, ...listContext }).strict();
-const PipelineButton = z.object({ p: ProjectSchema, i: id, ...listContext }).strict();
-const ScheduleButton = z.object({ p: ProjectSchema, s: id, ...listContext }).strict();
-
-export type JobButtonValue = z.infer<typeof JobButton>;
-export type PipelineButtonValue = z.infer<typeof PipelineButton>;
-export type ScheduleButtonValue = z.infer<typeof ScheduleButton>;
-
-// One schema per button. Short keys keep values far below Slack's 2000-character limit.
-export const ButtonSchemas = {
-  'account.connect': z.object({}).strict(),
-  'noop.dismiss': z.object({}).strict(),
-  'link.open': z.object({}).strict(),
-  /** The next page of a list: its command text (re-parsed, so filters stay) and the page to show. */
-  'list.page': z.object({ q: z.string().min(1).max(1500), n: z.number().int().positive().max(10_000) }).strict(),
-  'job.show': JobButton,
-  'job.retry': JobButton,
-  'job.cancel': JobButton,
-  'job.play': JobButton,
-  'job.erase': JobButton,
-  'job.keep': JobButton,
-  'job.trace': JobButton,
-  'pipeline.show': PipelineButton,
-  'pipeline.retry': PipelineButton,
-  'pipeline.cancel': PipelineButton,
-  'pipeline.jobs': PipelineButton,
-  'schedule.show': ScheduleButton,
-  'schedule.take': ScheduleButton,
-  'schedule.activate': ScheduleButton,
-  'schedule.deactivate': ScheduleButton,
-  'schedule.delete': ScheduleButton,
-} as const;
-
-export type ButtonName = keyof typeof ButtonSchemas;
-export type ButtonValue<N extends ButtonName> = z.infer<(typeof ButtonSchemas)[N]>;
-export type ButtonAction = { [N in ButtonName]: { name: N; value: ButtonValue<N> } }[ButtonName];
-
-/** action_id for a button; `slot` tells apart two buttons of the same kind in one actions block. */
-export function actionIdFor(name: ButtonName, slot?: string | number): string {
-  return slot === undefined ? `${ACTION_PREFIX}${name}` : `${ACTION_PREFIX}${name}#${slot}`;
+/** A button: its name (the action_id after the prefix) and the schema of its value. */
+export interface ButtonDef<N extends string = string, S extends z.ZodType = z.ZodType> {
+  readonly name: N;
+  readonly schema: S;
 }
 
-export function encodeButtonValue<N extends ButtonName>(name: N, value: ButtonValue<N>): string {
-  const text = JSON.stringify(ButtonSchemas[name].parse(value));
-  if (text.length > 2000) throw new Error(`button value for ${name} is ${text.length} characters (Slack allows 2000)`);
+export type ButtonValue<D extends ButtonDef> = z.output<D['schema']>;
+
+/** The buttons of one noun: `defineButtons('job', { retry: schema })` names them `job.retry`. */
+export function defineButtons<P extends string, M extends Record<string, z.ZodType>>(
+  prefix: P,
+  schemas: M,
+): { readonly [K in keyof M & string]: ButtonDef<`${P}.${K}`, M[K]> } {
+  const out: Record<string, ButtonDef> = {};
+  for (const [key, schema] of Object.entries(schemas)) out[key] = { name: `${prefix}.${key}`, schema };
+  return out as { readonly [K in keyof M & string]: ButtonDef<`${P}.${K}`, M[K]> };
+}
+
+/**
+ * A project path as buttons carry it. Segments may not be `.` or `..` (a value is attacker-controlled and
+ * is put into an API path), and nothing but the characters a project path can hold.
+ */
+export const ProjectKeySchema = z.union([
+  z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[A-Za-z0-9_.+-]+(?:\/[A-Za-z0-9_.+-]+)*$/)
+    .refine((p) => p.split('/').every((segment) => segment !== '.' && segment !== '..')),
+  z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+]);
+
+export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** Where a row button sits: the list's command text and page, so the list can be redrawn after the action. */
+export const ListPlace = {
+  q: z.string().max(1200).optional(),
+  n: z.number().int().positive().max(10_000).optional(),
+};
+
+/** action_id for a button; `slot` tells apart two buttons of the same kind in one actions block. */
+export function actionIdFor(def: ButtonDef, slot?: string | number): string {
+  return slot === undefined ? `${ACTION_PREFIX}${def.name}` : `${ACTION_PREFIX}${def.name}#${slot}`;
+}
+
+/** The value as sent: typed by the definition, so it is not validated again on the way out. */
+export function encodeButtonValue<D extends ButtonDef>(def: D, value: z.input<D['schema']>): string {
+  const text = JSON.stringify(value);
+  if (text.length > 2000)
+    throw new Error(`button value for ${def.name} is ${text.length} characters (Slack allows 2000)`);
   return text;
 }
 
@@ -88,24 +89,30 @@ export function decodeConnectMetadata(text: unknown): ConnectMetadata {
   }
 }
 
-export type DecodeResult = { ok: true; action: ButtonAction } | { ok: false; reason: string };
+export type DecodeResult = { ok: true; name: string; value: unknown } | { ok: false; reason: string };
 
-export function decodeButtonAction(actionId: unknown, value: unknown): DecodeResult {
+/** The button a click names and its value, checked against that button's schema. */
+export function decodeButtonAction(
+  actionId: unknown,
+  value: unknown,
+  buttons: ReadonlyMap<string, ButtonDef>,
+): DecodeResult {
   if (typeof actionId !== 'string' || !actionId.startsWith(ACTION_PREFIX)) {
     return { ok: false, reason: "not one of this bot's buttons" };
   }
   const name = actionId.slice(ACTION_PREFIX.length).split('#')[0] as string;
-  if (!Object.hasOwn(ButtonSchemas, name)) return { ok: false, reason: `unknown button ${JSON.stringify(name)}` };
+  const def = buttons.get(name);
+  if (!def) return { ok: false, reason: `unknown button ${JSON.stringify(name.slice(0, 60))}` };
   let raw: unknown = {};
   if (typeof value === 'string' && value.length > 0) {
+    if (value.length > 2000) return { ok: false, reason: 'the button value is too long' };
     try {
       raw = JSON.parse(value);
     } catch {
       return { ok: false, reason: 'the button value is not valid JSON' };
     }
   }
-  const schema = ButtonSchemas[name as ButtonName] as z.ZodType;
-  const parsed = schema.safeParse(raw);
+  const parsed = def.schema.safeParse(raw);
   if (!parsed.success) return { ok: false, reason: 'the button value does not have the expected shape' };
-  return { ok: true, action: { name, value: parsed.data } as ButtonAction };
+  return { ok: true, name, value: parsed.data };
 }

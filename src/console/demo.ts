@@ -72,6 +72,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       token: `sim-${name}-token`,
       serverUrl: config.gitlabUrl,
       verifiedAt: new Date(),
+      username: name,
     });
   }
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });

@@ -1,4 +1,5 @@
 import { redact } from '../redact.js';
+import type { Resource } from './project.js';
 
 /**
  * Every failure of a Delivery Service call becomes one of these. They carry what a person or an
@@ -42,6 +43,8 @@ export class GitlabError extends Error {
   readonly method: string;
   readonly path: string;
   readonly serverMessage: string | null;
+  /** What the call was about, set by the operation that made it, so messages can name it. */
+  subject: Resource | null = null;
 
   constructor(init: GitlabErrorInit) {
     super(init.message ?? describe(init));

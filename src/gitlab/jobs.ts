@@ -31,6 +31,8 @@ export interface JobsApi {
   keepArtifacts(project: ProjectRef, jobId: number): Promise<Job>;
   /** The raw trace (log) as text. */
   trace(project: ProjectRef, jobId: number): Promise<string>;
+  /** Whether the job still has a trace (an erased job has none); reads no more than the first bytes. */
+  hasTrace(project: ProjectRef, jobId: number): Promise<boolean>;
   artifacts(project: ProjectRef, jobId: number): Promise<Artifacts>;
   /** Artifacts of the latest successful job named `jobName` on `ref`. */
   artifactsByRef(project: ProjectRef, ref: string, jobName: string): Promise<Artifacts>;
@@ -94,6 +96,22 @@ export function createJobsApi(transport: Transport, token: string): JobsApi {
     erase: (project, jobId) => call.send('POST', `${job(project, jobId)}/erase`, JobSchema),
     keepArtifacts: (project, jobId) => call.send('POST', `${job(project, jobId)}/artifacts/keep`, JobSchema),
     trace: (project, jobId) => call.text(`${job(project, jobId)}/trace`),
+    async hasTrace(project, jobId) {
+      const { headers, stream } = await call.stream(`${job(project, jobId)}/trace`);
+      const length = first(headers['content-length']);
+      if (length !== undefined && /^\d+$/.test(length)) {
+        stream.destroy();
+        return Number(length) > 0;
+      }
+      return new Promise<boolean>((resolve) => {
+        stream.once('data', () => {
+          stream.destroy();
+          resolve(true);
+        });
+        stream.once('end', () => resolve(false));
+        stream.once('error', () => resolve(false));
+      });
+    },
     artifacts: (project, jobId) => download(`${job(project, jobId)}/artifacts`),
     artifactsByRef: (project, ref, jobName) =>
       download(`${base(project)}/jobs/artifacts/${encodeSegment(ref)}/download`, { job: jobName }),

@@ -1,17 +1,27 @@
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
-import type { ButtonHandler, ButtonHandlers, Services } from '../handlers/types.js';
-import { ACTION_PREFIX, type ButtonName, decodeButtonAction } from '../ids.js';
+import { ACTION_PREFIX, decodeButtonAction } from '../ids.js';
+import type { Dispatch } from '../nouns/assemble.js';
+import type { ButtonContext } from '../nouns/types.js';
+import type { Actor, Session } from '../operations/context.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
 
-export function registerActionListener(app: App, s: Services, handlers: ButtonHandlers, now: () => Date): void {
+export interface ActionListenerOptions {
+  dispatch: Dispatch;
+  sessionOf(actor: Actor): Session;
+  now(): Date;
+}
+
+export function registerActionListener(app: App, o: ActionListenerOptions): void {
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION_PREFIX}`),
     async ({ ack, body, action, respond, client, context }) => {
       await acknowledge(context, ack);
-      const decoded = decodeButtonAction(action.action_id, action.value);
+      const decoded = decodeButtonAction(action.action_id, action.value, o.dispatch.buttonDefs);
       if (!decoded.ok) throw new StaleActionError(decoded.reason);
+      const handler = o.dispatch.button(decoded.name);
+      if (!handler) throw new StaleActionError(`no handler for ${decoded.name}`);
       const container = body.container as
         | { message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
         | undefined;
@@ -19,21 +29,14 @@ export function registerActionListener(app: App, s: Services, handlers: ButtonHa
       const message = container?.message_ts
         ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
         : null;
-      const delivery = { client, respond, userId: body.user.id, channelId, triggerId: body.trigger_id, message };
-      const { name, value } = decoded.action;
-      const handler = handlers[name] as ButtonHandler<ButtonName> | undefined;
-      if (!handler) throw new StaleActionError(`no handler for ${name}`);
-      const ctx = {
-        actor: {
-          teamId: body.team?.id ?? body.user.team_id ?? '',
-          userId: body.user.id,
-          userName: body.user.name ?? body.user.id,
-        },
-        channelId,
-        now: now(),
-        message,
+      const actor = {
+        teamId: body.team?.id ?? body.user.team_id ?? '',
+        userId: body.user.id,
+        userName: body.user.name ?? body.user.id,
       };
-      await deliver(delivery, await handler(value as never, ctx, s));
+      const ctx: ButtonContext = { actor, channelId, now: o.now(), message, session: o.sessionOf(actor) };
+      const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
+      await deliver(delivery, await handler(decoded.value, ctx));
     },
   );
 }

@@ -1,52 +1,58 @@
 import type { App } from '@slack/bolt';
 import { parseCommand } from '../grammar/index.js';
-import type { CommandContext, CommandHandler, CommandHandlers, CommandKey, Services } from '../handlers/types.js';
-import { connectionProblem } from '../operations/connection.js';
+import type { Dispatch } from '../nouns/assemble.js';
+import type { CommandContext } from '../nouns/types.js';
+import type { Actor, Session } from '../operations/context.js';
+import { connectionProblem } from '../store/token-store.js';
 import { buildConnectPrompt } from '../views/account.js';
 import { buildNotAvailable } from '../views/common.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
 
-export function registerCommandListener(app: App, s: Services, handlers: CommandHandlers, now: () => Date): void {
-  app.command(s.slashCommand, async ({ command, ack, respond, client, context, logger }) => {
-    const parsed = parseCommand(command.text ?? '', { serverUrl: s.serverUrl });
+export interface CommandListenerOptions {
+  dispatch: Dispatch;
+  serverUrl: string;
+  slashCommand: string;
+  sessionOf(actor: Actor): Session;
+  now(): Date;
+}
+
+export function registerCommandListener(app: App, o: CommandListenerOptions): void {
+  app.command(o.slashCommand, async ({ command, ack, respond, client, context, logger }) => {
+    const parsed = parseCommand(command.text ?? '', { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
     if (!parsed.ok) {
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildUsageMessage(parsed.error) });
       return;
     }
     const cmd = parsed.command;
+    const actor = { teamId: command.team_id, userId: command.user_id, userName: command.user_name };
     const ctx: CommandContext = {
       text: command.text ?? '',
-      actor: { teamId: command.team_id, userId: command.user_id, userName: command.user_name },
+      actor,
       channelId: command.channel_id || null,
-      now: now(),
+      now: o.now(),
+      session: o.sessionOf(actor),
     };
-    logger.debug('command received', { key: cmd.key, team: ctx.actor.teamId, user: ctx.actor.userId });
+    if (logger.getLevel?.() === 'debug') logger.debug('command received', { key: cmd.key, team: actor.teamId });
     // A person without a usable token learns it from the ack itself: one message, no API call.
-    const problem = cmd.needsToken ? connectionProblem(await s.account.connection(ctx.actor), s.serverUrl) : null;
+    const problem = cmd.needsToken ? connectionProblem(await ctx.session.connection(), o.serverUrl) : null;
     if (problem) {
       await acknowledge(context, ack, {
         response_type: 'ephemeral',
-        ...buildConnectPrompt(problem, s.serverUrl, s.slashCommand),
+        ...buildConnectPrompt(problem, o.serverUrl, o.slashCommand),
       });
       return;
     }
-    const handler = handlers[cmd.key] as CommandHandler<CommandKey> | undefined;
+    const handler = o.dispatch.command(cmd.key);
     if (!handler) {
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildNotAvailable(cmd.key) });
       return;
     }
-    const delivery = {
-      client,
-      respond,
-      userId: ctx.actor.userId,
-      channelId: ctx.channelId,
-      triggerId: command.trigger_id,
-    };
+    const delivery = { client, respond, userId: actor.userId, channelId: ctx.channelId, triggerId: command.trigger_id };
     if (!cmd.needsToken) {
       // These answer from the bot's own state (help, whoami…): the answer can ride on the ack itself.
-      const reply = await handler(cmd as never, ctx, s);
+      const reply = await handler(cmd, ctx);
       if (reply.kind === 'message') {
         const type = reply.inChannel ? 'in_channel' : 'ephemeral';
         await acknowledge(context, ack, { response_type: type, ...reply.message });
@@ -57,6 +63,6 @@ export function registerCommandListener(app: App, s: Services, handlers: Command
       return;
     }
     await acknowledge(context, ack);
-    await deliver(delivery, await handler(cmd as never, ctx, s));
+    await deliver(delivery, await handler(cmd, ctx));
   });
 }

@@ -1,6 +1,6 @@
 import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import type { Reply } from '../handlers/types.js';
+import type { Reply } from '../nouns/types.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),

@@ -19,12 +19,7 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
     try {
       await args.next();
     } catch (error) {
-      const subject = (error as { subject?: { label: string } }).subject;
-      const known = buildErrorMessage(error, {
-        serverUrl: o.serverUrl,
-        slashCommand: o.slashCommand,
-        ...(subject ? { subject } : {}),
-      });
+      const known = buildErrorMessage(error, { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
       const refId = known ? null : crypto.randomBytes(4).toString('hex');
       const text = known ?? buildUnexpectedErrorMessage(refId as string);
       const a = args as unknown as {

@@ -1,33 +1,20 @@
+import { projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
 import type { ChannelStore } from '../store/channel-store.js';
-import type { Connection, TokenStore } from '../store/token-store.js';
+import type { TokenStore } from '../store/token-store.js';
 import type { GitlabAccess, TokenCheck } from './access.js';
 import type { Actor, RequestContext } from './context.js';
 import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
-export interface AccountOperations {
-  /** Checks the token with one read and stores it only if the server accepts it. */
-  connect(actor: Actor, token: string, now: Date): Promise<TokenCheck>;
-  disconnect(actor: Actor): Promise<boolean>;
-  connection(actor: Actor): Promise<Connection | null>;
-  /** Makes a project the channel's default after one read proves it exists and the person may see it. */
-  useProject(ctx: RequestContext, ref: ProjectRef): Promise<{ project: string; webUrl: string | null }>;
-  clearProject(ctx: RequestContext): Promise<string | null>;
-  channelProject(ctx: RequestContext): Promise<string | null>;
-}
-
-export function createAccountOperations(o: {
-  access: GitlabAccess;
-  tokens: TokenStore;
-  channels: ChannelStore;
-}): AccountOperations {
+export function createAccountOperations(o: { access: GitlabAccess; tokens: TokenStore; channels: ChannelStore }) {
   const channelOf = (ctx: RequestContext): string => {
     if (!ctx.channelId) throw new Error('a channel default needs a channel');
     return ctx.channelId;
   };
   return {
-    async connect(actor, token, now) {
+    /** Checks the token and stores it (with whose it is) only if the server accepts it. */
+    async connect(actor: Actor, token: string, now: Date): Promise<TokenCheck> {
       const check = await o.access.verify(token);
       if (check.ok) {
         await o.tokens.save({
@@ -36,17 +23,18 @@ export function createAccountOperations(o: {
           token,
           serverUrl: o.access.serverUrl,
           verifiedAt: now,
+          username: check.username,
         });
       }
       return check;
     },
-    disconnect: (actor) => o.tokens.remove(actor.teamId, actor.userId),
-    connection: (actor) => o.tokens.find(actor.teamId, actor.userId),
-    async useProject(ctx, ref) {
-      const id = ref.kind === 'path' ? ref.path : ref.id;
+    disconnect: (actor: Actor) => o.tokens.remove(actor.teamId, actor.userId),
+    /** Makes a project the channel's default after one read proves it exists and the person may see it. */
+    async useProject(ctx: RequestContext, ref: ProjectRef): Promise<{ project: string; webUrl: string | null }> {
+      const key = ref.kind === 'path' ? ref.path : ref.id;
       const project = await about(
-        `Project ${typeof id === 'number' ? id : id}`,
-        o.access.withClient(ctx.actor, (c) => c.projects.get(id)),
+        { kind: 'project', project: projectOf(key) },
+        o.access.withClient(ctx, (c) => c.projects.get(key)),
       );
       const path = project.path_with_namespace ?? String(project.id);
       await o.channels.set({
@@ -57,11 +45,13 @@ export function createAccountOperations(o: {
       });
       return { project: path, webUrl: project.web_url ?? null };
     },
-    async clearProject(ctx) {
+    async clearProject(ctx: RequestContext): Promise<string | null> {
       const previous = await o.channels.get(ctx.actor.teamId, channelOf(ctx));
       await o.channels.clear(ctx.actor.teamId, channelOf(ctx));
       return previous?.project ?? null;
     },
-    channelProject: (ctx) => channelDefaultProject(ctx, o.channels),
+    channelProject: (ctx: RequestContext) => channelDefaultProject(ctx, o.channels),
   };
 }
+
+export type AccountOperations = ReturnType<typeof createAccountOperations>;

@@ -1,3 +1,5 @@
+import type { Connection } from '../store/token-store.js';
+
 // Who acts and where: everything an operation needs to know about the request, without Slack.
 
 export interface Actor {
@@ -7,9 +9,17 @@ export interface Actor {
   userName: string;
 }
 
+/** The acting person's stored connection, read once per request; the token is opened at most once. */
+export interface Session {
+  connection(): Promise<Connection | null>;
+  /** The plaintext token; throws NotConnectedError / TokenRevokedError when there is no usable one. */
+  token(): Promise<string>;
+}
+
 export interface RequestContext {
   actor: Actor;
-  /** The channel the command ran in, or the clicked message's channel; null for modals. */
+  /** The channel the command ran in, or the clicked message's channel; null for modals and the Home tab. */
   channelId: string | null;
   now: Date;
+  session: Session;
 }

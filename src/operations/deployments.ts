@@ -1,35 +1,33 @@
 import type { Page } from '../gitlab/paginate.js';
+import type { Project } from '../gitlab/project.js';
 import type { Deployment } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
-import type { ProjectKey } from './jobs.js';
-import { projectLabel } from './projects.js';
-import { about, projectSubject, readNeeding } from './subject.js';
+import { refusing } from './subject.js';
+
+/** Reads of deployments need the Reporter role: a 403 says so. */
+const READ = { 403: 'role:Reporter' } as const;
 
 export function createDeploymentOperations(o: { access: GitlabAccess }) {
   return {
     list(
       ctx: RequestContext,
-      project: ProjectKey,
+      project: Project,
       options: { page?: number; per_page?: number },
     ): Promise<Page<Deployment>> {
-      return readNeeding(
-        'Reporter',
-        `the deployments of ${projectLabel(project)}`,
-        about(
-          projectSubject(project),
-          o.access.withClient(ctx.actor, (c) => c.deployments.list(project, options)),
-        ),
+      return refusing(
+        'list-deployments',
+        { kind: 'project', project },
+        READ,
+        o.access.withClient(ctx, (c) => c.deployments.list(project.key, options)),
       );
     },
-    get(ctx: RequestContext, project: ProjectKey, id: number): Promise<Deployment> {
-      return readNeeding(
-        'Reporter',
-        `deployment ${id} in ${projectLabel(project)}`,
-        about(
-          `Deployment ${id} in ${projectLabel(project)}`,
-          o.access.withClient(ctx.actor, (c) => c.deployments.get(project, id)),
-        ),
+    get(ctx: RequestContext, project: Project, id: number): Promise<Deployment> {
+      return refusing(
+        'read',
+        { kind: 'deployment', project, id },
+        READ,
+        o.access.withClient(ctx, (c) => c.deployments.get(project.key, id)),
       );
     },
   };

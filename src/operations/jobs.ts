@@ -1,15 +1,10 @@
-import { InvalidInputError } from '../errors.js';
-import { BadRequestError, ForbiddenError, NotFoundError } from '../gitlab/errors.js';
 import type { JobScope } from '../gitlab/jobs.js';
 import type { Page } from '../gitlab/paginate.js';
+import type { Project, Resource } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
-import { type ProjectKey, projectLabel } from './projects.js';
-
-export type { ProjectKey };
-
-import { about, projectSubject } from './subject.js';
+import { about, refusing } from './subject.js';
 
 export type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep';
 
@@ -21,125 +16,118 @@ export interface JobListQuery {
 }
 
 export interface Artifact {
-  job: Job | null;
   fileName: string | null;
   size: number | null;
 }
 
-const jobLabel = (project: ProjectKey, id: number) => `Job #${id} in ${projectLabel(project)}`;
+const jobOf = (project: Project, id: number): Resource => ({ kind: 'job', project, id });
 
-// What the server's refusals mean for each action, in words a person can act on.
-function explainRefusal(action: JobAction, label: string, err: unknown): Error | null {
-  if (action === 'play' && err instanceof BadRequestError) {
-    return new InvalidInputError(`${label} cannot be played: only manual jobs can be played.`);
-  }
-  if (err instanceof ForbiddenError) {
-    const why: Record<JobAction, string> = {
-      retry: 'cannot be retried: only finished jobs can, and only by developers of the project',
-      cancel: 'cannot be canceled: it is not running, or you may not run jobs in this project',
-      play: 'cannot be played: it is not a manual job, or you may not run jobs in this project',
-      erase: 'cannot be erased: only finished jobs can, by developers of the project',
-      keep: 'cannot keep its artifacts: you may not change jobs in this project',
-    };
-    return new InvalidInputError(`${label} ${why[action]} (403).`);
-  }
-  if (action === 'keep' && err instanceof NotFoundError) {
-    return new InvalidInputError(`${label} has no artifacts to keep, or it was not found (404).`);
-  }
-  return null;
-}
+/** What each status means when the server refuses a job action (the view says it in words). */
+const REFUSALS: Record<JobAction, Partial<Record<number, string | true>>> = {
+  retry: { 403: true },
+  cancel: { 403: true },
+  play: { 400: 'not_manual', 403: true },
+  erase: { 403: true },
+  keep: { 403: true, 404: 'no_artifacts' },
+};
 
 export function createJobOperations(o: { access: GitlabAccess }) {
   return {
-    async list(ctx: RequestContext, project: ProjectKey, q: JobListQuery): Promise<Page<Job>> {
+    list(ctx: RequestContext, project: Project, q: JobListQuery): Promise<Page<Job>> {
       const options = {
         ...(q.scope && q.scope.length > 0 ? { scope: q.scope } : {}),
         ...(q.page ? { page: q.page } : {}),
         ...(q.perPage ? { per_page: q.perPage } : {}),
       };
-      const label = q.pipelineId ? `Pipeline #${q.pipelineId} in ${projectLabel(project)}` : projectSubject(project);
+      const subject: Resource = q.pipelineId
+        ? { kind: 'pipeline', project, id: q.pipelineId }
+        : { kind: 'project', project };
       return about(
-        label,
-        o.access.withClient(ctx.actor, (c) =>
-          q.pipelineId ? c.jobs.listForPipeline(project, q.pipelineId, options) : c.jobs.list(project, options),
+        subject,
+        o.access.withClient(ctx, (c) =>
+          q.pipelineId ? c.jobs.listForPipeline(project.key, q.pipelineId, options) : c.jobs.list(project.key, options),
         ),
       );
     },
 
-    get(ctx: RequestContext, project: ProjectKey, id: number): Promise<Job> {
+    get(ctx: RequestContext, project: Project, id: number): Promise<Job> {
       return about(
-        jobLabel(project, id),
-        o.access.withClient(ctx.actor, (c) => c.jobs.get(project, id)),
+        jobOf(project, id),
+        o.access.withClient(ctx, (c) => c.jobs.get(project.key, id)),
+      );
+    },
+
+    /** The newest job of the same name in the same pipeline, when it is newer than `job` (it replaced it). */
+    async replacement(ctx: RequestContext, project: Project, job: Job): Promise<Job | null> {
+      if (!job.pipeline) return null;
+      const pipelineId = job.pipeline.id;
+      const jobs = await about(
+        jobOf(project, job.id),
+        o.access.withClient(ctx, (c) => c.jobs.listForPipeline(project.key, pipelineId, { per_page: 100 })),
+      );
+      const newer = jobs.items.filter((j) => j.name === job.name && j.id > job.id);
+      return newer.sort((a, b) => b.id - a.id)[0] ?? null;
+    },
+
+    /** Whether the job still has a trace: reads only until the first bytes arrive. */
+    hasTrace(ctx: RequestContext, project: Project, id: number): Promise<boolean> {
+      return about(
+        jobOf(project, id),
+        o.access.withClient(ctx, (c) => c.jobs.hasTrace(project.key, id)),
       );
     },
 
     /** Runs an action; retry answers the new job that replaces the old one. */
-    async act(ctx: RequestContext, project: ProjectKey, id: number, action: JobAction): Promise<Job> {
-      const label = jobLabel(project, id);
-      try {
-        return await about(
-          label,
-          o.access.withClient(ctx.actor, (c) => {
-            switch (action) {
-              case 'retry':
-                return c.jobs.retry(project, id);
-              case 'cancel':
-                return c.jobs.cancel(project, id);
-              case 'play':
-                return c.jobs.play(project, id);
-              case 'erase':
-                return c.jobs.erase(project, id);
-              case 'keep':
-                return c.jobs.keepArtifacts(project, id);
-            }
-          }),
-        );
-      } catch (err) {
-        throw explainRefusal(action, label, err) ?? err;
-      }
+    act(ctx: RequestContext, project: Project, id: number, action: JobAction): Promise<Job> {
+      return refusing(
+        action,
+        jobOf(project, id),
+        REFUSALS[action],
+        o.access.withClient(ctx, (c) => {
+          switch (action) {
+            case 'retry':
+              return c.jobs.retry(project.key, id);
+            case 'cancel':
+              return c.jobs.cancel(project.key, id);
+            case 'play':
+              return c.jobs.play(project.key, id);
+            case 'erase':
+              return c.jobs.erase(project.key, id);
+            case 'keep':
+              return c.jobs.keepArtifacts(project.key, id);
+          }
+        }),
+      );
     },
 
-    trace(ctx: RequestContext, project: ProjectKey, id: number): Promise<string> {
+    trace(ctx: RequestContext, project: Project, id: number): Promise<string> {
       return about(
-        jobLabel(project, id),
-        o.access.withClient(ctx.actor, (c) => c.jobs.trace(project, id)),
+        jobOf(project, id),
+        o.access.withClient(ctx, (c) => c.jobs.trace(project.key, id)),
       );
     },
 
     /** Name and size of a job's artifacts archive; the download itself is left to the web interface. */
-    async artifacts(ctx: RequestContext, project: ProjectKey, id: number): Promise<Artifact> {
-      const label = jobLabel(project, id);
-      try {
-        const a = await about(
-          label,
-          o.access.withClient(ctx.actor, (c) => c.jobs.artifacts(project, id)),
-        );
-        a.stream.destroy();
-        return { job: null, fileName: a.fileName, size: a.size };
-      } catch (err) {
-        if (err instanceof NotFoundError)
-          throw new InvalidInputError(`${label} has no artifacts, or it was not found (404).`);
-        throw err;
-      }
+    async artifacts(ctx: RequestContext, project: Project, id: number): Promise<Artifact> {
+      const a = await refusing(
+        'artifacts',
+        jobOf(project, id),
+        { 404: 'no_artifacts' },
+        o.access.withClient(ctx, (c) => c.jobs.artifacts(project.key, id)),
+      );
+      a.stream.destroy();
+      return { fileName: a.fileName, size: a.size };
     },
 
-    async artifactsByRef(ctx: RequestContext, project: ProjectKey, ref: string, jobName: string): Promise<Artifact> {
-      const label = `The latest successful “${jobName}” job on ${ref} in ${projectLabel(project)}`;
-      try {
-        const a = await about(
-          label,
-          o.access.withClient(ctx.actor, (c) => c.jobs.artifactsByRef(project, ref, jobName)),
-        );
-        a.stream.destroy();
-        return { job: null, fileName: a.fileName, size: a.size };
-      } catch (err) {
-        if (err instanceof NotFoundError) {
-          throw new InvalidInputError(
-            `${label} has no artifacts: there is no successful “${jobName}” job on ${ref}, or no access (404).`,
-          );
-        }
-        throw err;
-      }
+    async artifactsByRef(ctx: RequestContext, project: Project, ref: string, jobName: string): Promise<Artifact> {
+      const a = await refusing(
+        'artifacts',
+        { kind: 'artifacts', project, ref, job: jobName },
+        { 404: 'no_artifacts' },
+        o.access.withClient(ctx, (c) => c.jobs.artifactsByRef(project.key, ref, jobName)),
+      );
+      a.stream.destroy();
+      return { fileName: a.fileName, size: a.size };
     },
   };
 }

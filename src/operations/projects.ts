@@ -1,29 +1,52 @@
 import { ProjectRequiredError } from '../errors.js';
+import { type Project, projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
 import type { ChannelStore } from '../store/channel-store.js';
+import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
+import { about } from './subject.js';
 
-/** The project a command acts on: the one it names, else the channel's default, else "which project?". */
-export async function resolveProject(
-  ref: ProjectRef | null,
-  ctx: RequestContext,
-  channels: ChannelStore,
-): Promise<ProjectKey> {
-  if (ref) return ref.kind === 'path' ? ref.path : ref.id;
-  const fallback = await channelDefaultProject(ctx, channels);
-  if (fallback === null) throw new ProjectRequiredError();
-  return fallback;
+const PATH_TTL_MS = 10 * 60 * 1000;
+const MAX_CACHED = 5000;
+
+/**
+ * The project a command acts on: the one it names, else the channel's default, else "which project?".
+ * A numeric id is looked up once (as the person, so nobody learns a path they may not see) to get the
+ * path that labels and links need; the answer is kept a few minutes per person.
+ */
+export function createProjectResolver(o: { access: GitlabAccess; channels: ChannelStore }) {
+  const paths = new Map<string, { path: string; at: number }>();
+
+  const pathOf = async (ctx: RequestContext, id: number): Promise<string> => {
+    const key = `${ctx.actor.teamId}:${ctx.actor.userId}:${id}`;
+    const hit = paths.get(key);
+    if (hit && ctx.now.getTime() - hit.at < PATH_TTL_MS) return hit.path;
+    const project = await about(
+      { kind: 'project', project: projectOf(id) },
+      o.access.withClient(ctx, (c) => c.projects.get(id)),
+    );
+    const path = project.path_with_namespace ?? String(id);
+    paths.delete(key);
+    paths.set(key, { path, at: ctx.now.getTime() });
+    if (paths.size > MAX_CACHED) paths.delete(paths.keys().next().value as string);
+    return path;
+  };
+
+  return {
+    async resolve(ctx: RequestContext, ref: ProjectRef | null): Promise<Project> {
+      if (ref?.kind === 'path') return projectOf(ref.path);
+      if (ref?.kind === 'id') return projectOf(ref.id, await pathOf(ctx, ref.id));
+      const fallback = await channelDefaultProject(ctx, o.channels);
+      if (fallback === null) throw new ProjectRequiredError();
+      return /^\d+$/.test(fallback)
+        ? projectOf(Number(fallback), await pathOf(ctx, Number(fallback)))
+        : projectOf(fallback);
+    },
+  };
 }
 
 /** The channel's default project, or null (lists such as `/gl issues` then use the global route). */
 export async function channelDefaultProject(ctx: RequestContext, channels: ChannelStore): Promise<string | null> {
   if (!ctx.channelId) return null;
   return (await channels.get(ctx.actor.teamId, ctx.channelId))?.project ?? null;
-}
-
-/** A project as commands name it: a path (`group/app`) or a numeric id. */
-export type ProjectKey = string | number;
-
-export function projectLabel(project: ProjectKey): string {
-  return typeof project === 'number' ? `project ${project}` : project;
 }

@@ -1,39 +1,39 @@
-import { InvalidInputError } from '../errors.js';
-import { ForbiddenError, GitlabError } from '../gitlab/errors.js';
+import { type Refusal, RefusedError } from '../errors.js';
+import { GitlabError } from '../gitlab/errors.js';
+import type { Resource } from '../gitlab/project.js';
 
-/**
- * Names what a failed call was about ("job #12 in demo/web"), so that the one error
- * message says "Job #12 in demo/web was not found…" instead of a bare status.
- */
-export async function about<T>(label: string, work: Promise<T>): Promise<T> {
+/** Names what a failed call was about, so the one error message can say "Job #12 in demo/web was not found". */
+export async function about<T>(subject: Resource, work: Promise<T>): Promise<T> {
   try {
     return await work;
   } catch (err) {
-    if (err instanceof GitlabError && !(err as { subject?: unknown }).subject) {
-      Object.defineProperty(err, 'subject', { value: { label }, enumerable: false });
-    }
+    if (err instanceof GitlabError && !err.subject) err.subject = subject;
     throw err;
   }
 }
 
-/** A project as the subject of a sentence: "Project demo/web", "Project 42". */
-export function projectSubject(project: string | number): string {
-  return `Project ${project}`;
-}
-
 /**
- * Reads that need a role: a 403 there means the person's role is too low, which the generic
- * "not possible in its current state" does not say. `what` is what could not be seen.
+ * Runs `work` about `subject`; a server answer whose status is one of `reasons` becomes a typed refusal
+ * (the reason is `true` when the status says all there is to say).
  */
-export async function readNeeding<T>(role: string, what: string, work: Promise<T>): Promise<T> {
+export async function refusing<T>(
+  action: string,
+  subject: Resource,
+  reasons: Readonly<Partial<Record<number, string | true>>>,
+  work: Promise<T>,
+): Promise<T> {
   try {
-    return await work;
+    return await about(subject, work);
   } catch (err) {
-    if (err instanceof ForbiddenError) {
-      throw new InvalidInputError(
-        `You may not see ${what} (403): that needs at least the ${role} role in the project.`,
-      );
-    }
-    throw err;
+    const reason = err instanceof GitlabError && err.status !== null ? reasons[err.status] : undefined;
+    if (reason === undefined || !(err instanceof GitlabError)) throw err;
+    const refusal: Refusal = {
+      action,
+      subject,
+      status: err.status,
+      serverMessage: err.serverMessage,
+      ...(typeof reason === 'string' ? { reason } : {}),
+    };
+    throw new RefusedError(refusal, err);
   }
 }

@@ -27,6 +27,8 @@ const MIGRATIONS: readonly string[] = [
      set_at     TEXT NOT NULL,
      PRIMARY KEY (team_id, channel_id)
    ) STRICT;`,
+  // The server username a token belongs to, learned when the person connects.
+  `ALTER TABLE user_tokens ADD COLUMN username TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

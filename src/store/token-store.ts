@@ -1,4 +1,4 @@
-import { registerSecret } from '../redact.js';
+import { forgetSecret, registerSecret } from '../redact.js';
 import type { Db } from './database.js';
 import type { Sealer } from './sealer.js';
 
@@ -12,13 +12,32 @@ export interface Connection {
   createdAt: Date;
   verifiedAt: Date;
   status: ConnectionStatus;
+  /** The server account the token belongs to (null for connections made before the bot asked). */
+  username: string | null;
+}
+
+/** A connection and its sealed token, read together; `open` decrypts it. */
+export interface StoredToken {
+  connection: Connection;
+  open(): Promise<string>;
 }
 
 // The interface is asynchronous although SQLite answers synchronously: a shared store
 // for several replicas (ARCHITECTURE §9) would not.
 export interface TokenStore {
-  save(input: { teamId: string; userId: string; token: string; serverUrl: string; verifiedAt: Date }): Promise<void>;
+  save(input: {
+    teamId: string;
+    userId: string;
+    token: string;
+    serverUrl: string;
+    verifiedAt: Date;
+    username: string | null;
+  }): Promise<void>;
   find(teamId: string, userId: string): Promise<Connection | null>;
+  /** The connection and its sealed token with one read; the token is opened only on `open()`. */
+  load(teamId: string, userId: string): Promise<StoredToken | null>;
+  /** The connections of people whose server username is this one (for `@name` and mentions). */
+  findByUsername(teamId: string, username: string): Promise<Connection[]>;
   /** Opens the sealed token; only call this right before a request needs it. */
   openToken(teamId: string, userId: string): Promise<string | null>;
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
@@ -37,19 +56,22 @@ interface Row {
   created_at: string;
   verified_at: string;
   status: ConnectionStatus;
+  username: string | null;
 }
 
 const rowKey = (teamId: string, userId: string) => `user-token:${teamId}:${userId}`;
 
 export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () => new Date()): TokenStore {
   const upsert = db.prepare(
-    `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status)
-     VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid')
+    `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
+     VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid', @username)
      ON CONFLICT (team_id, user_id) DO UPDATE SET
        sealed_token = excluded.sealed_token, key_id = excluded.key_id, server_url = excluded.server_url,
-       created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid'`,
+       created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid',
+       username = excluded.username`,
   );
   const select = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND user_id = ?');
+  const byUsername = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND lower(username) = lower(?)');
   const revoke = db.prepare(
     `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
   );
@@ -66,7 +88,15 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     createdAt: new Date(r.created_at),
     verifiedAt: new Date(r.verified_at),
     status: r.status,
+    username: r.username,
   });
+
+  const openRow = (r: Row): string => {
+    const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id));
+    registerSecret(opened.plaintext);
+    if (opened.stale) resealRow(r, opened.plaintext);
+    return opened.plaintext;
+  };
 
   const resealRow = (r: Row, plaintext: string) => {
     const sealed = sealer.seal(plaintext, rowKey(r.team_id, r.user_id));
@@ -74,7 +104,7 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
   };
 
   return {
-    async save({ teamId, userId, token, serverUrl, verifiedAt }) {
+    async save({ teamId, userId, token, serverUrl, verifiedAt, username }) {
       registerSecret(token);
       const sealed = sealer.seal(token, rowKey(teamId, userId));
       upsert.run({
@@ -85,24 +115,36 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
         server_url: serverUrl,
         created_at: now().toISOString(),
         verified_at: verifiedAt.toISOString(),
+        username,
       });
     },
     async find(teamId, userId) {
       const r = select.get(teamId, userId) as Row | undefined;
       return r ? toConnection(r) : null;
     },
+    async load(teamId, userId) {
+      const r = select.get(teamId, userId) as Row | undefined;
+      return r ? { connection: toConnection(r), open: async () => openRow(r) } : null;
+    },
+    async findByUsername(teamId, username) {
+      return (byUsername.all(teamId, username) as Row[]).map(toConnection);
+    },
     async openToken(teamId, userId) {
       const r = select.get(teamId, userId) as Row | undefined;
-      if (!r) return null;
-      const opened = sealer.open(r.sealed_token, rowKey(teamId, userId));
-      registerSecret(opened.plaintext);
-      if (opened.stale) resealRow(r, opened.plaintext);
-      return opened.plaintext;
+      return r ? openRow(r) : null;
     },
     async markRevoked(teamId, userId) {
       return revoke.run(teamId, userId).changes > 0;
     },
     async remove(teamId, userId) {
+      const r = select.get(teamId, userId) as Row | undefined;
+      if (!r) return false;
+      // The token leaves the redaction list with the row; a broken seal leaves nothing to forget.
+      try {
+        forgetSecret(sealer.open(r.sealed_token, rowKey(teamId, userId)).plaintext);
+      } catch {
+        /* nothing readable to forget */
+      }
       return del.run(teamId, userId).changes > 0;
     },
     async resealStale() {
@@ -115,4 +157,14 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
       return changed;
     },
   };
+}
+
+export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked';
+
+/** Why a stored connection cannot be used, or null when it can. */
+export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
+  if (!conn) return 'not_connected';
+  if (conn.serverUrl !== serverUrl) return 'other_server';
+  if (conn.status === 'revoked') return 'token_revoked';
+  return null;
 }

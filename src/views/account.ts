@@ -1,18 +1,20 @@
 import type { ModalView } from '@slack/types';
+import { AccountButtons } from '../buttons/common.js';
+import type { CommandKey } from '../grammar/index.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
-import { connectionProblem } from '../operations/connection.js';
-import type { Connection } from '../store/token-store.js';
+import { type Connection, connectionProblem } from '../store/token-store.js';
 import { actions, button, context, message, plain, type SlackMessage, section } from './blocks.js';
 import { formatDateTime } from './format.js';
-import { code, esc, link } from './mrkdwn.js';
+import { code, joinMd, link, md, mention } from './mrkdwn.js';
 
 export interface ConnectModalInput {
   serverUrl: string;
+  slashCommand: string;
   /** Opaque to the view: travels in private_metadata back to the submission handler. */
   privateMetadata: string;
 }
 
-export function buildConnectModal({ serverUrl, privateMetadata }: ConnectModalInput): ModalView {
+export function buildConnectModal({ serverUrl, slashCommand, privateMetadata }: ConnectModalInput): ModalView {
   const tokensPage = `${serverUrl}/profile/personal_access_tokens`;
   return {
     type: 'modal',
@@ -23,9 +25,8 @@ export function buildConnectModal({ serverUrl, privateMetadata }: ConnectModalIn
     close: plain('Cancel', 24),
     blocks: [
       section(
-        `Paste a personal access token for ${link(serverUrl, serverUrl)} with the ${code('api')} scope ` +
-          `(create one under ${link(tokensPage, 'Settings → Access Tokens')}).\n` +
-          'The bot checks it with one read, then stores it encrypted. Buttons you click and commands you run act as you.',
+        md`Paste a personal access token for ${link(serverUrl, serverUrl)} with the ${code('api')} scope (create one under ${link(tokensPage, 'Settings → Access Tokens')}).
+The bot checks it with one read, then stores it encrypted. Buttons you click and commands you run act as you.`,
       ),
       {
         type: 'input',
@@ -39,13 +40,16 @@ export function buildConnectModal({ serverUrl, privateMetadata }: ConnectModalIn
           max_length: 255,
         },
       },
-      context(['You can disconnect at any time with `/gl disconnect`; the token is then deleted from the bot.']),
+      context([
+        md`You can disconnect at any time with ${code(`${slashCommand} disconnect`)}; the token is then deleted from the bot.`,
+      ]),
     ],
   };
 }
 
 /** Replaces the modal once the token is stored. */
-export function buildConnectedModal(serverUrl: string, slashCommand: string): ModalView {
+export function buildConnectedModal(serverUrl: string, slashCommand: string, username: string | null): ModalView {
+  const as = username ? md` as ${code(`@${username}`)}` : '';
   return {
     type: 'modal',
     callback_id: `${CallbackIds.connect}:done`,
@@ -53,20 +57,11 @@ export function buildConnectedModal(serverUrl: string, slashCommand: string): Mo
     close: plain('Done', 24),
     blocks: [
       section(
-        `:white_check_mark: You're connected to ${link(serverUrl, serverUrl)}.\n` +
-          `Try ${code(`${slashCommand} jobs group/project --scope failed`)} or ${code(`${slashCommand} help`)}.`,
+        md`:white_check_mark: You're connected to ${link(serverUrl, serverUrl)}${as}.
+Try ${code(`${slashCommand} jobs group/project --scope failed`)} or ${code(`${slashCommand} help`)}.`,
       ),
     ],
   };
-}
-
-export function buildConnectedMessage(serverUrl: string, slashCommand: string): SlackMessage {
-  return message(`You're connected to ${serverUrl}.`, [
-    section(
-      `:white_check_mark: You're connected to ${link(serverUrl, serverUrl)}. ` +
-        `Commands you run and buttons you click now act with your token. Try ${code(`${slashCommand} help`)}.`,
-    ),
-  ]);
 }
 
 /** Field errors for the token input, keyed by its block id (Slack's response_action: errors). */
@@ -74,65 +69,101 @@ export function buildTokenFieldError(text: string): Record<string, string> {
   return { [BlockIds.connectToken]: text.slice(0, 150) };
 }
 
-export type ConnectPromptReason = 'not_connected' | 'other_server' | 'token_revoked';
+export type TokenCheckFailure = 'refused' | 'forbidden' | 'unreachable' | 'unexpected';
+
+/** What the connect modal says under the token field when the check fails; nothing is stored then. */
+export function tokenCheckError(reason: TokenCheckFailure, serverUrl: string, status?: number): string {
+  switch (reason) {
+    case 'refused':
+      return 'The server refused this token (401): it is wrong, expired or revoked. Nothing was stored.';
+    case 'forbidden':
+      return 'The token was accepted but may not use the API (403): create one with the api scope. Nothing was stored.';
+    case 'unreachable':
+      return `Could not reach ${serverUrl} in time to check the token; try again. Nothing was stored.`;
+    default:
+      return status && status >= 500
+        ? `The server answered ${status} (an error on its side) while checking the token; try again later. Nothing was stored.`
+        : `The server answered ${status ?? 'unexpectedly'} while checking the token. Nothing was stored.`;
+  }
+}
+
+export type ConnectPromptReason = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
 
 /** The one message a person without a usable token gets, with a Connect button. */
 export function buildConnectPrompt(reason: ConnectPromptReason, serverUrl: string, slashCommand: string): SlackMessage {
   const why =
     reason === 'token_revoked'
-      ? `Your token was refused by ${esc(serverUrl)} (revoked, expired or missing the \`api\` scope). Connect a new one to go on.`
-      : reason === 'other_server'
-        ? `Your stored token is for another server; this bot now talks to ${esc(serverUrl)}. Connect a token for it.`
-        : `You're not connected yet: commands and buttons act with *your own* token for ${esc(serverUrl)}, so connect one first.`;
+      ? md`Your token was refused by ${serverUrl} (revoked, expired or missing the ${code('api')} scope). Connect a new one to go on.`
+      : reason === 'token_unreadable'
+        ? md`Your stored token can't be read any more (the bot's key changed or the record is damaged). Connect again to go on.`
+        : reason === 'other_server'
+          ? md`Your stored token is for another server; this bot now talks to ${serverUrl}. Connect a token for it.`
+          : md`You're not connected yet: commands and buttons act with *your own* token for ${serverUrl}, so connect one first.`;
   return message(why, [
-    section(`:key: ${why}`),
-    actions([button({ text: 'Connect', name: 'account.connect', value: {}, style: 'primary' })]),
-    context([`Or run ${code(`${slashCommand} connect`)}.`]),
+    section(md`:key: ${why}`),
+    actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
+    context([md`Or run ${code(`${slashCommand} connect`)}.`]),
   ]);
 }
 
 export function buildWhoami(connection: Connection | null, serverUrl: string, slashCommand: string): SlackMessage {
   const problem = connectionProblem(connection, serverUrl);
   if (problem || !connection) return buildConnectPrompt(problem ?? 'not_connected', serverUrl, slashCommand);
-  const text =
-    `You're connected to ${link(connection.serverUrl, connection.serverUrl)} since ${formatDateTime(connection.createdAt)}` +
-    ` (token last checked ${formatDateTime(connection.verifiedAt)}).`;
-  return message(`You're connected to ${connection.serverUrl}.`, [
-    section(`:white_check_mark: ${text}`),
-    context([`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
-  ]);
+  const as = connection.username ? md` as ${code(`@${connection.username}`)}` : '';
+  const text = md`You're connected to ${link(connection.serverUrl, connection.serverUrl)}${as} since ${formatDateTime(connection.createdAt)} (token last checked ${formatDateTime(connection.verifiedAt)}).`;
+  return message(
+    md`You're connected to ${connection.serverUrl}${connection.username ? ` as @${connection.username}` : ''}.`,
+    [
+      section(md`:white_check_mark: ${text}`),
+      context([md`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
+    ],
+  );
 }
 
 export function buildDisconnected(wasConnected: boolean, serverUrl: string): SlackMessage {
   if (!wasConnected) return message("You weren't connected, so there was nothing to forget.");
-  const text =
-    'Disconnected: your token is deleted from this bot. If you no longer need it, revoke it on the server too: ' +
-    link(`${serverUrl}/profile/personal_access_tokens`, 'Access Tokens');
+  const text = md`Disconnected: your token is deleted from this bot. If you no longer need it, revoke it on the server too: ${link(`${serverUrl}/profile/personal_access_tokens`, 'Access Tokens')}`;
   return message('Disconnected: your token is deleted from this bot.', [section(text)]);
 }
 
-export function buildChannelDefaultSet(project: string, webUrl: string | null, actorId: string, slashCommand: string) {
+/** Commands that may now leave out the project, as examples; only those this bot carries out. */
+const USE_EXAMPLES: [CommandKey, string][] = [
+  ['job.list', 'jobs'],
+  ['issue.show', 'issue #12'],
+  ['mr.show', 'mr !34'],
+  ['pipeline.list', 'pipelines'],
+];
+
+export function buildChannelDefaultSet(
+  project: string,
+  webUrl: string | null,
+  actorId: string,
+  slashCommand: string,
+  ships: (key: CommandKey) => boolean,
+): SlackMessage {
   const name = webUrl ? link(webUrl, project) : code(project);
-  return message(`This channel's default project is now ${project}.`, [
-    section(`:pushpin: <@${actorId}> set this channel's default project to ${name}.`),
+  const examples = USE_EXAMPLES.filter(([key]) => ships(key))
+    .slice(0, 2)
+    .map(([, text]) => code(`${slashCommand} ${text}`));
+  return message(md`This channel's default project is now ${project}.`, [
+    section(md`:pushpin: ${mention(actorId)} set this channel's default project to ${name}.`),
     context([
-      `Commands here may now leave out the project: ${code(`${slashCommand} jobs`)}, ${code(`${slashCommand} issue #12`)}. ` +
-        `${code(`${slashCommand} use --clear`)} removes it.`,
+      md`Commands here may now leave out the project: ${joinMd(examples, ', ')}. ${code(`${slashCommand} use --clear`)} removes it.`,
     ]),
   ]);
 }
 
 export function buildChannelDefaultCleared(previous: string | null, actorId: string): SlackMessage {
   if (!previous) return message('This channel had no default project; nothing changed.');
-  return message(`This channel no longer has a default project (was ${previous}).`, [
-    section(`:pushpin: <@${actorId}> cleared this channel's default project (was ${code(previous)}).`),
+  return message(md`This channel no longer has a default project (was ${previous}).`, [
+    section(md`:pushpin: ${mention(actorId)} cleared this channel's default project (was ${code(previous)}).`),
   ]);
 }
 
 export function buildChannelDefaultShown(project: string | null, slashCommand: string): SlackMessage {
   return project
-    ? message(`This channel's default project is ${project}.`, [
-        section(`This channel's default project is ${code(project)}.`),
+    ? message(md`This channel's default project is ${project}.`, [
+        section(md`This channel's default project is ${code(project)}.`),
       ])
     : message(`This channel has no default project. Set one with ${slashCommand} use group/project.`);
 }

@@ -10,11 +10,13 @@ import type {
   PlainTextElement,
   SectionBlock,
 } from '@slack/types';
-import { actionIdFor, type ButtonName, type ButtonValue, encodeButtonValue } from '../ids.js';
+import { actionIdFor, type ButtonDef, encodeButtonValue } from '../ids.js';
 import { LIMITS, truncate } from './limits.js';
+import { plainText, type Text, toMrkdwn } from './mrkdwn.js';
 
-// Small, limit-aware Block Kit builders: every text is cut to what Slack accepts, so a
-// long job name or issue title can never make Slack refuse a whole message.
+// Small, limit-aware Block Kit builders: every text is cut to what Slack accepts, so a long job
+// name or issue title can never make Slack refuse a whole message, and every text from the server
+// is escaped on the way in (see mrkdwn.ts).
 
 export type Block = KnownBlock;
 
@@ -26,37 +28,49 @@ export interface SlackMessage {
 
 export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({
   type: 'plain_text',
-  text: truncate(text, max),
+  text: truncate(plainText(text), max),
   emoji: true,
 });
 
-export const mrkdwn = (text: string, max: number = LIMITS.sectionText): MrkdwnElement => ({
+export const mrkdwn = (text: Text, max: number = LIMITS.sectionText): MrkdwnElement => ({
   type: 'mrkdwn',
-  text: truncate(text, max),
+  text: cut(toMrkdwn(text), max),
 });
+
+/** Cuts markup without leaving half an entity or half a link behind. */
+function cut(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let out = text.slice(0, Math.max(0, max - 1));
+  out = out.replace(/&[a-z]{0,4}$/, '');
+  const open = out.lastIndexOf('<');
+  if (open > out.lastIndexOf('>')) out = out.slice(0, open);
+  return `${out}…`;
+}
 
 export function header(text: string): HeaderBlock {
   return { type: 'header', text: plain(text, LIMITS.headerText) };
 }
 
-export function section(text: string, accessory?: Button): SectionBlock {
-  const block: SectionBlock = { type: 'section', text: mrkdwn(text.length > 0 ? text : ' ') };
+export function section(text: Text, accessory?: Button): SectionBlock {
+  const block: SectionBlock = { type: 'section', text: mrkdwn(isEmpty(text) ? ' ' : text) };
   if (accessory) block.accessory = accessory;
   return block;
 }
 
+const isEmpty = (t: Text) => toMrkdwn(t).length === 0;
+
 /** A section of two-column fields (at most 10). */
-export function fields(items: string[]): SectionBlock {
+export function fields(items: Text[]): SectionBlock {
   return {
     type: 'section',
-    fields: items.slice(0, LIMITS.fields).map((t) => mrkdwn(t.length > 0 ? t : ' ', LIMITS.fieldText)),
+    fields: items.slice(0, LIMITS.fields).map((t) => mrkdwn(isEmpty(t) ? ' ' : t, LIMITS.fieldText)),
   };
 }
 
-export function context(items: string[]): ContextBlock {
+export function context(items: Text[]): ContextBlock {
   return {
     type: 'context',
-    elements: items.slice(0, LIMITS.contextElements).map((t) => mrkdwn(t.length > 0 ? t : ' ', LIMITS.contextText)),
+    elements: items.slice(0, LIMITS.contextElements).map((t) => mrkdwn(isEmpty(t) ? ' ' : t, LIMITS.contextText)),
   };
 }
 
@@ -70,56 +84,53 @@ export function actions(buttons: Button[], blockId?: string): ActionsBlock {
   return block;
 }
 
-export interface ConfirmSpec {
+/** What a person is asked before an action that cannot be undone; one text for dialogs and typed prompts. */
+export interface Confirmation {
+  /** Dialog title, e.g. "Erase this job?". */
   title: string;
-  text: string;
+  /** The question, e.g. "Erase job #8 (rspec) in demo/web? Its trace and artifacts are deleted for good." */
+  question: Text;
+  /** The dialog's confirm button, e.g. "Erase". */
   confirm: string;
+  /** The typed prompt's button, e.g. "Yes, erase job #8". */
+  yes: string;
   deny?: string;
 }
 
-export function confirmDialog(spec: ConfirmSpec): ConfirmationDialog {
+export function confirmDialog(c: Confirmation): ConfirmationDialog {
   return {
-    title: plain(spec.title, LIMITS.confirmTitle),
-    text: mrkdwn(spec.text, LIMITS.confirmText),
-    confirm: plain(spec.confirm, LIMITS.confirmButton),
-    deny: plain(spec.deny ?? 'Never mind', LIMITS.confirmButton),
+    title: plain(c.title, LIMITS.confirmTitle),
+    text: mrkdwn(c.question, LIMITS.confirmText),
+    confirm: plain(c.confirm, LIMITS.confirmButton),
+    deny: plain(c.deny ?? 'Never mind', LIMITS.confirmButton),
     style: 'danger',
   };
 }
 
-export interface ButtonSpec<N extends ButtonName> {
+export interface ButtonSpec<D extends ButtonDef> {
   text: string;
-  name: N;
-  value: ButtonValue<N>;
+  def: D;
+  value: Parameters<typeof encodeButtonValue<D>>[1];
   style?: 'primary' | 'danger';
-  confirm?: ConfirmSpec;
+  confirm?: Confirmation;
   /** Tells apart two buttons of the same kind in one actions block. */
   slot?: string | number;
 }
 
-export function button<N extends ButtonName>(spec: ButtonSpec<N>): Button {
+export function button<D extends ButtonDef>(spec: ButtonSpec<D>): Button {
   const b: Button = {
     type: 'button',
     text: plain(spec.text, LIMITS.buttonText),
-    action_id: actionIdFor(spec.name, spec.slot),
-    value: encodeButtonValue(spec.name, spec.value),
+    action_id: actionIdFor(spec.def, spec.slot),
+    value: encodeButtonValue(spec.def, spec.value),
   };
   if (spec.style) b.style = spec.style;
   if (spec.confirm) b.confirm = confirmDialog(spec.confirm);
   return b;
 }
 
-/** A button that only opens a URL (Slack still sends an action, which the bot acknowledges and ignores). */
-export function linkButton(text: string, url: string, slot?: string | number): Button {
-  return {
-    type: 'button',
-    text: plain(text, LIMITS.buttonText),
-    action_id: actionIdFor('link.open', slot),
-    url: truncate(url, LIMITS.url),
-  };
-}
-
-/** Fallback text and blocks; the text is what notifications and screen readers show. */
-export function message(text: string, blocks?: Block[]): SlackMessage {
-  return blocks ? { text: truncate(text, 3000), blocks } : { text: truncate(text, 3000) };
+/** Fallback text and blocks; the text is what notifications and screen readers show, so it is escaped too. */
+export function message(text: Text, blocks?: Block[]): SlackMessage {
+  const t = cut(toMrkdwn(text), LIMITS.fallbackText);
+  return blocks ? { text: t, blocks } : { text: t };
 }

@@ -1,11 +1,78 @@
-import { message, type SlackMessage, section } from './blocks.js';
-import { code } from './mrkdwn.js';
+import type { Button } from '@slack/types';
+import type { z } from 'zod';
+import { LinkButtons, NoopButtons } from '../buttons/common.js';
+import { actionIdFor, type ButtonDef } from '../ids.js';
+import {
+  actions,
+  type Block,
+  button,
+  type Confirmation,
+  message,
+  plain,
+  type SlackMessage,
+  section,
+} from './blocks.js';
+import { formatRelative } from './format.js';
+import { LIMITS, truncate } from './limits.js';
+import { code, md } from './mrkdwn.js';
+import type { Notice } from './notice.js';
+
+// What cards share: the context they are drawn in, link buttons, relative times and the typed
+// confirmation prompt.
+
+export interface CardContext {
+  serverUrl: string;
+  now: Date;
+  /** The viewer's IANA time zone, for times that people plan around (schedules). */
+  timeZone: string;
+  notice?: Notice | undefined;
+  /** The server username of the person the card is drawn for, when known (to leave out what they cannot do). */
+  viewer?: string | null;
+}
+
+/** A button that only opens a URL (Slack still sends an action, which the bot acknowledges and ignores). */
+export function linkButton(text: string, url: string, slot?: string | number): Button {
+  return {
+    type: 'button',
+    text: plain(text, LIMITS.buttonText),
+    action_id: actionIdFor(LinkButtons.open, slot),
+    url: truncate(url, LIMITS.url),
+  };
+}
+
+export function openButton(url: string | null, text = 'Open in GitLab'): Button[] {
+  return url ? [linkButton(text, url, 'open')] : [];
+}
+
+export function when(iso: string | null | undefined, now: Date): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '—';
+  // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
+  return Math.abs(d.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(d, now);
+}
+
+/** A typed command that cannot be undone first asks, with the button a card would carry and the same words. */
+export function buildConfirmPrompt<D extends ButtonDef>(
+  c: Confirmation,
+  def: D,
+  value: z.input<D['schema']>,
+): SlackMessage {
+  const blocks: Block[] = [
+    section(md`:warning: ${c.question}`),
+    actions([
+      button({ text: c.yes, def, value, style: 'danger' }),
+      button({ text: 'Never mind', def: NoopButtons.dismiss, value: {} }),
+    ]),
+  ];
+  return message(c.question, blocks);
+}
 
 /** For commands the language knows but this bot version does not carry out yet. */
 export function buildNotAvailable(key: string): SlackMessage {
   return message(`${key} is not available in this version of the bot yet.`, [
     section(
-      `:construction: ${code(key.replace('.', ' '))} is part of the command language but not available in this version of the bot yet. Nothing was sent to the server.`,
+      md`:construction: ${code(key.replace('.', ' '))} is part of the command language but not available in this version of the bot yet. Nothing was sent to the server.`,
     ),
   ]);
 }

@@ -3,6 +3,8 @@ import {
   InvalidInputError,
   NotConnectedError,
   ProjectRequiredError,
+  type Refusal,
+  RefusedError,
   StaleActionError,
   TokenRevokedError,
 } from '../errors.js';
@@ -19,81 +21,153 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../gitlab/errors.js';
+import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
-import { code, esc } from './mrkdwn.js';
+import { code, type Md, md, type Text } from './mrkdwn.js';
 
-/** What the failed request was about, so that messages can name it ("Job 123 in demo/web"). */
-export interface ErrorSubject {
-  label: string;
-}
+// Every failure a person can hit, in words: the bot's own errors, the server's refusals of an action,
+// and the server's statuses, each naming what the request was about.
 
 export interface ErrorViewOptions {
   serverUrl: string;
   slashCommand: string;
-  subject?: ErrorSubject;
 }
 
-const say = (emoji: string, text: string): SlackMessage => message(text, [section(`${emoji} ${text}`)]);
+const say = (emoji: string, text: Text): SlackMessage => message(text, [section(md`${emoji} ${text}`)]);
 
-function serverSaid(err: GitlabError): string {
-  const m = err.serverMessage?.trim();
-  return m ? ` The server said: “${esc(m.slice(0, 300))}”.` : '';
+/** What a request was about, as the subject of a sentence: "Job #8 in demo/web", "Issue demo/web#3". */
+export function resourceLabel(r: Resource): string {
+  switch (r.kind) {
+    case 'project':
+      return `Project ${r.project.path ?? r.project.key}`;
+    case 'group':
+      return `Group ${r.group}`;
+    case 'job':
+    case 'pipeline':
+    case 'schedule':
+      return `${r.kind[0]?.toUpperCase()}${r.kind.slice(1)} #${r.id} in ${projectLabel(r.project)}`;
+    case 'deployment':
+      return `Deployment ${r.id} in ${projectLabel(r.project)}`;
+    case 'issue':
+      return `Issue ${projectLabel(r.project)}#${r.iid}`;
+    case 'merge_request':
+      return `Merge request ${projectLabel(r.project)}!${r.iid}`;
+    case 'snippet':
+      return `Snippet ${projectLabel(r.project)}$${r.iid}`;
+    case 'artifacts':
+      return `The latest successful “${r.job}” job on ${r.ref} in ${projectLabel(r.project)}`;
+    default:
+      return `${r.kind[0]?.toUpperCase()}${r.kind.slice(1)} ${r.id}`;
+  }
 }
 
-/** A short message for every known error; null for anything unexpected (which gets a reference id instead). */
-export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessage | null {
-  const what = o.subject ? esc(o.subject.label) : 'That';
-  if (err instanceof NotConnectedError) {
-    return buildConnectPrompt(
-      err.reason === 'other_server' ? 'other_server' : 'not_connected',
-      o.serverUrl,
-      o.slashCommand,
-    );
-  }
-  if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
-  if (err instanceof ProjectRequiredError) {
-    return say(
-      ':grey_question:',
-      `Which project? Give ${code('group/project')} or set one with ${code(`${o.slashCommand} use group/project`)}.`,
-    );
-  }
-  if (err instanceof StaleActionError) {
-    return say(
-      ':hourglass:',
-      `This button is out of date (${esc(err.detail)}). Nothing was changed; run the command again for a fresh card.`,
-    );
-  }
-  if (err instanceof InvalidInputError) return say(':warning:', err.userMessage);
-  if (err instanceof BotError) return null;
+function serverSaid(message: string | null | undefined): Md | '' {
+  const m = message?.trim();
+  return m ? md` The server said: “${m.slice(0, 300)}”.` : '';
+}
 
+/** What a list read of a project reads, for "You may not see the pipeline schedules of demo/web". */
+const READS: Record<string, string> = {
+  'list-schedules': 'pipeline schedules',
+  'list-deployments': 'deployments',
+};
+
+const JOB_FORBIDDEN: Record<string, string> = {
+  retry: 'cannot be retried: only finished jobs can, and only by developers of the project',
+  cancel: 'cannot be canceled: it is not running, or you may not run jobs in this project',
+  play: 'cannot be played: it is not a manual job, or you may not run jobs in this project',
+  erase: 'cannot be erased: only finished jobs can, by developers of the project',
+  keep: 'cannot keep its artifacts: you may not change jobs in this project',
+};
+
+const SCHEDULE_WHAT: Record<string, string> = {
+  take: 'take ownership of it',
+  activate: 'activate it',
+  deactivate: 'deactivate it',
+  delete: 'delete it',
+  edit: 'change this schedule',
+};
+
+/** A refusal as a sentence; null when there is nothing better to say than the status itself. */
+export function refusalText(r: Refusal): Md | null {
+  const label = resourceLabel(r.subject);
+  if (r.reason?.startsWith('role:')) {
+    const what =
+      r.subject.kind === 'project' && READS[r.action]
+        ? `the ${READS[r.action]} of ${projectLabel(r.subject.project)}`
+        : label.replace(/^[A-Z]/, (c) => c.toLowerCase());
+    return md`You may not see ${what} (${r.status ?? '?'}): that needs at least the ${r.reason.slice(5)} role in the project.`;
+  }
+  if (r.reason === 'no_artifacts') {
+    return r.subject.kind === 'artifacts'
+      ? md`${label} has no artifacts: there is no successful “${r.subject.job}” job on ${r.subject.ref}, or no access (404).`
+      : r.action === 'keep'
+        ? md`${label} has no artifacts to keep, or it was not found (404).`
+        : md`${label} has no artifacts, or it was not found (404).`;
+  }
+  switch (r.subject.kind) {
+    case 'job':
+      if (r.reason === 'not_manual') return md`${label} cannot be played: only manual jobs can be played.`;
+      if (r.status === 403 && JOB_FORBIDDEN[r.action]) return md`${label} ${JOB_FORBIDDEN[r.action]} (403).`;
+      return null;
+    case 'pipeline':
+      if (r.status === 403) {
+        const verb = r.action === 'retry' ? 'retried' : 'canceled';
+        return md`${label} cannot be ${verb}: you may not run pipelines in this project, or its state does not allow it (403).`;
+      }
+      return null;
+    case 'schedule':
+      if (r.status === 403) {
+        return md`${label}: you may not ${SCHEDULE_WHAT[r.action] ?? r.action} (403). Only maintainers, or the schedule's owner, can.`;
+      }
+      return null;
+    default:
+      return null;
+  }
+}
+
+function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage {
+  const what = err.subject ? resourceLabel(err.subject) : 'That';
   if (err instanceof NotFoundError) {
     return say(
       ':mag:',
-      `${what} was not found, or you have no access to it (404). Check the name and your membership.`,
+      md`${what} was not found, or you have no access to it (404). Check the name and your membership.`,
     );
   }
   if (err instanceof UnauthorizedError) {
-    return say(':no_entry:', `The server says you are not allowed to do that (401).${serverSaid(err)}`);
+    return say(':no_entry:', md`The server says you are not allowed to do that (401).${serverSaid(err.serverMessage)}`);
   }
   if (err instanceof ForbiddenError) {
     return say(
       ':no_entry:',
-      `You don't have permission for that (403), or it is not possible in its current state.${serverSaid(err)}`,
+      md`You don't have permission for that (403), or it is not possible in its current state.${serverSaid(err.serverMessage)}`,
     );
   }
-  if (err instanceof BadRequestError)
-    return say(':warning:', `The server refused the request (400).${serverSaid(err)}`);
-  if (err instanceof NotAllowedError)
-    return say(':no_entry_sign:', `${what} cannot be done in its current state (405).${serverSaid(err)}`);
-  if (err instanceof NotAcceptableError)
-    return say(':no_entry_sign:', `${what} is not possible right now (406).${serverSaid(err)}`);
+  if (err instanceof BadRequestError) {
+    return say(':warning:', md`The server refused the request (400).${serverSaid(err.serverMessage)}`);
+  }
+  if (err instanceof NotAllowedError) {
+    return say(
+      ':no_entry_sign:',
+      md`${what} cannot be done in its current state (405).${serverSaid(err.serverMessage)}`,
+    );
+  }
+  if (err instanceof NotAcceptableError) {
+    return say(':no_entry_sign:', md`${what} is not possible right now (406).${serverSaid(err.serverMessage)}`);
+  }
   if (err instanceof ConflictError) {
     return say(':twisted_rightwards_arrows:', 'The branch moved since you looked (409): refresh and try again.');
   }
   if (err instanceof RateLimitedError) {
-    const wait = err.retryAfterSeconds ? ` Try again in ${err.retryAfterSeconds} s.` : ' Try again in a minute.';
-    return say(':snail:', `The server is rate limiting requests (429); the bot retried and gave up.${wait}`);
+    const wait = err.retryAfterSeconds ? `${err.retryAfterSeconds} s` : 'a minute';
+    const attempts = (err as { attempts?: number }).attempts ?? 1;
+    return say(
+      ':snail:',
+      attempts > 1
+        ? `The server is rate limiting requests (429); the bot retried ${attempts - 1} time${attempts === 2 ? '' : 's'} and gave up. Try again in ${wait}.`
+        : `The server is rate limiting requests (429) and asks for a longer wait than a command can take; nothing was done. Try again in ${wait}.`,
+    );
   }
   if (err instanceof UnavailableError) {
     const why =
@@ -107,7 +181,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     const next = changeUnknown
       ? 'The change may have been made anyway: look before you try again.'
       : 'Try again in a minute; if it lasts, tell whoever runs it.';
-    return say(':construction:', `The server at ${esc(o.serverUrl)} is unavailable: it ${why}. ${next}`);
+    return say(':construction:', md`The server at ${o.serverUrl} is unavailable: it ${why}. ${next}`);
   }
   if (err instanceof ResponseShapeError) {
     return say(
@@ -115,14 +189,48 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
       'The server answered with data this bot does not understand. Is GITLAB_URL pointing at the right server?',
     );
   }
-  if (err instanceof GitlabError)
-    return say(':warning:', `The server refused the request (${err.status}).${serverSaid(err)}`);
+  return say(
+    ':warning:',
+    md`The server refused the request (${err.status ?? 'no answer'}).${serverSaid(err.serverMessage)}`,
+  );
+}
+
+/** A short message for every known error; null for anything unexpected (which gets a reference id instead). */
+export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessage | null {
+  if (err instanceof NotConnectedError) {
+    return buildConnectPrompt(
+      err.reason === 'other_server' ? 'other_server' : 'not_connected',
+      o.serverUrl,
+      o.slashCommand,
+    );
+  }
+  if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
+  if (err instanceof ProjectRequiredError) {
+    return say(
+      ':grey_question:',
+      md`Which project? Give ${code('group/project')} or set one with ${code(`${o.slashCommand} use group/project`)}.`,
+    );
+  }
+  if (err instanceof StaleActionError) {
+    return say(
+      ':hourglass:',
+      md`This button is out of date (${err.detail}). Nothing was changed; run the command again for a fresh card.`,
+    );
+  }
+  if (err instanceof InvalidInputError) return say(':warning:', err.userMessage);
+  if (err instanceof RefusedError) {
+    const text = refusalText(err.refusal);
+    if (text) return say(':no_entry:', text);
+    if (err.cause instanceof GitlabError) return gitlabErrorMessage(err.cause, o);
+  }
+  if (err instanceof BotError) return null;
+  if (err instanceof GitlabError) return gitlabErrorMessage(err, o);
   return null;
 }
 
 export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
   return say(
     ':boom:',
-    `Something went wrong on the bot's side (reference ${code(refId)}). If it keeps happening, give this reference to whoever runs the bot.`,
+    md`Something went wrong on the bot's side (reference ${code(refId)}). If it keeps happening, give this reference to whoever runs the bot.`,
   );
 }

@@ -1,101 +1,145 @@
 import type { Button } from '@slack/types';
+import { JobButtons } from '../buttons/ci.js';
+import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
-import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
-  type CardContext,
-  LIST_ROWS,
-  type ListContext,
-  linked,
-  noticeBlock,
-  openButton,
-  type ProjectKey,
-  pagingBlocks,
-  projectLabel,
-  webUrl,
-  when,
-} from './ci.js';
+  actions,
+  type Block,
+  button,
+  type Confirmation,
+  context,
+  fields,
+  header,
+  message,
+  type SlackMessage,
+  section,
+} from './blocks.js';
+import { type CardContext, openButton, when } from './common.js';
 import { formatBytes, formatDuration } from './format.js';
 import { LIMITS, truncate } from './limits.js';
-import { code, esc } from './mrkdwn.js';
+import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { bold, code, escapeText, italic, linked, Md, md, type Text } from './mrkdwn.js';
+import { noticeBlocks } from './notice.js';
 import { CANCELABLE, FINISHED, shortSha, statusBadge, statusEmoji } from './status.js';
 
-export function jobUrl(serverUrl: string, project: ProjectKey, job: Pick<Job, 'id' | 'web_url'>): string | null {
-  return job.web_url ?? webUrl(serverUrl, project, `-/jobs/${job.id}`);
+export function jobUrl(serverUrl: string, project: Project, job: Pick<Job, 'id' | 'web_url'>): string | null {
+  return job.web_url ?? projectPageUrl(serverUrl, project, `-/jobs/${job.id}`);
 }
 
-export function jobLabel(job: Pick<Job, 'id' | 'name'>): string {
-  return `job #${job.id} (${job.name})`;
+export type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep' | 'trace';
+
+/** What the API does not say about a job but the bot may know (after an action, or from a look at its trace). */
+export interface JobFacts {
+  /** Its trace and artifacts are gone. */
+  erased?: boolean;
+  /** Its artifacts no longer expire. */
+  kept?: boolean;
 }
 
-type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep' | 'trace';
-
-/**
- * The actions a job's state allows, in the order they appear on the card. The API does not say
- * whether a job was erased, so a card redrawn right after an erase passes `erased`.
- */
-export function jobActionsFor(job: Pick<Job, 'status' | 'artifacts_file'>, erased = false): JobAction[] {
+/** The actions a job's state allows, in the order they appear on the card. */
+export function jobActionsFor(
+  job: Pick<Job, 'status' | 'artifacts_file' | 'artifacts_expire_at'>,
+  facts: JobFacts = {},
+) {
   const out: JobAction[] = [];
   if (FINISHED.has(job.status)) out.push('retry');
   if (CANCELABLE.has(job.status)) out.push('cancel');
   if (job.status === 'manual') out.push('play');
-  if (FINISHED.has(job.status) && !erased) out.push('erase');
-  if (job.artifacts_file && !erased) out.push('keep');
-  out.push('trace');
+  if (FINISHED.has(job.status) && !facts.erased) out.push('erase');
+  // 9.5 does not send artifacts_expire_at: absent means "not told"; null means they are kept already.
+  if (job.artifacts_file && !facts.erased && !facts.kept && job.artifacts_expire_at !== null) out.push('keep');
+  if (!facts.erased) out.push('trace');
   return out;
 }
 
-function jobButton(
-  action: JobAction,
-  job: Job,
-  project: ProjectKey,
-  list: ListContext | null,
-  slot?: number | string,
-): Button {
-  const value = { p: project, j: job.id, ...(list ? { q: list.query, n: list.page } : {}) };
-  const at = `job #${job.id} (${job.name}) in ${projectLabel(project)}`;
-  const s = slot;
+const jobName = (job: { id: number; name?: string }) => (job.name ? `job #${job.id} (${job.name})` : `job #${job.id}`);
+
+/** The one text of each confirmation, for card dialogs and typed prompts alike. */
+export function jobConfirmation(action: 'cancel' | 'erase', job: { id: number; name?: string }, project: Project) {
+  const at = `${jobName(job)} in ${projectLabel(project)}`;
+  const c: Confirmation =
+    action === 'erase'
+      ? {
+          title: 'Erase this job?',
+          question: md`Erase ${at}? Its trace and artifacts are deleted for good.`,
+          confirm: 'Erase',
+          yes: `Yes, erase job #${job.id}`,
+        }
+      : {
+          title: 'Cancel this job?',
+          question: md`Cancel ${at}? It stops where it is.`,
+          confirm: 'Cancel job',
+          deny: 'Keep running',
+          yes: `Yes, cancel job #${job.id}`,
+        };
+  return c;
+}
+
+function jobButton(action: JobAction, job: Job, project: Project, place: ListPlace | null, slot?: number | string) {
+  const value = { p: projectButtonKey(project), j: job.id, ...(place ? { q: place.query, n: place.page } : {}) };
   switch (action) {
     case 'retry':
-      return button({ text: 'Retry', name: 'job.retry', value, style: 'primary', slot: s });
+      return button({ text: 'Retry', def: JobButtons.retry, value, style: 'primary', slot });
     case 'cancel':
       return button({
         text: 'Cancel',
-        name: 'job.cancel',
+        def: JobButtons.cancel,
         value,
-        slot: s,
-        confirm: {
-          title: 'Cancel this job?',
-          text: `Cancel ${at}? It stops where it is.`,
-          confirm: 'Cancel job',
-          deny: 'Keep running',
-        },
+        slot,
+        confirm: jobConfirmation('cancel', job, project),
       });
     case 'play':
-      return button({ text: 'Play', name: 'job.play', value, style: 'primary', slot: s });
+      return button({ text: 'Play', def: JobButtons.play, value, style: 'primary', slot });
     case 'erase':
       return button({
         text: 'Erase',
-        name: 'job.erase',
+        def: JobButtons.erase,
         value,
         style: 'danger',
-        slot: s,
-        confirm: {
-          title: 'Erase this job?',
-          text: `Erase ${at}? Its trace and artifacts are deleted for good.`,
-          confirm: 'Erase',
-        },
+        slot,
+        confirm: jobConfirmation('erase', job, project),
       });
     case 'keep':
-      return button({ text: 'Keep artifacts', name: 'job.keep', value, slot: s });
+      return button({ text: 'Keep artifacts', def: JobButtons.keep, value, slot });
     case 'trace':
-      return button({ text: 'Trace', name: 'job.trace', value: { p: project, j: job.id }, slot: s });
+      return button({ text: 'Trace', def: JobButtons.trace, value: { p: value.p, j: job.id }, slot });
   }
 }
 
-export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): SlackMessage {
+/** The detail of a "Retried by" line. */
+export function retriedDetail(oldId: number, newJob: Pick<Job, 'id'>): Md {
+  return newJob.id !== oldId ? md`new job #${newJob.id} replaces #${oldId}` : md`job #${oldId}`;
+}
+
+/** What is true now when a job's card was out of date. */
+export function jobStaleText(
+  what: 'retried' | 'not-manual' | 'not-running' | 'erased' | 'not-finished',
+  o: { by?: string | null; newJob?: Pick<Job, 'id'> } = {},
+): Md {
+  const by = o.by ? md` by @${o.by}` : '';
+  switch (what) {
+    case 'retried':
+      return md`Already retried${by}${o.newJob ? md`: job #${o.newJob.id} replaces it` : ''}.`;
+    case 'not-manual':
+      return md`No longer manual: it was started${by}.`;
+    case 'not-running':
+      return md`Not running any more, so there is nothing to cancel.`;
+    case 'erased':
+      return md`Already erased: its trace and artifacts are gone.`;
+    case 'not-finished':
+      return md`Not finished yet, so it cannot be retried or erased.`;
+  }
+}
+
+export function buildJobCard(job: Job, project: Project, c: CardContext & { facts?: JobFacts }): SlackMessage {
   const url = jobUrl(c.serverUrl, project, job);
+  const facts: JobFacts = {
+    ...c.facts,
+    ...(c.notice?.kind === 'done' && c.notice.action === 'erase' ? { erased: true } : {}),
+    ...(c.notice?.kind === 'done' && c.notice.action === 'keep' ? { kept: true } : {}),
+  };
   const pipelineUrl = job.pipeline
-    ? (job.pipeline.web_url ?? webUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
+    ? (job.pipeline.web_url ?? projectPageUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
     : null;
   const duration =
     typeof job.duration === 'number'
@@ -106,93 +150,72 @@ export function buildJobCard(job: Job, project: ProjectKey, c: CardContext): Sla
           ? `running since ${when(job.started_at, c.now)}`
           : '—';
   const commit = job.commit
-    ? `${code(shortSha(job.commit.id))} ${esc(truncate(job.commit.title, 120))} — ${esc(job.commit.author_name)}`
+    ? md`${code(shortSha(job.commit.id))} ${truncate(job.commit.title, 120)} — ${job.commit.author_name}`
     : '—';
-  const who = job.user ? `${esc(job.user.name)} (@${esc(job.user.username)})` : '—';
+  const who = job.user ? md`${job.user.name} (@${job.user.username})` : '—';
   const blocks: Block[] = [
     header(`${statusEmoji(job.status)} Job #${job.id} · ${job.name}`),
     fields([
-      `*Status*\n${statusBadge(job.status)}`,
-      `*Stage*\n${esc(job.stage)}`,
-      `*Ref*\n${code(job.ref)}${job.tag ? ' (tag)' : ''}`,
-      `*Pipeline*\n${job.pipeline ? linked(pipelineUrl, `#${job.pipeline.id}`) : '—'}`,
-      `*Triggered by*\n${who}`,
-      `*Duration*\n${duration}`,
+      md`*Status*\n${statusBadge(job.status)}`,
+      md`*Stage*\n${job.stage}`,
+      md`*Ref*\n${code(job.ref)}${job.tag ? ' (tag)' : ''}`,
+      md`*Pipeline*\n${job.pipeline ? linked(pipelineUrl, `#${job.pipeline.id}`) : '—'}`,
+      md`*Triggered by*\n${who}`,
+      md`*Duration*\n${duration}`,
     ]),
-    section(`*Commit* ${commit}`),
+    section(md`*Commit* ${commit}`),
   ];
-  const erased = c.notice?.action === 'erase';
-  const extra: string[] = [`${esc(projectLabel(project))} · created ${when(job.created_at, c.now)}`];
-  if (job.artifacts_file && !erased) {
-    // 9.5 leaves artifacts_expire_at out: absent means "not told", only null means "never expire".
+  const extra: Text[] = [md`${projectLabel(project)} · created ${when(job.created_at, c.now)}`];
+  if (job.artifacts_file && !facts.erased) {
     const expiry = job.artifacts_expire_at
       ? `, expire ${when(job.artifacts_expire_at, c.now)}`
-      : job.artifacts_expire_at === null || c.notice?.action === 'keep'
+      : job.artifacts_expire_at === null || facts.kept
         ? ', kept'
         : '';
-    extra.push(`:package: ${esc(job.artifacts_file.filename)} (${formatBytes(job.artifacts_file.size)})${expiry}`);
+    extra.push(md`:package: ${job.artifacts_file.filename} (${formatBytes(job.artifacts_file.size)})${expiry}`);
   }
+  if (facts.erased) extra.push('trace and artifacts erased');
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));
-  blocks.push(...noticeBlock(c.notice));
-  blocks.push(
-    actions([...jobActionsFor(job, erased).map((a) => jobButton(a, job, project, null)), ...openButton(url)]),
-  );
-  return message(`Job #${job.id} ${job.name}: ${job.status}`, blocks);
+  blocks.push(...noticeBlocks(c.notice));
+  blocks.push(actions([...jobActionsFor(job, facts).map((a) => jobButton(a, job, project, null)), ...openButton(url)]));
+  return message(md`Job #${job.id} ${job.name}: ${job.status}`, blocks);
 }
 
 /** A job as one list row: what it is and how it went, with its most useful action as the row's button. */
-function jobRow(
-  job: Job,
-  project: ProjectKey,
-  list: ListContext | null,
-  slot: number | 'now',
-  serverUrl: string,
-): Block {
+export function jobRow(job: Job, project: Project, place: ListPlace | null, slot: number | string, serverUrl: string) {
   const url = jobUrl(serverUrl, project, job);
   const duration = typeof job.duration === 'number' ? ` · ${formatDuration(job.duration)}` : '';
-  const by = job.user ? ` · ${esc(job.user.username)}` : '';
-  const commit = job.commit ? `\n_${esc(truncate(job.commit.title, 100))}_` : '';
-  const text = `${statusEmoji(job.status)} *${linked(url, `#${job.id}`)}* ${esc(job.name)} · ${esc(job.stage)} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
+  const by = job.user ? md` · ${job.user.username}` : '';
+  const commit = job.commit ? md`\n${italic(truncate(job.commit.title, 100))}` : '';
+  const text = md`${statusEmoji(job.status)} ${bold(linked(url, `#${job.id}`))} ${job.name} · ${job.stage} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
   const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
-  const s = slot === 'now' ? 'now' : slot;
-  const accessory = primary
-    ? jobButton(primary, job, project, list, s)
-    : button({ text: 'Details', name: 'job.show', value: { p: project, j: job.id }, slot: s });
-  return section(truncate(text, LIMITS.sectionText), accessory);
+  const accessory: Button = primary
+    ? jobButton(primary, job, project, place, slot)
+    : button({ text: 'Details', def: JobButtons.show, value: { p: projectButtonKey(project), j: job.id }, slot });
+  return section(text, accessory);
 }
 
-/** One row per job, its most useful action as the row's button, and a Next page button. */
 export function buildJobList(
   jobs: Job[],
-  project: ProjectKey,
-  page: { page: number | null; nextPage: number | null; total: number | null },
-  o: { title: string; filters: string; list: ListContext | null; ctx: CardContext },
+  project: Project,
+  page: PageInfo,
+  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
-  const blocks: Block[] = [header(o.title)];
-  if (o.filters) blocks.push(context([o.filters]));
-  blocks.push(...noticeBlock(o.ctx.notice));
-  if (jobs.length === 0) {
-    blocks.push(section(`No jobs in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`));
-  }
-  const subject = o.ctx.notice?.subject;
-  if (subject?.kind === 'job') blocks.push(jobRow(subject.job, project, o.list, 'now', o.ctx.serverUrl));
-  // Each row is one section: 40 rows at most keeps the message inside Slack's 50 blocks.
-  jobs.slice(0, LIST_ROWS).forEach((job, i) => {
-    blocks.push(jobRow(job, project, o.list, i, o.ctx.serverUrl));
+  return buildList({
+    title: o.title,
+    filters: o.filters,
+    notice: o.ctx.notice,
+    empty: md`No jobs in ${projectLabel(project)} match${o.filters ? md` (${o.filters})` : ''}.`,
+    items: jobs,
+    row: (job, i) => jobRow(job, project, o.place, i, o.ctx.serverUrl),
+    page,
+    place: o.place,
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(jobs.length, LIST_ROWS) }));
-  return message(`${o.title}: ${jobs.length} shown`, blocks);
 }
 
 /** The last lines of a trace as a code block that fits one section. */
-export function buildTrace(
-  job: Job | null,
-  jobId: number,
-  project: ProjectKey,
-  trace: string,
-  lines: number,
-): SlackMessage {
+export function buildTrace(jobId: number, project: Project, trace: string, lines: number, slashCommand: string) {
   // Runners colour their output; Slack would show the escape codes as garbage.
   const clean = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r(?!\n)/g, '\n');
   const all = clean.replace(/\n+$/, '').split('\n');
@@ -201,20 +224,31 @@ export function buildTrace(
   let size = 0;
   // Counted as sent: escaping turns each <, > and & into several characters.
   for (let i = all.length - 1; i >= 0 && shown.length < lines; i--) {
-    const line = esc((all[i] as string).replace(/```/g, "'''"));
+    const raw = (all[i] as string).replace(/```/g, "'''");
+    let line = escapeText(raw);
+    // A last line longer than the whole block keeps its end: the last words of a log are the telling ones.
+    if (shown.length === 0 && line.length + 1 > budget) line = `…${tailThatFits(raw, budget - 2)}`;
     if (size + line.length + 1 > budget) break;
     shown.unshift(line);
     size += line.length + 1;
   }
-  const name = job ? `#${job.id} (${job.name})` : `#${jobId}`;
-  const title = `Trace of job ${name} in ${projectLabel(project)}`;
+  const title = `Trace of job #${jobId} in ${projectLabel(project)}`;
   if (!clean.trim())
     return message(`${title}: empty`, [section(`${title} is empty (the job has not written any output).`)]);
-  return message(`${title}: last ${shown.length} lines`, [
-    section(`*${esc(title)}* · last ${shown.length} of ${all.length} lines`),
-    section(`\`\`\`${shown.join('\n')}\`\`\``),
-    context([`The whole trace as a file: ${code(`/gl job trace ${projectLabel(project)} ${jobId} --full`)}`]),
+  const full = `${slashCommand} job trace ${projectLabel(project)} ${jobId} --full`;
+  const countLines = (k: number) => `${k} line${k === 1 ? '' : 's'}`;
+  return message(`${title}: last ${countLines(shown.length)}`, [
+    section(md`${bold(title)} · last ${shown.length} of ${countLines(all.length)}`),
+    section(Md.trusted(`\`\`\`${shown.join('\n')}\`\`\``)),
+    context([md`The whole trace as a file: ${code(full)}`]),
   ]);
+}
+
+/** The longest end of `raw` whose escaped form fits `max` characters. */
+function tailThatFits(raw: string, max: number): string {
+  let k = Math.min(raw.length, max);
+  while (k > 0 && escapeText(raw.slice(raw.length - k)).length > max) k = Math.floor(k * 0.9);
+  return escapeText(raw.slice(raw.length - k));
 }
 
 export function buildArtifacts(o: {
@@ -223,10 +257,10 @@ export function buildArtifacts(o: {
   size: number | null;
   downloadUrl: string | null;
 }): SlackMessage {
-  const what = `${o.fileName ? code(o.fileName) : 'artifacts archive'}${o.size !== null ? ` · ${formatBytes(o.size)}` : ''}`;
-  const blocks: Block[] = [section(`:package: *${esc(o.title)}*\n${what}`)];
+  const what = md`${o.fileName ? code(o.fileName) : 'artifacts archive'}${o.size !== null ? ` · ${formatBytes(o.size)}` : ''}`;
+  const blocks: Block[] = [section(md`:package: ${bold(o.title)}\n${what}`)];
   if (o.downloadUrl) {
-    blocks.push(context([`Download from the web interface: ${linked(o.downloadUrl, 'download')}`]));
+    blocks.push(context([md`Download from the web interface: ${linked(o.downloadUrl, 'download')}`]));
     blocks.push(actions(openButton(o.downloadUrl, 'Download')));
   }
   return message(`${o.title}: ${o.fileName ?? 'artifacts'}`, blocks);

@@ -5,6 +5,8 @@ export const LIMITS = {
   messageBlocks: 50,
   surfaceBlocks: 100,
   messageText: 40_000,
+  /** What the bot puts in a message's fallback `text` (notifications show a line or two of it). */
+  fallbackText: 3000,
   sectionText: 3000,
   fieldText: 2000,
   fields: 10,

@@ -1,31 +1,29 @@
-import type { Button } from '@slack/types';
+import { PipelineButtons } from '../buttons/ci.js';
+import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
-import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
-  type CardContext,
-  LIST_ROWS,
-  type ListContext,
-  linked,
-  noticeBlock,
-  openButton,
-  type ProjectKey,
-  pagingBlocks,
-  projectLabel,
-  webUrl,
-  when,
-} from './ci.js';
+  actions,
+  type Block,
+  button,
+  type Confirmation,
+  context,
+  fields,
+  header,
+  message,
+  type SlackMessage,
+  section,
+} from './blocks.js';
+import { type CardContext, openButton, when } from './common.js';
 import { formatDuration } from './format.js';
 import { jobUrl } from './jobs.js';
-import { LIMITS, truncate } from './limits.js';
-import { code, esc } from './mrkdwn.js';
+import { truncate } from './limits.js';
+import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { bold, code, joinMd, linked, type Md, md, type Text } from './mrkdwn.js';
+import { noticeBlocks } from './notice.js';
 import { shortSha, statusBadge, statusEmoji } from './status.js';
 
-export function pipelineUrl(
-  serverUrl: string,
-  project: ProjectKey,
-  p: Pick<PipelineBasic, 'id' | 'web_url'>,
-): string | null {
-  return p.web_url ?? webUrl(serverUrl, project, `pipelines/${p.id}`);
+export function pipelineUrl(serverUrl: string, project: Project, p: Pick<PipelineBasic, 'id' | 'web_url'>) {
+  return p.web_url ?? projectPageUrl(serverUrl, project, `pipelines/${p.id}`);
 }
 
 type PipelineAction = 'retry' | 'cancel' | 'jobs';
@@ -38,37 +36,49 @@ export function pipelineActionsFor(p: Pick<PipelineBasic, 'status'>): PipelineAc
   return out;
 }
 
+export function pipelineConfirmation(p: { id: number; ref?: string }, project: Project): Confirmation {
+  const what = p.ref ? `pipeline #${p.id} (${p.ref})` : `pipeline #${p.id}`;
+  return {
+    title: 'Cancel this pipeline?',
+    question: md`Cancel ${what} in ${projectLabel(project)}? Its running jobs stop.`,
+    confirm: 'Cancel pipeline',
+    deny: 'Keep running',
+    yes: `Yes, cancel pipeline #${p.id}`,
+  };
+}
+
+/** What is true now when a pipeline's card was out of date. */
+export function pipelineStaleText(p: Pick<PipelineBasic, 'status'>): Md {
+  return md`Not running any more (it is ${p.status}), so there is nothing to cancel.`;
+}
+
 function pipelineButton(
   action: PipelineAction,
   p: PipelineBasic,
-  project: ProjectKey,
-  list: ListContext | null,
+  project: Project,
+  place: ListPlace | null,
   slot?: number | string,
-): Button {
-  const value = { p: project, i: p.id, ...(list ? { q: list.query, n: list.page } : {}) };
+) {
+  const key = projectButtonKey(project);
+  const value = { p: key, i: p.id, ...(place ? { q: place.query, n: place.page } : {}) };
   switch (action) {
     case 'retry':
-      return button({ text: 'Retry', name: 'pipeline.retry', value, style: 'primary', slot });
+      return button({ text: 'Retry', def: PipelineButtons.retry, value, style: 'primary', slot });
     case 'cancel':
       return button({
         text: 'Cancel',
-        name: 'pipeline.cancel',
+        def: PipelineButtons.cancel,
         value,
         slot,
-        confirm: {
-          title: 'Cancel this pipeline?',
-          text: `Cancel pipeline #${p.id} (${p.ref}) in ${projectLabel(project)}? Its running jobs stop.`,
-          confirm: 'Cancel pipeline',
-          deny: 'Keep running',
-        },
+        confirm: pipelineConfirmation(p, project),
       });
     case 'jobs':
-      return button({ text: 'Jobs', name: 'pipeline.jobs', value: { p: project, i: p.id }, slot });
+      return button({ text: 'Jobs', def: PipelineButtons.jobs, value: { p: key, i: p.id }, slot });
   }
 }
 
 /** Jobs grouped by stage, stages in the order the pipeline runs them. */
-export function jobsByStage(jobs: Job[], serverUrl: string, project: ProjectKey): string {
+export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): Md {
   const stages = new Map<string, Job[]>();
   for (const job of [...jobs].sort((a, b) => a.id - b.id)) {
     const list = stages.get(job.stage) ?? [];
@@ -77,68 +87,78 @@ export function jobsByStage(jobs: Job[], serverUrl: string, project: ProjectKey)
   }
   const lines = [...stages].map(
     ([stage, list]) =>
-      `*${esc(stage)}*  ${list.map((j) => `${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`).join('  ·  ')}`,
+      md`${bold(stage)}  ${joinMd(
+        list.map((j) => md`${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`),
+        '  ·  ',
+      )}`,
   );
-  return truncate(lines.join('\n'), LIMITS.sectionText);
+  return joinMd(lines, '\n');
 }
 
-export function buildPipelineCard(p: Pipeline, jobs: Job[] | null, project: ProjectKey, c: CardContext): SlackMessage {
+export function buildPipelineCard(p: Pipeline, jobs: Job[] | null, project: Project, c: CardContext): SlackMessage {
   const url = pipelineUrl(c.serverUrl, project, p);
-  const who = p.user ? `${esc(p.user.name)} (@${esc(p.user.username)})` : '—';
+  const who = p.user ? md`${p.user.name} (@${p.user.username})` : '—';
   const blocks: Block[] = [
     header(`${statusEmoji(p.status)} Pipeline #${p.id} · ${p.ref}`),
     fields([
-      `*Status*\n${statusBadge(p.status)}`,
-      `*Ref*\n${code(p.ref)}${p.tag ? ' (tag)' : ''}`,
-      `*Commit*\n${code(shortSha(p.sha))}`,
-      `*Triggered by*\n${who}`,
-      `*Created*\n${when(p.created_at, c.now)}`,
-      `*Duration*\n${typeof p.duration === 'number' ? formatDuration(p.duration) : '—'}`,
+      md`*Status*\n${statusBadge(p.status)}`,
+      md`*Ref*\n${code(p.ref)}${p.tag ? ' (tag)' : ''}`,
+      md`*Commit*\n${code(shortSha(p.sha))}`,
+      md`*Triggered by*\n${who}`,
+      md`*Created*\n${when(p.created_at, c.now)}`,
+      md`*Duration*\n${typeof p.duration === 'number' ? formatDuration(p.duration) : '—'}`,
     ]),
   ];
-  if (p.yaml_errors) blocks.push(section(`:warning: *YAML errors*: ${esc(truncate(p.yaml_errors, 500))}`));
+  if (p.yaml_errors) blocks.push(section(md`:warning: *YAML errors*: ${truncate(p.yaml_errors, 500)}`));
   if (jobs && jobs.length > 0) blocks.push(section(jobsByStage(jobs, c.serverUrl, project)));
   else if (jobs) blocks.push(section('_No jobs._'));
-  const extra = [`${esc(projectLabel(project))}${p.coverage ? ` · coverage ${esc(p.coverage)}%` : ''}`];
+  const extra: Text[] = [md`${projectLabel(project)}${p.coverage ? md` · coverage ${p.coverage}%` : ''}`];
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));
-  blocks.push(...noticeBlock(c.notice));
+  blocks.push(...noticeBlocks(c.notice));
   blocks.push(actions([...pipelineActionsFor(p).map((a) => pipelineButton(a, p, project, null)), ...openButton(url)]));
-  return message(`Pipeline #${p.id} on ${p.ref}: ${p.status}`, blocks);
+  return message(md`Pipeline #${p.id} on ${p.ref}: ${p.status}`, blocks);
 }
 
-function pipelineRow(
+export function pipelineRow(
   p: PipelineBasic,
-  project: ProjectKey,
-  list: ListContext | null,
+  project: Project,
+  place: ListPlace | null,
   slot: number | string,
   serverUrl: string,
-): Block {
+) {
   const url = pipelineUrl(serverUrl, project, p);
-  const text = `${statusEmoji(p.status)} *${linked(url, `#${p.id}`)}* ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
+  const text = md`${statusEmoji(p.status)} ${bold(linked(url, `#${p.id}`))} ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
   const primary = pipelineActionsFor(p)[0] as PipelineAction;
-  return section(text, pipelineButton(primary, p, project, list, slot));
+  return section(text, pipelineButton(primary, p, project, place, slot));
 }
 
 export function buildPipelineList(
   pipelines: PipelineBasic[],
-  project: ProjectKey,
-  page: { page: number | null; nextPage: number | null; total: number | null },
-  o: { title: string; filters: string; list: ListContext | null; ctx: CardContext },
+  project: Project,
+  page: PageInfo,
+  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
-  const blocks: Block[] = [header(o.title)];
-  if (o.filters) blocks.push(context([o.filters]));
-  blocks.push(...noticeBlock(o.ctx.notice));
-  if (pipelines.length === 0) {
-    blocks.push(
-      section(`No pipelines in ${esc(projectLabel(project))} match${o.filters ? ` (${esc(o.filters)})` : ''}.`),
-    );
-  }
-  const subject = o.ctx.notice?.subject;
-  if (subject?.kind === 'pipeline') blocks.push(pipelineRow(subject.pipeline, project, o.list, 'now', o.ctx.serverUrl));
-  pipelines.slice(0, LIST_ROWS).forEach((p, i) => {
-    blocks.push(pipelineRow(p, project, o.list, i, o.ctx.serverUrl));
+  return buildList({
+    title: o.title,
+    filters: o.filters,
+    notice: o.ctx.notice,
+    empty: md`No pipelines in ${projectLabel(project)} match${o.filters ? md` (${o.filters})` : ''}.`,
+    items: pipelines,
+    row: (p, i) => pipelineRow(p, project, o.place, i, o.ctx.serverUrl),
+    page,
+    place: o.place,
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(pipelines.length, LIST_ROWS) }));
-  return message(`${o.title}: ${pipelines.length} shown`, blocks);
+}
+
+/** `pipeline run demo/web` where no channel default makes `demo/web` the ref: the ref is what is missing. */
+export function buildRefMissing(project: string, slashCommand: string): SlackMessage {
+  const usage = code(`${slashCommand} pipeline run ${project} <ref>`);
+  const text = md`The ref is missing: which branch or tag should the pipeline run on? ${usage}`;
+  return message(text, [
+    section(md`:grey_question: ${text}`),
+    context([
+      md`If ${code(project)} is the ref, name the project first, or set this channel's default with ${code(`${slashCommand} use group/project`)}.`,
+    ]),
+  ]);
 }

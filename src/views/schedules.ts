@@ -1,57 +1,84 @@
 import type { Button } from '@slack/types';
+import { ScheduleButtons } from '../buttons/ci.js';
+import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { PipelineSchedule } from '../gitlab/schemas.js';
-import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import {
-  type CardContext,
-  LIST_ROWS,
-  type ListContext,
-  linked,
-  noticeBlock,
-  openButton,
-  type ProjectKey,
-  pagingBlocks,
-  projectLabel,
-  webUrl,
-  when,
-} from './ci.js';
+  actions,
+  type Block,
+  button,
+  type Confirmation,
+  context,
+  fields,
+  header,
+  message,
+  type SlackMessage,
+  section,
+} from './blocks.js';
+import { type CardContext, openButton, when } from './common.js';
 import { formatDateTime } from './format.js';
-import { code, esc } from './mrkdwn.js';
+import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { code, linked, md, mention } from './mrkdwn.js';
+import { noticeBlocks } from './notice.js';
 import { pipelineUrl } from './pipelines.js';
 import { statusEmoji } from './status.js';
 
-export function scheduleUrl(serverUrl: string, project: ProjectKey, s: Pick<PipelineSchedule, 'id'>): string | null {
-  return webUrl(serverUrl, project, `pipeline_schedules/${s.id}/edit`);
+export function scheduleUrl(serverUrl: string, project: Project, s: Pick<PipelineSchedule, 'id'>): string | null {
+  return projectPageUrl(serverUrl, project, `pipeline_schedules/${s.id}/edit`);
 }
 
-function value(project: ProjectKey, s: PipelineSchedule, list: ListContext | null) {
-  return { p: project, s: s.id, ...(list ? { q: list.query, n: list.page } : {}) };
-}
+type ScheduleRef = { id: number; description?: string };
 
-export function scheduleButtons(s: PipelineSchedule, project: ProjectKey, list: ListContext | null = null): Button[] {
-  const v = value(project, s, list);
-  const label = `schedule #${s.id} “${s.description}” in ${projectLabel(project)}`;
-  return [
-    button({
-      text: 'Take ownership',
-      name: 'schedule.take',
-      value: v,
-      confirm: {
+const named = (s: ScheduleRef, project: Project) =>
+  md`schedule #${s.id}${s.description !== undefined ? md` “${s.description}”` : ''} in ${projectLabel(project)}`;
+
+/** The one text of each confirmation, for card dialogs and typed prompts alike. */
+export function scheduleConfirmation(action: 'take' | 'delete', s: ScheduleRef, project: Project): Confirmation {
+  return action === 'take'
+    ? {
         title: 'Take ownership?',
-        text: `Take ownership of ${label}? Its scheduled pipelines will then run with *your* permissions.`,
+        question: md`Take ownership of ${named(s, project)}? Its scheduled pipelines will then run with *your* permissions.`,
         confirm: 'Take ownership',
-      },
-    }),
+        yes: `Yes, take schedule #${s.id}`,
+      }
+    : {
+        title: 'Delete this schedule?',
+        question: md`Delete ${named(s, project)}? This cannot be undone.`,
+        confirm: 'Delete',
+        yes: `Yes, delete schedule #${s.id}`,
+      };
+}
+
+export function scheduleButtons(
+  s: PipelineSchedule,
+  project: Project,
+  o: { place?: ListPlace | null; viewer?: string | null } = {},
+): Button[] {
+  const v = { p: projectButtonKey(project), s: s.id, ...(o.place ? { q: o.place.query, n: o.place.page } : {}) };
+  const out: Button[] = [];
+  // The owner has nothing to take.
+  if (!o.viewer || s.owner?.username !== o.viewer) {
+    out.push(
+      button({
+        text: 'Take ownership',
+        def: ScheduleButtons.take,
+        value: v,
+        confirm: scheduleConfirmation('take', s, project),
+      }),
+    );
+  }
+  out.push(
     s.active
-      ? button({ text: 'Deactivate', name: 'schedule.deactivate', value: v })
-      : button({ text: 'Activate', name: 'schedule.activate', value: v, style: 'primary' }),
+      ? button({ text: 'Deactivate', def: ScheduleButtons.deactivate, value: v })
+      : button({ text: 'Activate', def: ScheduleButtons.activate, value: v, style: 'primary' }),
     button({
       text: 'Delete',
-      name: 'schedule.delete',
+      def: ScheduleButtons.delete,
       value: v,
       style: 'danger',
-      confirm: { title: 'Delete this schedule?', text: `Delete ${label}? This cannot be undone.`, confirm: 'Delete' },
+      confirm: scheduleConfirmation('delete', s, project),
     }),
-  ];
+  );
+  return out;
 }
 
 function nextRun(s: PipelineSchedule, c: CardContext): string {
@@ -62,65 +89,59 @@ function nextRun(s: PipelineSchedule, c: CardContext): string {
   return `${formatDateTime(d, c.timeZone)} (${when(s.next_run_at, c.now)})`;
 }
 
-export function buildScheduleCard(s: PipelineSchedule, project: ProjectKey, c: CardContext): SlackMessage {
+export function buildScheduleCard(s: PipelineSchedule, project: Project, c: CardContext): SlackMessage {
   const url = scheduleUrl(c.serverUrl, project, s);
-  const owner = s.owner ? `${esc(s.owner.name)} (@${esc(s.owner.username)})` : '— (no owner)';
+  const owner = s.owner ? md`${s.owner.name} (@${s.owner.username})` : '— (no owner)';
   const last = s.last_pipeline
-    ? `${statusEmoji(s.last_pipeline.status)} ${linked(pipelineUrl(c.serverUrl, project, s.last_pipeline), `#${s.last_pipeline.id}`)} ${s.last_pipeline.status}`
+    ? md`${statusEmoji(s.last_pipeline.status)} ${linked(pipelineUrl(c.serverUrl, project, s.last_pipeline), `#${s.last_pipeline.id}`)} ${s.last_pipeline.status}`
     : s.last_pipeline === null
       ? 'none yet'
       : '—';
   const blocks: Block[] = [
     header(`:calendar: Schedule #${s.id} · ${s.description}`),
     fields([
-      `*Ref*\n${code(s.ref)}`,
-      `*Cron*\n${code(s.cron)} (${esc(s.cron_timezone)})`,
-      `*Next run*\n${nextRun(s, c)}`,
-      `*Active*\n${s.active ? 'yes' : 'no'}`,
-      `*Owner*\n${owner}`,
-      `*Last pipeline*\n${last}`,
+      md`*Ref*\n${code(s.ref)}`,
+      md`*Cron*\n${code(s.cron)} (${s.cron_timezone})`,
+      md`*Next run*\n${nextRun(s, c)}`,
+      md`*Active*\n${s.active ? 'yes' : 'no'}`,
+      md`*Owner*\n${owner}`,
+      md`*Last pipeline*\n${last}`,
     ]),
     context([
-      `${esc(projectLabel(project))} · times in ${esc(c.timeZone)}${url ? ` · ${linked(url, 'Open in GitLab')}` : ''}`,
+      md`${projectLabel(project)} · times in ${c.timeZone}${url ? md` · ${linked(url, 'Open in GitLab')}` : ''}`,
     ]),
-    ...noticeBlock(c.notice),
-    actions([...scheduleButtons(s, project), ...openButton(url)]),
+    ...noticeBlocks(c.notice),
+    actions([...scheduleButtons(s, project, { viewer: c.viewer ?? null }), ...openButton(url)]),
   ];
-  return message(`Schedule #${s.id} ${s.description}: ${s.active ? 'active' : 'inactive'}`, blocks);
+  return message(md`Schedule #${s.id} ${s.description}: ${s.active ? 'active' : 'inactive'}`, blocks);
 }
 
-export function buildScheduleDeleted(s: PipelineSchedule, project: ProjectKey, actorId: string): SlackMessage {
-  return message(`Schedule #${s.id} ${s.description} was deleted.`, [
-    section(
-      `:wastebasket: Schedule #${s.id} “${esc(s.description)}” in ${esc(projectLabel(project))} was deleted by <@${actorId}>.`,
-    ),
-  ]);
+export function buildScheduleDeleted(s: ScheduleRef, project: Project, actorId: string): SlackMessage {
+  const text = md`Schedule #${s.id}${s.description !== undefined ? md` “${s.description}”` : ''} in ${projectLabel(project)} was deleted by ${mention(actorId)}.`;
+  return message(text, [section(md`:wastebasket: ${text}`)]);
 }
 
-function scheduleRow(s: PipelineSchedule, project: ProjectKey, slot: number | string): Block {
-  const owner = s.owner ? ` · owner @${esc(s.owner.username)}` : '';
-  const text = `${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${esc(s.description)} · ${code(s.ref)} · ${code(s.cron)} ${esc(s.cron_timezone)} · ${s.active ? 'active' : 'inactive'}${owner}`;
-  return section(text, button({ text: 'Details', name: 'schedule.show', value: { p: project, s: s.id }, slot }));
+export function scheduleRow(s: PipelineSchedule, project: Project, slot: number | string): Block {
+  const owner = s.owner ? md` · owner @${s.owner.username}` : '';
+  const text = md`${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${s.description} · ${code(s.ref)} · ${code(s.cron)} ${s.cron_timezone} · ${s.active ? 'active' : 'inactive'}${owner}`;
+  const value = { p: projectButtonKey(project), s: s.id };
+  return section(text, button({ text: 'Details', def: ScheduleButtons.show, value, slot }));
 }
 
 export function buildScheduleList(
   schedules: PipelineSchedule[],
-  project: ProjectKey,
-  page: { page: number | null; nextPage: number | null; total: number | null },
-  o: { title: string; filters: string; list: ListContext | null; ctx: CardContext },
+  project: Project,
+  page: PageInfo,
+  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
-  const blocks: Block[] = [header(o.title)];
-  if (o.filters) blocks.push(context([o.filters]));
-  blocks.push(...noticeBlock(o.ctx.notice));
-  if (schedules.length === 0)
-    blocks.push(
-      section(`No pipeline schedules in ${esc(projectLabel(project))}${o.filters ? ` (${esc(o.filters)})` : ''}.`),
-    );
-  const subject = o.ctx.notice?.subject;
-  if (subject?.kind === 'schedule') blocks.push(scheduleRow(subject.schedule, project, 'now'));
-  schedules.slice(0, LIST_ROWS).forEach((s, i) => {
-    blocks.push(scheduleRow(s, project, i));
+  return buildList({
+    title: o.title,
+    filters: o.filters,
+    notice: o.ctx.notice,
+    empty: md`No pipeline schedules in ${projectLabel(project)}${o.filters ? md` (${o.filters})` : ''}.`,
+    items: schedules,
+    row: (s, i) => scheduleRow(s, project, i),
+    page,
+    place: o.place,
   });
-  blocks.push(...pagingBlocks(o.list, { ...page, shown: Math.min(schedules.length, LIST_ROWS) }));
-  return message(`${o.title}: ${schedules.length} shown`, blocks);
 }

@@ -1,3 +1,5 @@
+import { type Md, md } from './mrkdwn.js';
+
 // How a CI status reads at a glance.
 
 const EMOJI: Record<string, string> = {
@@ -15,28 +17,13 @@ export function statusEmoji(status: string): string {
   return EMOJI[status] ?? ':grey_question:';
 }
 
-export function statusBadge(status: string): string {
-  return `${statusEmoji(status)} ${status}`;
+/** The emoji and the status word; the word came from the server, so it is escaped. */
+export function statusBadge(status: string): Md {
+  return md`${statusEmoji(status)} ${status}`;
 }
 
 export const FINISHED = new Set(['success', 'failed', 'canceled']);
 export const CANCELABLE = new Set(['created', 'pending', 'running']);
-
-/** Past tense of what a button did, for the "Retried by @name" line under a redrawn card. */
-export const DONE_BY: Record<string, string> = {
-  retry: 'Retried',
-  cancel: 'Canceled',
-  play: 'Started',
-  erase: 'Erased',
-  keep: 'Artifacts kept',
-  take: 'Ownership taken',
-  activate: 'Activated',
-  deactivate: 'Deactivated',
-  delete: 'Deleted',
-  run: 'Started',
-  create: 'Created',
-  edit: 'Updated',
-};
 
 export function shortSha(sha: string | null | undefined): string {
   return sha ? sha.slice(0, 8) : '—';

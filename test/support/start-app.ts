@@ -32,6 +32,8 @@ export interface StartAppOptions {
   encryptionKey?: string;
   previousEncryptionKey?: string;
   now?: () => Date;
+  /** SLASH_COMMAND (default `/gl`). */
+  slashCommand?: string;
   transport?: Transport;
   checkTransport?: Transport;
   fake?: FakeSlack;
@@ -72,6 +74,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     TOKEN_ENCRYPTION_KEY_PREVIOUS: o.previousEncryptionKey,
     DATABASE_PATH: dbPath,
     LOG_LEVEL: 'debug',
+    ...(o.slashCommand ? { SLASH_COMMAND: o.slashCommand } : {}),
   });
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) });

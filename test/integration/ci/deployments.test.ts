@@ -74,7 +74,11 @@ describe('deployments', () => {
     const card = await h.ask('alice', 'deployment demo/web 2 --share', /Deployment 2 /);
     expect(card.message.ephemeral).toBe(false);
     const job = await h.press('bob', buttonOf(card, /^Job$/), /Job #5 /);
-    expect(h.calls()).toEqual([call('GET', `${WEB}/deployments/2`, 'alice'), call('GET', `${WEB}/jobs/5`, 'bob')]);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/deployments/2`, 'alice'),
+      call('GET', `${WEB}/jobs/5`, 'bob'),
+      call('GET', `${WEB}/jobs/5/trace`, 'bob'),
+    ]);
     expect(job.message.key).not.toBe(card.message.key);
     expect(job.message).toMatchObject({ ephemeral: true, visibleTo: 'U0BOB' });
     expect(job.text).toContain(':white_check_mark: Job #5 · deploy:production');
@@ -85,7 +89,11 @@ describe('deployments', () => {
     const list = await h.ask('alice', 'deployments demo/web', /Deployments in/);
     const rows = buttonsOf(list.message);
     const job = await h.press('alice', rows[2] as (typeof rows)[number], /Job #12 /);
-    expect(h.calls()).toEqual([call('GET', `${WEB}/deployments`, 'alice'), call('GET', `${WEB}/jobs/12`, 'alice')]);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/deployments`, 'alice'),
+      call('GET', `${WEB}/jobs/12`, 'alice'),
+      call('GET', `${WEB}/jobs/12/trace`, 'alice'),
+    ]);
     expect(job.text).toContain('Job #12 · deploy:staging');
   });
 

@@ -85,8 +85,10 @@ describe('statuses of the error table', () => {
     const card = await h.ask('alice', 'job demo/web 8', /Job #8 /);
     h.sim.setFaults({ errorRate: 1, errorStatus: status });
     const seen = await h.press('alice', buttonOf(card, /^Retry$/), words);
-    // A POST is not repeated on a server error: it may have been done.
-    expect(h.calls(1)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status })]);
+    // A POST is not repeated on a server error: it may have been done. A refused one is looked into
+    // (was the card out of date?), and the refusal stands when the job as it is now cannot be read either.
+    const lookedInto = status === 403 ? [call('GET', `${WEB}/jobs/8`, 'alice', { status })] : [];
+    expect(h.calls(2)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status }), ...lookedInto]);
     expect(seen.message.key).not.toBe(card.message.key);
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);
   });
@@ -100,7 +102,7 @@ describe('statuses of the error table', () => {
     ]);
     expect(waits).toEqual([1000]);
     expect(seen.text).toContain(
-      'The server is rate limiting requests (429); the bot retried and gave up. Try again in 1 s.',
+      'The server is rate limiting requests (429) and asks for a longer wait than a command can take; nothing was done. Try again in 1 s.',
     );
 
     h.sim.setFaults({});
@@ -139,8 +141,8 @@ describe('statuses of the error table', () => {
     expect(click.ack.status).toBe(200);
     expect(click.records((r) => r.kind === 'response_url')).toEqual([]);
     const seen = await click.waitForMessage((t) => /did not answer in time/.test(t));
-    const calls = await h.waitForCalls((c) => c.length === 2);
-    expect(calls.slice(1)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status: 201 })]);
+    const calls = await h.waitForCalls((c) => c.length === 3);
+    expect(calls.slice(2)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status: 201 })]);
     // The server did retry the job after all: "try again" would run it twice.
     expect(seen?.text).toBe(
       `The server at ${h.sim.url} is unavailable: it did not answer in time. The change may have been made anyway: look before you try again.`,
@@ -149,22 +151,29 @@ describe('statuses of the error table', () => {
   });
 });
 
+const labels = (m: Parameters<typeof buttonsOf>[0]) => buttonsOf(m).map((b) => b.text);
+
 describe('refusals the server means', () => {
   it('says a job that is not manual cannot be played, from a command and from a stale Play button', async () => {
     const typed = await h.ask('alice', 'job play demo/web 8', /cannot be played/);
     expect(h.calls()).toEqual([call('POST', `${WEB}/jobs/8/play`, 'alice', { status: 400 })]);
     expect(typed.text).toContain('Job #8 in demo/web cannot be played: only manual jobs can be played.');
 
-    const card = await h.ask('alice', 'job demo/web 13', /Job #13 /);
+    // A Play button drawn before someone else started the job: the card is redrawn as the job is now.
+    const card = await h.ask('alice', 'job demo/web 13 --share', /Job #13 /);
     const play = buttonOf(card, /^Play$/);
-    await h.press('alice', play, /Started by/);
-    const again = await h.press('alice', play, /cannot be played/);
+    await h.press('bob', play, /Started by/);
+    const again = await h.press('alice', play, /No longer manual/);
     expect(h.calls(1)).toEqual([
       call('GET', `${WEB}/jobs/13`, 'alice'),
-      call('POST', `${WEB}/jobs/13/play`, 'alice'),
+      call('POST', `${WEB}/jobs/13/play`, 'bob'),
       call('POST', `${WEB}/jobs/13/play`, 'alice', { status: 400 }),
+      call('GET', `${WEB}/jobs/13`, 'alice'),
     ]);
-    expect(again.text).toContain('Job #13 in demo/web cannot be played: only manual jobs can be played.');
+    expect(again.text).toContain('No longer manual: it was started by @bob. Nothing was changed.');
+    expect(again.text).toMatch(/\*Status\*\n:large_yellow_circle: pending/);
+    expect(again.message.key).toBe(card.message.key);
+    expect(labels(again.message)).toEqual(['Cancel', 'Trace', 'Open in GitLab']);
   });
 
   it('says an unknown job was not found, or there is no access', async () => {
@@ -252,7 +261,7 @@ describe('people without a usable token', () => {
   it('gives a clicker without a token the connect prompt and calls nothing', async () => {
     const card = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
     const seen = await h.press('carol', buttonOf(card, /^Retry$/), /not connected/);
-    expect(h.calls(1)).toEqual([]);
+    expect(h.calls(2)).toEqual([]);
     expect(seen.text).toContain("You're not connected yet");
     expect(buttonsOf(seen.message).map((b) => b.text)).toContain('Connect');
     expect(seen.message).toMatchObject({ ephemeral: true, visibleTo: 'U0CAROL' });
@@ -267,6 +276,7 @@ describe('people without a usable token', () => {
       token: 'glpat-revoked-by-an-admin',
       serverUrl: h.sim.url,
       verifiedAt: new Date(),
+      username: null,
     });
     try {
       const seen = await h.ask('eve', 'job demo/web 8', /refused/);
@@ -284,7 +294,7 @@ describe('people without a usable token', () => {
       expect(again.it.ackMessage).not.toBeNull();
       const card = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
       await h.press('eve', buttonOf(card, /^Retry$/), /refused/);
-      expect(h.calls(2)).toEqual([call('GET', `${WEB}/jobs/8`, 'alice')]);
+      expect(h.calls(2)).toEqual([call('GET', `${WEB}/jobs/8`, 'alice'), call('GET', `${WEB}/jobs/8/trace`, 'alice')]);
       expect(h.bot.logs.filter((l) => l.includes('marked revoked'))).toHaveLength(1);
     } finally {
       await h.bot.connect(PEOPLE.eve, TOKENS.eve);
@@ -310,7 +320,7 @@ describe('stale and forged buttons', () => {
     const seen = await h.press('bob', forge(buttonOf(card, /^Retry$/)), /out of date/);
     expect(seen.text).toMatch(why);
     expect(seen.text).toContain('Nothing was changed; run the command again for a fresh card.');
-    expect(h.calls(1)).toEqual([]);
+    expect(h.calls(2)).toEqual([]);
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);
     expect(seen.message).toMatchObject({ ephemeral: true, visibleTo: 'U0BOB' });
   });

@@ -81,7 +81,7 @@ export function confirmText(b: FoundButton): string | null {
   return c?.text?.text ?? null;
 }
 
-export function useCiBot(o: { transport?: (simUrl: string) => Transport } = {}): CiHarness {
+export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCommand?: string } = {}): CiHarness {
   let sim: RunningSimulator;
   let bot: StartedApp;
   let fromSeq = 0;
@@ -138,7 +138,7 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport } = {}):
       return it;
     },
     async ask(person, text, until, opts = {}) {
-      return waitForText(await h.command(person, text, opts), until, `/gl ${text}`);
+      return waitForText(await h.command(person, text, opts), until, `${o.slashCommand ?? '/gl'} ${text}`);
     },
     async press(person, button, until) {
       return waitForText(await h.click(person, button), until, `${person} clicking [${button.text}]`);
@@ -156,7 +156,11 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport } = {}):
 
   beforeAll(async () => {
     sim = await startSim();
-    bot = await startApp({ gitlabUrl: sim.url, ...(o.transport ? { transport: o.transport(sim.url) } : {}) });
+    bot = await startApp({
+      gitlabUrl: sim.url,
+      ...(o.transport ? { transport: o.transport(sim.url) } : {}),
+      ...(o.slashCommand ? { slashCommand: o.slashCommand } : {}),
+    });
     for (const name of CONNECTED) {
       const { submission } = await bot.connect(PEOPLE[name], TOKENS[name]);
       expect(submission.ack.json).toMatchObject({ response_action: 'update' });

@@ -108,7 +108,7 @@ describe('job lists', () => {
 });
 
 describe('a project given by its numeric id', () => {
-  it('reads as "project N" in list titles, cards and refusals', async () => {
+  it('is looked up once, then reads and links as its path in titles, cards and refusals', async () => {
     const jobs = await h.ask('alice', 'jobs 1 --scope failed', /Jobs in/);
     const pipelines = await h.ask('alice', 'pipelines 1 --status failed', /Pipelines in/);
     const schedules = await h.ask('alice', 'schedules 1', /schedules in/);
@@ -116,18 +116,24 @@ describe('a project given by its numeric id', () => {
     const card = await h.ask('alice', 'job 1 8', /Job #8 /);
     const hidden = await h.ask('eve', 'jobs 2', /not found/);
     expect(h.calls()).toEqual([
+      call('GET', '/api/v4/projects/1', 'alice'),
       call('GET', '/api/v4/projects/1/jobs', 'alice', { query: { scope: ['failed'] } }),
       call('GET', '/api/v4/projects/1/pipelines', 'alice', { query: { status: 'failed' } }),
       call('GET', '/api/v4/projects/1/pipeline_schedules', 'alice'),
       call('GET', '/api/v4/projects/1/deployments', 'alice'),
       call('GET', '/api/v4/projects/1/jobs/8', 'alice'),
-      call('GET', '/api/v4/projects/2/jobs', 'eve', { status: 404 }),
+      call('GET', '/api/v4/projects/1/jobs/8/trace', 'alice'),
+      call('GET', '/api/v4/projects/2', 'eve', { status: 404 }),
     ]);
-    expect(jobs.text).toContain('Jobs in project 1\n');
-    expect(pipelines.text).toContain('Pipelines in project 1\n');
-    expect(schedules.text).toContain('Pipeline schedules in project 1\n');
-    expect(deployments.text).toContain('Deployments in project 1\n');
-    expect(card.text).toContain('project 1 · created');
+    expect(jobs.text).toContain('Jobs in demo/web\n');
+    expect(pipelines.text).toContain('Pipelines in demo/web\n');
+    expect(schedules.text).toContain('Pipeline schedules in demo/web\n');
+    expect(deployments.text).toContain('Deployments in demo/web\n');
+    expect(card.text).toContain('demo/web · created');
+    expect(buttonOf(card, /^Open in GitLab$/).url).toBe(`${h.sim.url}/demo/web/-/jobs/8`);
+    expect(jobs.text).toContain(`<${h.sim.url}/demo/web/-/jobs/8|#8>`);
+    // Buttons carry the path: a click needs no second look-up.
+    expect(JSON.parse(buttonOf(card, /^Retry$/).value ?? '{}')).toMatchObject({ p: 'demo/web', j: 8 });
     expect(hidden.text).toContain('Project 2 was not found, or you have no access to it (404).');
   });
 });
@@ -146,7 +152,12 @@ describe('a job card', () => {
 
   it.each(states)('shows job %i (%s) with only the buttons its state allows', async (id, status, buttons) => {
     const seen = await h.ask('alice', `job demo/web ${id}`, new RegExp(`Job #${id} `));
-    expect(h.calls()).toEqual([call('GET', `${WEB}/jobs/${id}`, 'alice')]);
+    // A finished job without artifacts may have been erased: only a look at its trace tells.
+    const erasable = ['failed', 'canceled'].includes(status);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/jobs/${id}`, 'alice'),
+      ...(erasable ? [call('GET', `${WEB}/jobs/${id}/trace`, 'alice')] : []),
+    ]);
     expect(seen.text).toContain(`*Status*\n`);
     expect(seen.text).toMatch(new RegExp(`\\*Status\\*\\n:[a-z_]+: ${status}`));
     expect(labels(seen.message)).toEqual([...buttons, 'Open in GitLab']);
@@ -183,19 +194,23 @@ describe('a job card', () => {
     expect(click.ack.status).toBe(200);
     await h.ask('alice', 'job demo/web 13', /Job #13 /);
     expect(click.records((r) => r.kind === 'response_url' && r.body.text !== undefined)).toHaveLength(1);
-    expect(h.calls(1)).toEqual([call('GET', `${WEB}/jobs/13`, 'alice')]);
+    expect(h.calls(2)).toEqual([call('GET', `${WEB}/jobs/13`, 'alice')]);
   });
 
   it('posts in the channel for everyone with --share', async () => {
     const seen = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
-    expect(h.calls()).toEqual([call('GET', `${WEB}/jobs/8`, 'alice')]);
+    expect(h.calls()).toEqual([call('GET', `${WEB}/jobs/8`, 'alice'), call('GET', `${WEB}/jobs/8/trace`, 'alice')]);
     expect(seen.message).toMatchObject({ ephemeral: false, visibleTo: null, channel: 'C0TEST' });
   });
 
   it('opens from a pasted job URL, with or without /-/', async () => {
     const a = await h.ask('alice', `job ${h.sim.url}/demo/web/-/jobs/8`, /Job #8 /);
     const b = await h.ask('alice', `job ${h.sim.url}/demo/web/jobs/13`, /Job #13 /);
-    expect(h.calls()).toEqual([call('GET', `${WEB}/jobs/8`, 'alice'), call('GET', `${WEB}/jobs/13`, 'alice')]);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/jobs/8`, 'alice'),
+      call('GET', `${WEB}/jobs/8/trace`, 'alice'),
+      call('GET', `${WEB}/jobs/13`, 'alice'),
+    ]);
     expect(a.text).toContain('unit-tests');
     expect(b.text).toContain('deploy:production');
   });
@@ -208,13 +223,14 @@ describe('a job card', () => {
     await h.ask('alice', 'job trace 8 --lines 3', /Trace of job #8/, { channel: 'C0CIJOBS' });
     expect(h.calls(from)).toEqual([
       call('GET', `${WEB}/jobs/8`, 'alice'),
+      call('GET', `${WEB}/jobs/8/trace`, 'alice'),
       call('GET', `${WEB}/jobs`, 'alice', { query: { scope: ['manual'] } }),
       call('GET', `${WEB}/jobs/8/trace`, 'alice'),
     ]);
 
     const which = await h.ask('alice', 'job 8', /Which project\?/, { channel: 'C0NODEFAULT' });
     expect(which.text).toContain('/gl use group/project');
-    expect(h.calls(from + 3)).toEqual([]);
+    expect(h.calls(from + 4)).toEqual([]);
   });
 });
 
@@ -235,7 +251,7 @@ describe('job actions', () => {
   it("runs a card's Retry with the token of whoever clicks and redraws the shared card in place", async () => {
     const card = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
     const click = await h.press('bob', buttonOf(card, /^Retry$/), /Retried by/);
-    expect(h.calls(1)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'bob', { status: 201 })]);
+    expect(h.calls(2)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'bob', { status: 201 })]);
     expect(click.message.key).toBe(card.message.key);
     expect(click.message).toMatchObject({ ephemeral: false, version: 2 });
     expect(click.it.messages()).toHaveLength(1);
@@ -250,7 +266,11 @@ describe('job actions', () => {
     const cancel = buttonOf(card, /^Cancel$/);
     expect(confirmText(cancel)).toBe('Cancel job #22 (lint) in demo/web? It stops where it is.');
     const click = await h.press('alice', cancel, /Canceled by/);
-    expect(h.calls(1)).toEqual([call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 })]);
+    // Canceling what already stopped would succeed without doing anything: the click looks first.
+    expect(h.calls(1)).toEqual([
+      call('GET', `${WEB}/jobs/22`, 'alice'),
+      call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 }),
+    ]);
     expect(click.message.key).toBe(card.message.key);
     expect(click.text).toMatch(/\*Status\*\n:no_entry_sign: canceled/);
     expect(click.text).toContain('Canceled by <@U0ALICE> · job #22');
@@ -263,7 +283,10 @@ describe('job actions', () => {
     expect(prompt.text).toContain('Cancel job #22 in demo/web? It stops where it is.');
     expect(labels(prompt.message)).toEqual(['Yes, cancel job #22', 'Never mind']);
     const yes = await h.press('alice', buttonOf(prompt, /^Yes, cancel/), /Canceled by/);
-    expect(h.calls()).toEqual([call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 })]);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/jobs/22`, 'alice'),
+      call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 }),
+    ]);
     expect(yes.message.key).toBe(prompt.message.key);
     expect(yes.text).toMatch(/\*Status\*\n:no_entry_sign: canceled/);
   });
@@ -299,8 +322,8 @@ describe('job actions', () => {
     expect(h.calls()).toEqual([call('POST', `${WEB}/jobs/1/erase`, 'alice', { status: 201 })]);
     expect(yes.text).toContain('Erased by <@U0ALICE> · job #1');
     expect(yes.text).not.toContain(':package:');
-    // Erased: nothing left to erase or keep.
-    expect(labels(yes.message)).toEqual(['Retry', 'Trace', 'Open in GitLab']);
+    // Erased: nothing left to erase, keep or read.
+    expect(labels(yes.message)).toEqual(['Retry', 'Open in GitLab']);
   });
 
   it("erases from a card's Erase button, which Slack confirms first", async () => {
@@ -310,7 +333,7 @@ describe('job actions', () => {
       'Erase job #8 (unit-tests) in demo/web? Its trace and artifacts are deleted for good.',
     );
     const click = await h.press('bob', erase, /Erased by/);
-    expect(h.calls(1)).toEqual([call('POST', `${WEB}/jobs/8/erase`, 'bob', { status: 201 })]);
+    expect(h.calls(2)).toEqual([call('POST', `${WEB}/jobs/8/erase`, 'bob', { status: 201 })]);
     expect(click.text).toContain('Erased by <@U0BOB> · job #8');
     expect(labels(click.message)).not.toContain('Erase');
   });
@@ -361,6 +384,7 @@ describe('job actions', () => {
     expect(confirmText(cancel)).toContain('Cancel job #22 (lint) in demo/web?');
     const canceled = await h.press('alice', cancel, /Canceled by/);
     expect(h.calls(6)).toEqual([
+      call('GET', `${WEB}/jobs/22`, 'alice'),
       call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 }),
       call('GET', `${WEB}/jobs`, 'alice', { query: { page: '1', scope: ['running'] } }),
     ]);
@@ -391,7 +415,7 @@ describe('traces and artifacts', () => {
   it("answers a card's Trace button with the trace, leaving the card as it was", async () => {
     const card = await h.ask('alice', 'job demo/web 8', /Job #8 /);
     const trace = await h.press('alice', buttonOf(card, /^Trace$/), /Trace of job #8/);
-    expect(h.calls(1)).toEqual([call('GET', `${WEB}/jobs/8/trace`, 'alice')]);
+    expect(h.calls(2)).toEqual([call('GET', `${WEB}/jobs/8/trace`, 'alice')]);
     expect(trace.message.key).not.toBe(card.message.key);
     expect(trace.text).toContain('ERROR: Job failed: exit code 1');
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);

@@ -105,6 +105,7 @@ describe('pipeline lists', () => {
     );
     const click = await h.press('alice', cancel, /Canceled by/);
     expect(h.calls(1)).toEqual([
+      call('GET', `${WEB}/pipelines/7`, 'alice'),
       call('POST', `${WEB}/pipelines/7/cancel`, 'alice'),
       call('GET', `${WEB}/pipelines`, 'alice', { query: { page: '1', status: 'running' } }),
     ]);
@@ -220,6 +221,7 @@ describe('pipeline actions', () => {
     expect(labels(prompt.message)).toEqual(['Yes, cancel pipeline #7', 'Never mind']);
     const yes = await h.press('alice', buttonOf(prompt, /^Yes, cancel pipeline #7$/), /Canceled by/);
     expect(h.calls()).toEqual([
+      call('GET', `${WEB}/pipelines/7`, 'alice'),
       call('POST', `${WEB}/pipelines/7/cancel`, 'alice'),
       call('GET', `${WEB}/pipelines/7`, 'alice'),
       jobsOf(7),
@@ -231,7 +233,7 @@ describe('pipeline actions', () => {
     const again = await h.ask('alice', 'pipeline cancel demo/web 9', /Cancel pipeline #9/);
     const no = await h.click('alice', buttonOf(again, /^Never mind$/));
     expect(await no.waitFor((r) => r.kind === 'response_url' && r.body.delete_original === true)).not.toBeNull();
-    expect(h.calls(3)).toEqual([]);
+    expect(h.calls(4)).toEqual([]);
   });
 
   it("cancels from a card's Cancel button, which Slack confirms first", async () => {
@@ -240,6 +242,7 @@ describe('pipeline actions', () => {
     expect(confirmText(cancel)).toBe('Cancel pipeline #9 (feature/dark-mode) in demo/web? Its running jobs stop.');
     const click = await h.press('alice', cancel, /Canceled by/);
     expect(h.calls(2)).toEqual([
+      call('GET', `${WEB}/pipelines/9`, 'alice'),
       call('POST', `${WEB}/pipelines/9/cancel`, 'alice'),
       call('GET', `${WEB}/pipelines/9`, 'alice'),
       jobsOf(9),

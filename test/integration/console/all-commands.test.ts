@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../../../src/console/demo.js';
 import { parseCommand } from '../../../src/grammar/index.js';
-import { commandHandlers } from '../../../src/handlers/index.js';
+import { NOUNS } from '../../../src/nouns/index.js';
 
 // Every command the bot carries out, typed into the demo console with real demo ids.
 // Confirmation prompts are answered by pressing their first button ("Yes, …").
@@ -85,7 +85,7 @@ describe('the demo console', () => {
       const parsed = parseCommand(line, { serverUrl: demo.simUrl });
       if (parsed.ok) covered.add(parsed.command.key);
     }
-    const implemented = Object.keys(commandHandlers).sort();
+    const implemented = NOUNS.flatMap((n) => n.commandKeys).sort();
     expect(implemented.filter((k) => !covered.has(k))).toEqual([]);
   });
 });

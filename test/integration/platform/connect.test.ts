@@ -35,16 +35,27 @@ describe('connecting a token', () => {
       response_action: 'errors',
       errors: { connect_token: expect.stringMatching(/refused/) },
     });
-    expect(sim.requests().map((r) => [r.method, r.path, r.status])).toEqual([['GET', '/api/v4/todos', 401]]);
+    // Side by side: one read proves the api scope, the other says whose token it is.
+    const sorted = <T>(rows: T[]) => rows.map((r) => JSON.stringify(r)).sort();
+    expect(sorted(sim.requests().map((r) => [r.method, r.path, r.status]))).toEqual(
+      sorted([
+        ['GET', '/api/v4/todos', 401],
+        ['GET', '/api/v4/user', 401],
+      ]),
+    );
     expect(await bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
 
     sim.reset();
     const good = await bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.bob });
     expect(good.ack.json).toMatchObject({ response_action: 'update' });
     expect(good.text()).toMatch(/connected/i);
-    expect(sim.requests().map((r) => [r.method, r.path, r.query, r.user])).toEqual([
-      ['GET', '/api/v4/todos', { per_page: '1' }, 'bob'],
-    ]);
+    expect(sorted(sim.requests().map((r) => [r.method, r.path, r.query, r.user]))).toEqual(
+      sorted([
+        ['GET', '/api/v4/todos', { per_page: '1' }, 'bob'],
+        ['GET', '/api/v4/user', {}, 'bob'],
+      ]),
+    );
+    expect(JSON.stringify(good.ack.json)).toContain('as `@bob`');
     expect((await bot.tokens.find('T0TEST', PEOPLE.bob.id))?.status).toBe('valid');
 
     expect(databaseBytes().includes(Buffer.from(TOKENS.bob))).toBe(false);
@@ -54,6 +65,8 @@ describe('connecting a token', () => {
     const who = await bot.slack.command(PEOPLE.bob, 'whoami');
     const said = (await who.waitForMessage((t) => /connected/i.test(t))) ? who.text() : '';
     expect(said).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
+    // Like `glab auth status`: which account the token belongs to.
+    expect(said).toContain('as `@bob`');
 
     const bye = await bot.slack.command(PEOPLE.bob, 'disconnect');
     expect(await bye.waitForMessage((t) => /Disconnected/.test(t))).not.toBeNull();

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { JobButtons } from '../../../src/buttons/ci.js';
 import { mrkdwnToText, renderBlocks } from '../../../src/console/render.js';
 import { actions, button, context, fields, header, section } from '../../../src/views/blocks.js';
+import { Md } from '../../../src/views/mrkdwn.js';
 
 const userName = (id: string) => ({ U0ALICE: 'alice' })[id];
 
@@ -17,17 +19,17 @@ describe('the console renderer', () => {
   it('shows headers, fields, context and numbered buttons, counting on from the first number', () => {
     const blocks = [
       header('Job #8'),
-      fields(['*Status*\nfailed', '*Stage*\ntest']),
-      section('row', button({ text: 'Retry', name: 'job.retry', value: { p: 'demo/web', j: 8 } })),
+      fields([Md.trusted('*Status*\nfailed'), Md.trusted('*Stage*\ntest')]),
+      section('row', button({ text: 'Retry', def: JobButtons.retry, value: { p: 'demo/web', j: 8 } })),
       context(['created 2 days ago']),
       actions([
         button({
           text: 'Erase',
-          name: 'job.erase',
+          def: JobButtons.erase,
           value: { p: 'demo/web', j: 8 },
-          confirm: { title: 'Erase?', text: 'Sure?', confirm: 'Erase' },
+          confirm: { title: 'Erase?', question: 'Sure?', confirm: 'Erase', yes: 'Yes' },
         }),
-        button({ text: 'Trace', name: 'job.trace', value: { p: 'demo/web', j: 8 } }),
+        button({ text: 'Trace', def: JobButtons.trace, value: { p: 'demo/web', j: 8 } }),
       ]),
     ];
     const r = renderBlocks(blocks, 'fallback', { userName, firstButton: 3 });

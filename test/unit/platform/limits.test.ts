@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { AccountButtons } from '../../../src/buttons/common.js';
 import { actions, button, fields, header, message, section } from '../../../src/views/blocks.js';
 import { findLimitViolations, LIMITS } from '../../../src/views/limits.js';
 
@@ -10,7 +11,12 @@ describe('Block Kit limits', () => {
       section(long),
       fields([long, long]),
       actions([
-        button({ text: long, name: 'account.connect', value: {}, confirm: { title: long, text: long, confirm: long } }),
+        button({
+          text: long,
+          def: AccountButtons.connect,
+          value: {},
+          confirm: { title: long, question: long, confirm: long, yes: long },
+        }),
       ]),
     ]);
     expect(findLimitViolations(m)).toEqual([]);

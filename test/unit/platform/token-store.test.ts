@@ -45,7 +45,14 @@ describe('the SQLite store', () => {
     const db = openDatabase(file);
     const store = createTokenStore(db, createSealer({ key: crypto.randomBytes(32) }));
     const token = `glpat-${crypto.randomBytes(12).toString('hex')}`;
-    await store.save({ teamId: 'T1', userId: 'U1', token, serverUrl: 'http://h', verifiedAt: new Date() });
+    await store.save({
+      teamId: 'T1',
+      userId: 'U1',
+      token,
+      serverUrl: 'http://h',
+      verifiedAt: new Date(),
+      username: null,
+    });
     expect(await store.openToken('T1', 'U1')).toBe(token);
     expect(bytesOf(file).includes(Buffer.from(token))).toBe(false);
     db.close();
@@ -56,7 +63,14 @@ describe('the SQLite store', () => {
     const db = openDatabase(':memory:');
     const t0 = new Date('2026-11-01T10:00:00Z');
     const store = createTokenStore(db, createSealer({ key: crypto.randomBytes(32) }), () => t0);
-    await store.save({ teamId: 'T1', userId: 'U1', token: 'glpat-aaaaaaaaaa', serverUrl: 'http://h', verifiedAt: t0 });
+    await store.save({
+      teamId: 'T1',
+      userId: 'U1',
+      token: 'glpat-aaaaaaaaaa',
+      serverUrl: 'http://h',
+      verifiedAt: t0,
+      username: null,
+    });
     expect(await store.find('T1', 'U1')).toEqual({
       teamId: 'T1',
       userId: 'U1',
@@ -64,6 +78,7 @@ describe('the SQLite store', () => {
       createdAt: t0,
       verifiedAt: t0,
       status: 'valid',
+      username: null,
     });
     expect(await store.markRevoked('T1', 'U1')).toBe(true);
     expect(await store.markRevoked('T1', 'U1')).toBe(false);
@@ -84,6 +99,7 @@ describe('the SQLite store', () => {
       token: 'glpat-rotate-me-please',
       serverUrl: 'http://h',
       verifiedAt: new Date(),
+      username: null,
     });
     db.close();
 

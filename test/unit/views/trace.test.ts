@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import { projectOf } from '../../../src/gitlab/project.js';
 import { buildTrace } from '../../../src/views/jobs.js';
 import { findLimitViolations } from '../../../src/views/limits.js';
 
 // The trace view with traces longer than a section: what fits is cut by lines, never mid-block.
+
+const WEB = projectOf('demo/web');
 
 const codeBlock = (m: ReturnType<typeof buildTrace>) =>
   ((m.blocks?.[1] as { text?: { text?: string } } | undefined)?.text?.text ?? '') as string;
@@ -10,7 +13,7 @@ const codeBlock = (m: ReturnType<typeof buildTrace>) =>
 describe('buildTrace', () => {
   it('fits a long trace full of <, > and & in one section, with its code block closed', () => {
     const trace = Array.from({ length: 400 }, (_, i) => `step ${i}: a <b> && c > d`).join('\n');
-    const m = buildTrace(null, 7, 'demo/web', trace, 1000);
+    const m = buildTrace(7, WEB, trace, 1000, '/gl');
     expect(findLimitViolations(m)).toEqual([]);
     const block = codeBlock(m);
     expect(block.startsWith('```step ')).toBe(true);
@@ -21,8 +24,23 @@ describe('buildTrace', () => {
   });
 
   it('shows a short trace whole, and says so when it is empty', () => {
-    const m = buildTrace(null, 7, 'demo/web', 'one\ntwo\n', 40);
+    const m = buildTrace(7, WEB, 'one\ntwo\n', 40, '/gl');
     expect(codeBlock(m)).toBe('```one\ntwo```');
-    expect(buildTrace(null, 7, 'demo/web', '', 40).text).toBe('Trace of job #7 in demo/web: empty');
+    expect(buildTrace(7, WEB, '', 40, '/gl').text).toBe('Trace of job #7 in demo/web: empty');
+  });
+
+  it('keeps the end of a last line longer than the whole block, and counts it as one line', () => {
+    const last = `${'a<b'.repeat(2000)} the end`;
+    const m = buildTrace(7, WEB, `${last}\n`, 40, '/gl');
+    expect(findLimitViolations(m)).toEqual([]);
+    expect(m.text).toBe('Trace of job #7 in demo/web: last 1 line');
+    const block = codeBlock(m);
+    expect(block.startsWith('```…')).toBe(true);
+    expect(block.endsWith('a&lt;b the end```')).toBe(true);
+  });
+
+  it('names the configured slash command in the --full hint', () => {
+    const m = buildTrace(7, WEB, 'one\n', 40, '/dev');
+    expect(JSON.stringify(m.blocks)).toContain('`/dev job trace demo/web 7 --full`');
   });
 });

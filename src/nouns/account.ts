@@ -1,0 +1,85 @@
+import { AccountButtons, LinkButtons, ListButtons, NoopButtons } from '../buttons/common.js';
+import { buildHelp } from '../grammar/index.js';
+import { createAccountOperations } from '../operations/account.js';
+import {
+  buildChannelDefaultCleared,
+  buildChannelDefaultSet,
+  buildChannelDefaultShown,
+  buildConnectModal,
+  buildDisconnected,
+  buildWhoami,
+} from '../views/account.js';
+import { buildHelpMessage, buildUsageMessage } from '../views/help.js';
+import { ephemeral, noun, type Reply } from './types.js';
+
+// The account and channel commands, and the buttons that belong to no one noun.
+
+const n = noun('account', (d) => createAccountOperations(d));
+
+export const account = n.define({
+  commands: {
+    async help(cmd, _ctx, s) {
+      const result = buildHelp(cmd.args.topic, { slashCommand: s.slashCommand });
+      return ephemeral(result.ok ? buildHelpMessage(result.help) : buildUsageMessage(result.error));
+    },
+    async connect(_cmd, ctx, s) {
+      return {
+        kind: 'modal',
+        view: buildConnectModal({
+          serverUrl: s.serverUrl,
+          slashCommand: s.slashCommand,
+          privateMetadata: s.connectMetadata(ctx.channelId),
+        }),
+      };
+    },
+    async disconnect(_cmd, ctx, s, ops) {
+      return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
+    },
+    async whoami(_cmd, ctx, s) {
+      return ephemeral(buildWhoami(await ctx.session.connection(), s.serverUrl, s.slashCommand));
+    },
+    async use(cmd, ctx, s, ops) {
+      if (cmd.flags.clear) {
+        const previous = await ops.clearProject(ctx);
+        return {
+          kind: 'message',
+          message: buildChannelDefaultCleared(previous, ctx.actor.userId),
+          inChannel: previous !== null,
+        };
+      }
+      if (cmd.target.kind !== 'project' || !cmd.target.project) {
+        return ephemeral(buildChannelDefaultShown(await ops.channelProject(ctx), s.slashCommand));
+      }
+      const { project, webUrl } = await ops.useProject(ctx, cmd.target.project);
+      return {
+        kind: 'message',
+        message: buildChannelDefaultSet(project, webUrl, ctx.actor.userId, s.slashCommand, s.ships),
+        inChannel: true,
+      };
+    },
+  },
+  buttons: [
+    // Opened straight away: the click's trigger_id lives three seconds.
+    n.on(
+      AccountButtons.connect,
+      async (_v, ctx, s): Promise<Reply> => ({
+        kind: 'modal',
+        view: buildConnectModal({
+          serverUrl: s.serverUrl,
+          slashCommand: s.slashCommand,
+          privateMetadata: s.connectMetadata(ctx.channelId),
+        }),
+      }),
+    ),
+    // A link button opens its URL in the browser; Slack still reports the click, which needs no answer.
+    n.on(LinkButtons.open, async (): Promise<Reply> => ({ kind: 'none' })),
+    n.on(NoopButtons.dismiss, async (): Promise<Reply> => ({ kind: 'delete' })),
+    n.on(
+      ListButtons.page,
+      async (v, ctx, s): Promise<Reply> => ({
+        kind: 'update',
+        message: await s.redrawList({ query: v.q, page: v.n }, ctx),
+      }),
+    ),
+  ],
+});

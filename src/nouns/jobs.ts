@@ -1,0 +1,256 @@
+import { JobButtons } from '../buttons/ci.js';
+import { RefusedError } from '../errors.js';
+import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
+import type { Job } from '../gitlab/schemas.js';
+import type { RequestContext } from '../operations/context.js';
+import { createJobOperations, type JobAction, type JobOperations } from '../operations/jobs.js';
+import type { SlackMessage } from '../views/blocks.js';
+import { buildConfirmPrompt } from '../views/common.js';
+import {
+  buildArtifacts,
+  buildJobCard,
+  buildJobList,
+  buildTrace,
+  type JobFacts,
+  jobConfirmation,
+  jobRow,
+  jobStaleText,
+  retriedDetail,
+} from '../views/jobs.js';
+import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
+import { done, type Notice, stale } from '../views/notice.js';
+import { CANCELABLE, FINISHED } from '../views/status.js';
+import { cardContext, placeOf, refOf } from './support.js';
+import { ephemeral, noun, type Platform, type Reply } from './types.js';
+
+const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
+
+const n = noun('job', (d) => createJobOperations(d));
+
+/** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
+async function factsOf(ctx: RequestContext, ops: JobOperations, project: Project, job: Job): Promise<JobFacts> {
+  if (!FINISHED.has(job.status) || job.artifacts_file) return {};
+  return { erased: !(await ops.hasTrace(ctx, project, job.id)) };
+}
+
+async function jobCard(
+  ctx: RequestContext,
+  s: Platform,
+  ops: JobOperations,
+  project: Project,
+  job: Job,
+  notice?: Notice,
+) {
+  const facts = notice ? {} : await factsOf(ctx, ops, project, job);
+  return buildJobCard(job, project, { ...(await cardContext(ctx, s, { notice })), facts });
+}
+
+/** The card, or the list the button sat in, redrawn with a notice and the job as it is now. */
+async function redraw(
+  ctx: RequestContext,
+  s: Platform,
+  ops: JobOperations,
+  project: Project,
+  job: Job,
+  notice: Notice,
+  place: ListPlace | null,
+): Promise<SlackMessage> {
+  if (!place) return jobCard(ctx, s, ops, project, job, notice);
+  const row = jobRow(job, project, place, 'now', s.serverUrl);
+  return s.redrawList(place, ctx, { expect: 'job.list', notice: { ...notice, row } });
+}
+
+/**
+ * When the server refuses an action, the card was usually out of date: someone else retried or started the
+ * job, or it finished. Re-read it and say what is true now; a refusal the current state does not explain
+ * stands (a real lack of permission).
+ */
+async function explainRefusal(
+  ctx: RequestContext,
+  ops: JobOperations,
+  project: Project,
+  id: number,
+  action: JobAction,
+): Promise<{ job: Job; notice: Notice } | null> {
+  const job = await ops.get(ctx, project, id);
+  switch (action) {
+    case 'retry': {
+      const newer = await ops.replacement(ctx, project, job);
+      if (newer) return { job, notice: stale(jobStaleText('retried', { by: newer.user?.username, newJob: newer })) };
+      return FINISHED.has(job.status) ? null : { job, notice: stale(jobStaleText('not-finished')) };
+    }
+    case 'play':
+      return job.status === 'manual'
+        ? null
+        : { job, notice: stale(jobStaleText('not-manual', { by: job.user?.username })) };
+    case 'cancel':
+      return CANCELABLE.has(job.status) ? null : { job, notice: stale(jobStaleText('not-running')) };
+    case 'erase':
+      if (!FINISHED.has(job.status)) return { job, notice: stale(jobStaleText('not-finished')) };
+      if (!job.artifacts_file && !(await ops.hasTrace(ctx, project, id)))
+        return { job, notice: stale(jobStaleText('erased')) };
+      return null;
+    case 'keep':
+      return null;
+  }
+}
+
+async function actOnJob(
+  ctx: RequestContext,
+  s: Platform,
+  ops: JobOperations,
+  project: Project,
+  id: number,
+  action: JobAction,
+  place: ListPlace | null,
+  /** From a button drawn earlier, which may be out of date (a typed command is not). */
+  fromCard: boolean,
+): Promise<SlackMessage> {
+  // Canceling something that already stopped succeeds without doing anything: look first.
+  if (action === 'cancel' && fromCard) {
+    const current = await ops.get(ctx, project, id);
+    if (!CANCELABLE.has(current.status)) {
+      return redraw(ctx, s, ops, project, current, stale(jobStaleText('not-running')), place);
+    }
+  }
+  try {
+    const job = await ops.act(ctx, project, id, action);
+    const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
+    return redraw(ctx, s, ops, project, job, done(action, ctx.actor.userId, detail), place);
+  } catch (err) {
+    if (!(err instanceof RefusedError) || !fromCard) throw err;
+    // The refusal stands when the job as it is now does not explain it, or cannot be read either.
+    const explained = await explainRefusal(ctx, ops, project, id, action).catch(() => null);
+    if (!explained) throw err;
+    return redraw(ctx, s, ops, project, explained.job, explained.notice, place);
+  }
+}
+
+const act = (action: JobAction) =>
+  n.on(JobButtons[action], async (v, ctx, s, ops): Promise<Reply> => {
+    const project = await s.resolveProject(ctx, refOf(v.p));
+    return { kind: 'update', message: await actOnJob(ctx, s, ops, project, v.j, action, placeOf(v), true) };
+  });
+
+function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
+  const value = { p: projectButtonKey(project), j: id };
+  return ephemeral(buildConfirmPrompt(jobConfirmation(action, { id }, project), JobButtons[action], value));
+}
+
+export const jobs = n.define({
+  lists: {
+    async 'job.list'(cmd, ctx, s, ops, place, notice) {
+      const f = cmd.flags;
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      const perPage = pageSize(f.perPage);
+      const result = await ops.list(ctx, project, {
+        ...(f.scope ? { scope: f.scope } : {}),
+        ...(f.pipeline ? { pipelineId: f.pipeline } : {}),
+        ...(f.page ? { page: f.page } : {}),
+        ...(perPage ? { perPage } : {}),
+      });
+      const title = f.pipeline
+        ? `Jobs of pipeline #${f.pipeline} in ${projectLabel(project)}`
+        : `Jobs in ${projectLabel(project)}`;
+      return buildJobList(result.items, project, result, {
+        title,
+        filters: describeFilters({ scope: f.scope }),
+        place,
+        ctx: await cardContext(ctx, s, { notice }),
+      });
+    },
+  },
+  commands: {
+    async 'job.show'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      const job = await ops.get(ctx, project, cmd.target.id);
+      return { kind: 'message', message: await jobCard(ctx, s, ops, project, job), inChannel: cmd.share };
+    },
+    async 'job.retry'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'retry', null, false));
+    },
+    async 'job.play'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'play', null, false));
+    },
+    async 'job.keep'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'keep', null, false));
+    },
+    async 'job.cancel'(cmd, ctx, s) {
+      return confirmTyped('cancel', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    },
+    async 'job.erase'(cmd, ctx, s) {
+      return confirmTyped('erase', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    },
+    async 'job.trace'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      const id = cmd.target.id;
+      const trace = await ops.trace(ctx, project, id);
+      if (cmd.flags.full && trace.length > 0) {
+        const content = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+        const clipped = content.length > FULL_TRACE_LIMIT ? content.slice(content.length - FULL_TRACE_LIMIT) : content;
+        // A trace ends with a newline: counted as the lines the short form shows, not one more.
+        const lines = clipped.replace(/\n+$/, '').split('\n').length;
+        const where = cmd.share ? 'in this channel' : 'in a direct message';
+        const what = `job #${id} in ${projectLabel(project)}`;
+        const text = `The whole trace of ${what} (${lines} lines) is uploaded ${where}${clipped === content ? '' : ' (its last 5 MB)'}.`;
+        return {
+          kind: 'upload',
+          file: { filename: `job-${id}-trace.log`, title: `Trace of ${what}`, content: clipped },
+          message: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:scroll: ${text}` } }] },
+          inChannel: cmd.share,
+        };
+      }
+      return {
+        kind: 'message',
+        message: buildTrace(id, project, trace, cmd.flags.lines, s.slashCommand),
+        inChannel: cmd.share,
+      };
+    },
+    async 'job.artifacts'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      const id = cmd.target.id;
+      const a = await ops.artifacts(ctx, project, id);
+      const message = buildArtifacts({
+        title: `Artifacts of job #${id} in ${projectLabel(project)}`,
+        fileName: a.fileName,
+        size: a.size,
+        downloadUrl: projectPageUrl(s.serverUrl, project, `-/jobs/${id}/artifacts/download`),
+      });
+      return { kind: 'message', message, inChannel: cmd.share };
+    },
+    async 'job.artifacts-by-ref'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      const { ref, job } = cmd.flags;
+      const a = await ops.artifactsByRef(ctx, project, ref, job);
+      const message = buildArtifacts({
+        title: `Artifacts of the latest successful “${job}” job on ${ref} in ${projectLabel(project)}`,
+        fileName: a.fileName,
+        size: a.size,
+        downloadUrl: projectPageUrl(
+          s.serverUrl,
+          project,
+          `-/jobs/artifacts/${encodeURIComponent(ref)}/download?job=${encodeURIComponent(job)}`,
+        ),
+      });
+      return { kind: 'message', message, inChannel: cmd.share };
+    },
+  },
+  buttons: [
+    n.on(JobButtons.show, async (v, ctx, s, ops) => {
+      const project = await s.resolveProject(ctx, refOf(v.p));
+      return ephemeral(await jobCard(ctx, s, ops, project, await ops.get(ctx, project, v.j)));
+    }),
+    act('retry'),
+    act('cancel'),
+    act('play'),
+    act('erase'),
+    act('keep'),
+    n.on(JobButtons.trace, async (v, ctx, s, ops) => {
+      const project = await s.resolveProject(ctx, refOf(v.p));
+      return ephemeral(buildTrace(v.j, project, await ops.trace(ctx, project, v.j), 40, s.slashCommand));
+    }),
+  ],
+});

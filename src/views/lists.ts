@@ -1,0 +1,106 @@
+import { ListButtons } from '../buttons/common.js';
+import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
+import type { Text } from './mrkdwn.js';
+import { type Notice, noticeBlocks } from './notice.js';
+
+// Every list message has the same frame: a title, the filters, a notice after a row action, one
+// section per row and a footer with the page and a Next page button. A list can redraw itself: its
+// command text travels in its buttons and is parsed again on a click, so the filters stay.
+
+/**
+ * Rows of one list message: one section each, which with the frame keeps a list inside Slack's 50
+ * blocks. Lists ask the server for pages no longer than this, so that no row of a page is left out.
+ */
+export const LIST_ROWS = 40;
+
+/** Longer command texts are not carried in buttons (Slack limits a value to 2000 characters). */
+const MAX_QUERY = 1200;
+
+/** Where a list came from, so its rows and its Next page button can redraw it. */
+export interface ListPlace {
+  query: string;
+  page: number;
+}
+
+/** The place of a list typed as `text`, or null when the text is too long to travel with its buttons. */
+export function listPlaceOf(text: string, page: number | undefined): ListPlace | null {
+  const query = text.replace(/\s+--page(?:=|\s+)\d+/gi, '').trim();
+  return query.length > 0 && query.length <= MAX_QUERY ? { query, page: page ?? 1 } : null;
+}
+
+/** The page size to ask for: what the person asked, but never more rows than a message shows. */
+export function pageSize(perPage: number | undefined): number | undefined {
+  return perPage ? Math.min(perPage, LIST_ROWS) : undefined;
+}
+
+export interface PageInfo {
+  page: number | null;
+  nextPage: number | null;
+  total: number | null;
+}
+
+export interface ListSpec<T> {
+  title: string;
+  filters?: Text;
+  notice?: Notice | undefined;
+  /** Said when the page is empty. */
+  empty: Text;
+  items: readonly T[];
+  row(item: T, slot: number): Block;
+  page: PageInfo;
+  place: ListPlace | null;
+  /** Blocks after the rows and before the footer (e.g. a Mark all done button). */
+  footer?: Block[];
+}
+
+/** Flags as a person typed them, for the "Filters:" line (paging left out). */
+export function describeFilters(flags: Record<string, unknown>): string {
+  const parts: string[] = [];
+  for (const [k, v] of Object.entries(flags)) {
+    if (v === undefined || v === false || k === 'page' || k === 'perPage') continue;
+    const name = k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+    const shown = Array.isArray(v) ? v.map(describeValue).join(',') : describeValue(v);
+    parts.push(v === true ? `--${name}` : `--${name} ${shown}`);
+  }
+  return parts.length ? `Filters: ${parts.join(' ')}` : '';
+}
+
+function describeValue(v: unknown): string {
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    if (typeof o.path === 'string') return o.path;
+    if (typeof o.username === 'string') return o.username;
+    if (typeof o.id === 'number') return String(o.id);
+    if (typeof o.text === 'string') return o.text;
+  }
+  return String(v);
+}
+
+export function buildList<T>(spec: ListSpec<T>): SlackMessage {
+  const blocks: Block[] = [header(spec.title)];
+  if (spec.filters) blocks.push(context([spec.filters]));
+  blocks.push(...noticeBlocks(spec.notice));
+  const rows = spec.items.slice(0, LIST_ROWS);
+  if (rows.length === 0) blocks.push(section(spec.empty));
+  rows.forEach((item, i) => {
+    blocks.push(spec.row(item, i));
+  });
+  if (spec.footer) blocks.push(...spec.footer);
+  blocks.push(...pagingBlocks(spec.place, spec.page, rows.length));
+  return message(`${spec.title}: ${rows.length} shown`, blocks);
+}
+
+function pagingBlocks(place: ListPlace | null, page: PageInfo, shown: number): Block[] {
+  const where = [
+    `Page ${page.page ?? place?.page ?? 1}`,
+    ...(page.total !== null ? [`${page.total} in all`] : []),
+    `${shown} shown`,
+  ].join(' · ');
+  const blocks: Block[] = [context([where])];
+  if (place && page.nextPage) {
+    blocks.push(
+      actions([button({ text: 'Next page', def: ListButtons.page, value: { q: place.query, n: page.nextPage } })]),
+    );
+  }
+  return blocks;
+}

@@ -1,0 +1,46 @@
+import { type Block, context } from './blocks.js';
+import { md, mention, type Text } from './mrkdwn.js';
+
+// The line under a redrawn card or list that says who just did what ("Retried by @bob"), or, when a
+// card was out of date, what happened instead ("Already retried by @bob").
+
+/** Past tense of what a button or command did. */
+export const DONE_BY: Record<string, string> = {
+  retry: 'Retried',
+  cancel: 'Canceled',
+  play: 'Started',
+  erase: 'Erased',
+  keep: 'Artifacts kept',
+  take: 'Ownership taken',
+  activate: 'Activated',
+  deactivate: 'Deactivated',
+  delete: 'Deleted',
+  run: 'Started',
+  create: 'Created',
+  edit: 'Updated',
+};
+
+export type Notice =
+  /** The person did it: "Retried by @alice · new job #9 replaces #8". */
+  | { kind: 'done'; action: string; actorId: string; detail?: Text; row?: Block }
+  /** Nothing was done: the card was out of date. `text` says what is true now. */
+  | { kind: 'stale'; text: Text; row?: Block };
+
+export function done(action: string, actorId: string, detail?: Text, row?: Block): Notice {
+  return { kind: 'done', action, actorId, ...(detail !== undefined ? { detail } : {}), ...(row ? { row } : {}) };
+}
+
+export function stale(text: Text, row?: Block): Notice {
+  return { kind: 'stale', text, ...(row ? { row } : {}) };
+}
+
+export function noticeBlocks(n: Notice | undefined): Block[] {
+  if (!n) return [];
+  // A row under the line is the acted-on item as it is now, outside the list's own rows and counts.
+  const now = n.row ? ' Now:' : '';
+  const line =
+    n.kind === 'done'
+      ? md`:arrows_counterclockwise: ${DONE_BY[n.action] ?? n.action} by ${mention(n.actorId)}${n.detail !== undefined ? md` · ${n.detail}` : ''}${now}`
+      : md`:hourglass: ${n.text} Nothing was changed.${now}`;
+  return [context([line]), ...(n.row ? [n.row] : [])];
+}

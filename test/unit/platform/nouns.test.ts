@@ -1,0 +1,116 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { SPEC } from '../../../src/grammar/index.js';
+import type { ButtonDef } from '../../../src/ids.js';
+import { findRegistrationGaps } from '../../../src/nouns/assemble.js';
+import { NOUNS } from '../../../src/nouns/index.js';
+import { type Noun, noun } from '../../../src/nouns/types.js';
+
+// A noun is one registration; these checks keep the registrations whole. They read the command
+// table and every button definition from their sources, so a missing handler cannot hide.
+
+const BUTTONS_DIR = path.resolve(import.meta.dirname, '../../../src/buttons');
+const buttonModules: Record<string, unknown>[] = await Promise.all(
+  fs
+    .readdirSync(BUTTONS_DIR)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => import(pathToFileURL(path.join(BUTTONS_DIR, f)).href)),
+);
+
+/** Every ButtonDef any module of src/buttons defines, whether a noun registers it or not. */
+function definedButtons(): ButtonDef[] {
+  const out: ButtonDef[] = [];
+  for (const mod of buttonModules) {
+    for (const group of Object.values(mod)) {
+      if (!group || typeof group !== 'object') continue;
+      for (const def of Object.values(group as Record<string, unknown>)) {
+        const d = def as Partial<ButtonDef>;
+        if (typeof d?.name === 'string' && d.schema && typeof d.schema === 'object') out.push(d as ButtonDef);
+      }
+    }
+  }
+  return out;
+}
+
+describe('the registered nouns', () => {
+  it('fit together: no command or button twice, no noun shipped in part, nothing outside the table', () => {
+    expect(findRegistrationGaps(NOUNS, SPEC)).toEqual([]);
+  });
+
+  it('give every button defined in src/buttons a handler', () => {
+    const defined = definedButtons().map((d) => d.name);
+    expect(defined.length).toBeGreaterThan(10);
+    const registered = new Set(NOUNS.flatMap((n) => n.buttonDefs.map((d) => d.name)));
+    expect(defined.filter((name) => !registered.has(name))).toEqual([]);
+  });
+
+  it('give every list renderer a command of the table with paging flags', () => {
+    for (const key of NOUNS.flatMap((n) => n.listKeys)) {
+      const entry = SPEC.find((e) => e.key === key);
+      expect(entry?.flags.map((f) => f.name)).toEqual(expect.arrayContaining(['page', 'perPage']));
+    }
+  });
+});
+
+describe('the completeness check itself', () => {
+  const keysOf = (n: Noun) => n.commandKeys;
+  const withoutKey = (n: Noun, key: string): Noun => ({ ...n, commandKeys: keysOf(n).filter((k) => k !== key) });
+
+  it('fails when one command of a shipped noun loses its handler', () => {
+    const jobs = NOUNS.find((n) => n.name === 'job') as Noun;
+    const broken = NOUNS.map((n) => (n === jobs ? withoutKey(n, 'job.erase') : n));
+    expect(findRegistrationGaps(broken, SPEC)).toEqual([
+      'command job.erase has no handler, though other commands of `job` do',
+    ]);
+  });
+
+  it('fails when two nouns register the same command or button', () => {
+    const jobs = NOUNS.find((n) => n.name === 'job') as Noun;
+    const copy: Noun = { ...jobs, name: 'job-again' };
+    const problems = findRegistrationGaps([...NOUNS, copy], SPEC);
+    expect(problems).toContain('command job.retry is registered by both job and job-again');
+    expect(problems).toContain('button job.retry is registered by both job and job-again');
+  });
+
+  it('fails when a noun registers a command the table does not have', () => {
+    const extra = noun('extra', () => ({})).define({
+      commands: { ['job.explode' as 'job.show']: async () => ({ kind: 'none' }) },
+    });
+    expect(findRegistrationGaps([...NOUNS, extra], SPEC)).toEqual([
+      'command job.explode is registered but not in the command table',
+    ]);
+  });
+});
+
+describe('module boundaries', () => {
+  const root = path.resolve(import.meta.dirname, '../../../src');
+  const importsOf = (dir: string) =>
+    fs
+      .readdirSync(path.join(root, dir), { recursive: true })
+      .map(String)
+      .filter((f) => f.endsWith('.ts'))
+      .flatMap((f) => {
+        const text = fs.readFileSync(path.join(root, dir, f), 'utf8');
+        return [...text.matchAll(/from '([^']+)'/g)].map((m) => ({ file: `${dir}/${f}`, spec: m[1] as string }));
+      });
+
+  it('keeps views pure: no view imports an operation, a noun, a listener or Bolt', () => {
+    const bad = importsOf('views').filter(({ spec }) =>
+      /(^|\/)(operations|nouns|listeners)\/|^@slack\/bolt$/.test(spec),
+    );
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps the client apart: gitlab/ imports no store, view, noun or Slack package', () => {
+    const bad = importsOf('gitlab').filter(({ spec }) => /(^|\/)(store|views|nouns|listeners)\/|^@slack\//.test(spec));
+    expect(bad).toEqual([]);
+  });
+
+  it('lets only listeners and app.ts import Bolt', () => {
+    const dirs = ['views', 'nouns', 'operations', 'gitlab', 'grammar', 'store', 'buttons'];
+    const bad = dirs.flatMap(importsOf).filter(({ spec }) => spec === '@slack/bolt');
+    expect(bad).toEqual([]);
+  });
+});
