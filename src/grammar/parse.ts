@@ -19,7 +19,7 @@ import {
   parseSigilRef,
   parseWebUrl,
 } from './references.js';
-import type { Command } from './spec.js';
+import type { Command } from './spec/index.js';
 import type { FlagSpec } from './spec-types.js';
 import { candidates, closest } from './suggest.js';
 import { echo, escapeMrkdwn, normalizeWord, unescapeSlack } from './text.js';
