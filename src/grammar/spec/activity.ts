@@ -58,7 +58,7 @@ export const ACTIVITY_ROWS = rows([
     key: 'todo.done',
     verbAliases: ['mark-done', 'mark-as-done'],
     form: 'singular',
-    args: [{ name: 'id', type: 'int', min: 1, placeholder: '<todo-id>' }],
+    args: [{ name: 'id', type: 'id', of: 'todo', placeholder: '<todo-id>' }],
     access: 'write',
     summary: 'marks one todo done',
     example: 'todo done 130',
@@ -92,7 +92,7 @@ export const ACTIVITY_ROWS = rows([
   {
     key: 'key.show',
     verbAliases: ['view', 'get'],
-    args: [{ name: 'id', type: 'int', min: 1, placeholder: '<key-id>' }],
+    args: [{ name: 'id', type: 'id', of: 'key', placeholder: '<key-id>' }],
     access: 'read',
     summary: 'an SSH key and its owner (admins)',
     example: 'key 1',

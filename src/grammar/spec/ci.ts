@@ -247,7 +247,7 @@ const SCHEDULE_ROWS = rows([
       { name: 'ref', type: 'string', placeholder: '<ref>', summary: 'branch or tag' },
       { name: 'cron', type: 'cron', placeholder: '"<cron>"', summary: 'when it runs, 5-field cron' },
       TZ,
-      { name: 'active', type: 'bool', summary: '`true` or `false`' },
+      { name: 'active', type: 'bool', explicit: true, summary: 'switch it on (`true`) or off (`false`)' },
     ],
     access: 'write',
     needsAFlag: true,

@@ -10,7 +10,7 @@ const CRON_DEFAULT = {
   summary: 'when to post, 5-field cron (default `0 9 * * 1-5`)',
 } as const;
 
-const DIGEST_ID = [{ name: 'id', type: 'int', min: 1, placeholder: '<digest-id>' }] as const;
+const DIGEST_ID = [{ name: 'id', type: 'id', of: 'digest', placeholder: '<digest-id>' }] as const;
 
 export const DIGEST_NOUNS = [
   {

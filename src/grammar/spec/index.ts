@@ -5,6 +5,7 @@ import { AWARD_NOUNS, AWARD_ROWS } from './awards.js';
 import { CI_NOUNS, CI_ROWS } from './ci.js';
 import { DIGEST_NOUNS, DIGEST_ROWS } from './digests.js';
 import { ISSUE_NOUNS, ISSUE_ROWS } from './issues.js';
+import { LINK_NOUNS, LINK_ROWS } from './links.js';
 import { MERGE_REQUEST_NOUNS, MERGE_REQUEST_ROWS } from './merge-requests.js';
 
 /**
@@ -35,6 +36,12 @@ import { MERGE_REQUEST_NOUNS, MERGE_REQUEST_ROWS } from './merge-requests.js';
  * - Issue lists accept `--created-after/--created-before` and MR lists `--iids` with or without a project; the
  *   operations layer drops what the global list does not take.
  * - `--help` anywhere is `/gl help <noun>`; an empty command is `/gl help`.
+ * - A singular noun followed by a project path and another word shows a resource (`job demo/web abc` is refused as
+ *   a job id that is not a number), since the lists take no words of their own.
+ * - A switch marked `explicit` (`--active`, `--confidential` and `--remove-source-branch` on edits) reads a plain
+ *   word after it as its value, so `--active maybe` is refused as a bad value rather than as a stray word.
+ * - People (`--author`, `--assignee`, `--assignees`, `--user`) are a user id, a username (`alice`, `@alice`) or a
+ *   Slack mention; the bot maps usernames and mentions to server users.
  */
 
 export const NOUNS = [
@@ -45,6 +52,7 @@ export const NOUNS = [
   ...AWARD_NOUNS,
   ...ACTIVITY_NOUNS,
   ...DIGEST_NOUNS,
+  ...LINK_NOUNS,
 ] as const satisfies readonly NounSpec[];
 
 export const SPEC = [
@@ -55,6 +63,7 @@ export const SPEC = [
   ...AWARD_ROWS,
   ...ACTIVITY_ROWS,
   ...DIGEST_ROWS,
+  ...LINK_ROWS,
 ] as const satisfies readonly CommandSpec[];
 
 type Entry = (typeof SPEC)[number];

@@ -119,7 +119,12 @@ export const ISSUE_ROWS = rows([
       ASSIGNEES,
       MILESTONE_ID,
       DUE,
-      { name: 'confidential', type: 'bool', summary: '`true` or `false`' },
+      {
+        name: 'confidential',
+        type: 'bool',
+        explicit: true,
+        summary: 'only members can see it (`true`), or all who can see the project (`false`)',
+      },
       { name: 'updatedAt', type: 'date-time', placeholder: '<date-time>', summary: 'backdate the change' },
     ],
     access: 'write',

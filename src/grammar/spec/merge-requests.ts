@@ -91,7 +91,7 @@ export const MERGE_REQUEST_ROWS = rows([
   {
     key: 'mr.version',
     target: 'merge_request',
-    args: [{ name: 'versionId', type: 'int', min: 1, placeholder: '<version-id>' }],
+    args: [{ name: 'versionId', type: 'id', of: 'version', placeholder: '<version-id>' }],
     access: 'read',
     summary: 'one diff version with its commits and diffs',
     example: 'mr version demo/web!34 2',
@@ -143,7 +143,12 @@ export const MERGE_REQUEST_ROWS = rows([
       LABELS,
       ASSIGNEE,
       MILESTONE_ID,
-      { name: 'removeSourceBranch', type: 'bool', summary: '`true` or `false`' },
+      {
+        name: 'removeSourceBranch',
+        type: 'bool',
+        explicit: true,
+        summary: 'delete the source branch once merged (`true`) or keep it (`false`)',
+      },
     ],
     access: 'write',
     needsAFlag: true,

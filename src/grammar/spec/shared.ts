@@ -88,30 +88,30 @@ export const SPENT_ARG = {
 
 // ── people ────────────────────────────────────────────────────────────────────────────────────────────────────
 
+const PERSON = '<id|username|@person>';
+
 export const AUTHOR = {
   name: 'author',
-  type: 'int',
-  min: 1,
+  type: 'user',
   aliases: ['authorId'],
-  placeholder: '<id>',
-  summary: 'author user id',
+  placeholder: PERSON,
+  summary: 'the author: a user id, a username or a Slack @mention',
 } as const;
 
 export const ASSIGNEE = {
   name: 'assignee',
-  type: 'int',
-  min: 1,
+  type: 'user',
   aliases: ['assigneeId'],
-  placeholder: '<id>',
-  summary: 'assignee user id',
+  placeholder: PERSON,
+  summary: 'the assignee: a user id, a username or a Slack @mention',
 } as const;
 
 export const ASSIGNEES = {
   name: 'assignees',
-  type: 'int-list',
+  type: 'user-list',
   aliases: ['assigneeIds'],
-  placeholder: '<id,id>',
-  summary: 'user ids to assign',
+  placeholder: '<id|username|@person,…>',
+  summary: 'who to assign: user ids, usernames or Slack @mentions',
 } as const;
 
 // ── events (lists and digests) ────────────────────────────────────────────────────────────────────────────────
@@ -148,7 +148,7 @@ export const EVENT_TARGET_TYPE = {
 export const EVENT_USER = {
   name: 'user',
   type: 'user',
-  placeholder: '<id|username>',
+  placeholder: PERSON,
   excludesProject: true,
-  summary: "that user's events instead of a project's",
+  summary: "that person's events instead of a project's: a user id, a username or a Slack @mention",
 } as const;
