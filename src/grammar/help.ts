@@ -25,6 +25,7 @@ const GROUP_TITLES: Readonly<Record<NounGroup, string>> = {
   awards: 'Award emoji',
   activity: 'Todos, events, keys',
   digests: 'Digests',
+  links: 'Link previews',
 };
 
 function targetHelp(target: TargetSpec, slash: string): string | undefined {

@@ -1,6 +1,7 @@
 export { buildHelp, type HelpResult, usageHint } from './help.js';
 export { type ParseResult, parseCommand } from './parse.js';
-export { type Command, type CommandKey, type CommandOf, NOUNS, type NounName, SPEC } from './spec.js';
+export { findTokenShapedWord, type TokenShape } from './secrets.js';
+export { type Command, type CommandKey, type CommandOf, NOUNS, type NounName, SPEC } from './spec/index.js';
 export type { ArgSpec, CommandSpec, FlagSpec, NounSpec, TargetSpec, ValueSpec, ValueType } from './spec-types.js';
 export type {
   Duration,

@@ -1,4 +1,4 @@
-import { type CommandKey, NOUNS, type NounName, SPEC } from './spec.js';
+import { type CommandKey, NOUNS, type NounName, SPEC } from './spec/index.js';
 import type { CommandSpec, NounSpec } from './spec-types.js';
 import { type Candidate, candidates } from './suggest.js';
 import { normalizeWord } from './text.js';

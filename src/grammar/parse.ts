@@ -1,6 +1,7 @@
 import {
   type Entry,
   entriesForVerb,
+  entriesOf,
   entryByKey,
   lookupNoun,
   type Noun,
@@ -14,16 +15,19 @@ import {
   KIND_WORDS,
   looksLikeProject,
   looksLikeProjectPath,
+  parseId,
   parsePositiveInt,
   parseProjectText,
   parseSigilRef,
   parseWebUrl,
+  withArticle,
 } from './references.js';
-import type { Command } from './spec.js';
-import type { FlagSpec } from './spec-types.js';
+import { findTokenShapedWord, type TokenShape } from './secrets.js';
+import type { Command } from './spec/index.js';
+import type { ArgSpec, FlagSpec, NounSpec } from './spec-types.js';
 import { candidates, closest } from './suggest.js';
-import { echo, escapeMrkdwn, normalizeWord, unescapeSlack } from './text.js';
-import { type Token, tokenize } from './tokenize.js';
+import { echo, escapeMrkdwn, normalizeWord, readSlackText, type SlackMention } from './text.js';
+import { type Token, tokenize, type WordMention } from './tokenize.js';
 import type { ParseOptions, ProjectRef, Target, UsageError } from './types.js';
 import {
   commandWords,
@@ -39,7 +43,7 @@ export type ParseResult = { ok: true; command: Command } | { ok: false; error: U
 
 type Failure = { ok: false; error: UsageError };
 type Context = { serverUrl: string; slash: string };
-type GivenFlag = { flag: FlagSpec; words: string[]; typed: string };
+type GivenFlag = { flag: FlagSpec; words: string[]; typed: string; mentions: WordMention[] };
 type Bound = { ok: true; target: Target; args: Record<string, unknown> };
 
 const SHARE_FLAG: FlagSpec = { name: 'share', type: 'bool', summary: 'post the answer in the channel' };
@@ -85,13 +89,36 @@ function helpCommand(topic: string | undefined): Command {
 }
 
 /**
+ * What a person who typed a token into a command is told. It never repeats any of the text: the token must not be
+ * shown again, in Slack or anywhere the message is kept.
+ */
+function secretRefusal(shape: TokenShape, slash: string): Failure {
+  const revoke =
+    shape.kind === 'slack'
+      ? "revoke it in the Slack app's settings and make a new one"
+      : 'revoke it on the server now and create a new one';
+  const message = [
+    'Part of that command looked like an access token, so I did not run it and I am not showing it back.',
+    `A token typed into a chat is no longer secret: ${revoke}.`,
+    `To connect your account, type \`${slash} connect\` and paste the new token into the form it opens, never into a command.`,
+  ].join('\n');
+  return { ok: false, error: { kind: 'secret', message: escapeMrkdwn(message) } };
+}
+
+/**
  * Parse one slash-command text into a typed command or a usage error (Slack mrkdwn, with the nearest usage and a
- * "did you mean"). Pure: no I/O, never throws.
+ * "did you mean"). A text holding something shaped like an access token is refused first, without repeating it.
+ * Pure: no I/O, never throws.
  */
 export function parseCommand(text: string, options: ParseOptions): ParseResult {
   const context: Context = { serverUrl: options.serverUrl, slash: options.slashCommand ?? DEFAULT_SLASH_COMMAND };
   try {
-    return parseText(typeof text === 'string' ? text : '', context);
+    const raw = typeof text === 'string' ? text : '';
+    const slackText = readSlackText(raw);
+    // Both spellings: unescaping drops a link's target, and joins what `&amp;` split.
+    const secret = findTokenShapedWord(raw) ?? findTokenShapedWord(slackText.text);
+    if (secret) return secretRefusal(secret, context.slash);
+    return parseText(slackText.text, slackText.mentions, context);
   } catch {
     return {
       ok: false,
@@ -100,10 +127,9 @@ export function parseCommand(text: string, options: ParseOptions): ParseResult {
   }
 }
 
-function parseText(text: string, context: Context): ParseResult {
+function parseText(clean: string, mentions: SlackMention[], context: Context): ParseResult {
   const { slash } = context;
-  const clean = unescapeSlack(text);
-  const tokenized = tokenize(clean);
+  const tokenized = tokenize(clean, mentions);
   if (!tokenized.ok) {
     const firstWord = /^\s*(\S+)/.exec(clean)?.[1] ?? '';
     const noun = lookupNoun(firstWord)?.noun;
@@ -175,7 +201,8 @@ function unknownNoun(token: Token, context: Context): Failure {
 }
 
 function defaultCandidates(hit: NounHit): Entry[] {
-  const defaults: Noun['defaults'] = hit.noun.defaults;
+  const defaults: NounSpec['defaults'] = hit.noun.defaults;
+  if (defaults === undefined) return [];
   if (hit.form === 'plural') return [entryByKey(defaults.plural)];
   const show = defaults.singularTarget;
   return show === undefined ? [entryByKey(defaults.singular)] : [entryByKey(defaults.singular), entryByKey(show)];
@@ -201,17 +228,55 @@ function chooseEntries(
   if (plain && verbs.length > 0 && VERB_LIKE.test(next.text)) {
     const suggestion = closest(next.text, verbs);
     const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
-    const problem = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\`.`;
-    return fail(suggestion ? problem : `${problem} A project is written \`group/project\`.`, {
-      noun,
-      slash,
-      ...(suggestion ? { suggestion } : {}),
-    });
+    const unknown = `I don't know ${echo(next.text)} after \`${slash} ${typedNoun}\``;
+    if (suggestion) return fail(`${unknown}.`, { noun, slash, suggestion });
+    return fail(notAVerb(unknown, next.text, defaultCandidates(hit)), { noun, slash });
   }
-  return { choices: defaultCandidates(hit), rest: tokens, verbGiven: false };
+  const choices = defaultCandidates(hit);
+  if (choices.length === 0) {
+    const asksHelp = tokens.some((t) => isFlag(t) && normalizeWord(splitFlag(t.text).name) === 'help');
+    if (asksHelp) return { ok: true, command: helpCommand(noun.name) };
+    const typedNoun = hit.form === 'plural' && noun.plural ? noun.plural : noun.name;
+    const verbList = [...new Set(entriesOf(noun).map((e) => `\`${e.verb}\``))].join(', ');
+    return fail(`\`${slash} ${typedNoun}\` needs a verb: ${verbList}.`, { noun, slash });
+  }
+  return { choices, rest: tokens, verbGiven: false };
 }
 
-type Words = { given: Map<string, GivenFlag>; positionals: Token[]; share: boolean };
+/** The name of the id an entry takes first (`job id`, `key id`), if it takes one. */
+function idLabel(entry: Entry): string | undefined {
+  switch (entry.target) {
+    case 'job':
+    case 'pipeline':
+    case 'schedule':
+    case 'deployment':
+      return `${entry.target} id`;
+    case 'none': {
+      const [first] = entry.args as readonly ArgSpec[];
+      return first?.type === 'id' && !first.optional ? `${first.of} id` : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** A word after a noun that is no verb of it: say what the noun takes there instead (an id, a project). */
+function notAVerb(unknown: string, word: string, defaults: readonly Entry[]): string {
+  const label = defaults.map(idLabel).find((l) => l !== undefined);
+  const takesProject = defaults.some((e) => e.target === 'project');
+  if (label === undefined) return takesProject ? `${unknown}. A project is written \`group/project\`.` : `${unknown}.`;
+  const isNumber = `${withArticle(label)} is a number`;
+  if (!takesProject) return `${echo(word)} is not ${withArticle(label)}: ${isNumber}.`;
+  return `${unknown}: ${isNumber}, and a project is written \`group/project\`.`;
+}
+
+type Words = {
+  given: Map<string, GivenFlag>;
+  positionals: Token[];
+  share: boolean;
+  /** Plain words right after a switch that usually takes a value (`--active 2`), by the flag as typed. */
+  afterSwitch: Map<Token, { flag: FlagSpec; typed: string }>;
+};
 
 /**
  * Separate flags from positionals. Whether a flag takes the next word depends on its type, so this reads the flags
@@ -227,7 +292,7 @@ function readWords(rest: Token[], choices: Entry[], noun: Noun, slash: string): 
   }
   const lone = choices.length === 1 ? choices[0] : undefined;
   const where: ProblemContext = lone ? { entry: lone, slash } : { noun, slash };
-  const words: Words = { given: new Map(), positionals: [], share: false };
+  const words: Words = { given: new Map(), positionals: [], share: false, afterSwitch: new Map() };
   let endOfFlags = false;
   for (let i = 0; i < rest.length; i++) {
     const token = rest[i] as Token;
@@ -250,18 +315,25 @@ function readWords(rest: Token[], choices: Entry[], noun: Noun, slash: string): 
       return fail(`${echo(typed)} is not a flag of ${subject}.`, withSuggestion(where, suggestion));
     }
     let word: string;
+    const mentions = [...(token.mentions ?? [])];
     const after = rest[i + 1];
     if (inline !== undefined) {
       word = inline;
     } else if (flag.type === 'bool') {
-      const takesNext = after !== undefined && !after.quoted && SWITCH_VALUE.test(after.text);
+      const plainNext = after !== undefined && !isFlag(after);
+      // A switch that usually takes a value reads a plain word as one, so `--active maybe` is a bad value.
+      const takesNext =
+        plainNext &&
+        ((!after.quoted && SWITCH_VALUE.test(after.text)) || (flag.explicit === true && VERB_LIKE.test(after.text)));
       word = takesNext ? after.text : 'true';
       if (takesNext) i++;
+      else if (plainNext && flag.explicit) words.afterSwitch.set(after, { flag, typed });
     } else {
       if (after === undefined || isFlag(after)) {
         return fail(`${echo(typed)} needs a value, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\`.`, where);
       }
       word = after.text;
+      mentions.push(...(after.mentions ?? []));
       i++;
     }
     if (flag === SHARE_FLAG) {
@@ -271,9 +343,13 @@ function readWords(rest: Token[], choices: Entry[], noun: Noun, slash: string): 
       continue;
     }
     const prior = words.given.get(flag.name);
-    if (prior === undefined) words.given.set(flag.name, { flag, words: [word], typed });
-    else if (isListType(flag.type)) prior.words.push(word);
-    else return fail(`${echo(typed)} is given twice: give it once.`, where);
+    if (prior === undefined) {
+      words.given.set(flag.name, { flag, words: [word], typed, mentions });
+      continue;
+    }
+    if (!isListType(flag.type)) return fail(`${echo(typed)} is given twice: give it once.`, where);
+    prior.words.push(word);
+    prior.mentions.push(...mentions);
   }
   return words;
 }
@@ -293,9 +369,9 @@ function readFlags(
       return fail(problem, withSuggestion(at, suggestion));
     }
   }
-  for (const { flag, words, typed } of given.values()) {
+  for (const { flag, words, typed, mentions } of given.values()) {
     const text = isListType(flag.type) ? words.join(',') : (words[0] ?? '');
-    const parsed = parseValue(flag, text, context.serverUrl);
+    const parsed = parseValue(flag, text, context.serverUrl, mentions);
     if (!parsed.ok) {
       const hint = parsed.suggestion ? '' : `, e.g. \`${flagWord(flag)} ${exampleValue(flag)}\``;
       const shown = echo(`${typed} ${text}`.trim());
@@ -322,7 +398,7 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
   const read = readFlags(entry, words.given, context);
   if (!read.ok) return read;
   const flags = read.flags;
-  const bound = bindPositionals(entry, words.positionals, context);
+  const bound = bindPositionals(entry, words, context);
   if (!bound.ok) return bound;
 
   if (words.share && entry.access === 'write') {
@@ -365,11 +441,15 @@ function pickEntry(
     const selected = choices.find((c) => c.selectedBy?.some((name) => given.has(name)));
     return selected ?? choices.find((c) => c.selectedBy === undefined) ?? list;
   }
-  return refersToResource(positionals, context) ? show : list;
+  return refersToResource(positionals, list.args.length === 0, context) ? show : list;
 }
 
-/** After a singular noun: does the first word name one resource (`123`, `#3`, `demo/web 3`, a resource link)? */
-function refersToResource(positionals: Token[], context: Context): boolean {
+/**
+ * After a singular noun: does the first word name one resource (`123`, `#3`, `demo/web 3`, a resource link)? A
+ * project path followed by another word counts when the list takes no words of its own: `job demo/web abc` is a
+ * job id that is not a number, not a stray word after a list.
+ */
+function refersToResource(positionals: Token[], listTakesNone: boolean, context: Context): boolean {
   const [first, second] = positionals;
   if (first === undefined) return false;
   if (isUrl(first.text)) {
@@ -377,10 +457,13 @@ function refersToResource(positionals: Token[], context: Context): boolean {
     return !link.ok || link.value.kind !== 'project';
   }
   if (DIGITS.test(first.text) || SIGIL_AT_END.test(first.text)) return true;
-  return second !== undefined && !first.quoted && looksLikeProject(first.text) && DIGITS.test(second.text);
+  if (second === undefined || first.quoted) return false;
+  if (looksLikeProject(first.text) && DIGITS.test(second.text)) return true;
+  return listTakesNone && looksLikeProjectPath(first.text);
 }
 
-function bindPositionals(entry: Entry, positionals: Token[], context: Context): Bound | Failure {
+function bindPositionals(entry: Entry, words: Words, context: Context): Bound | Failure {
+  const { positionals } = words;
   const at: ProblemContext = { entry, slash: context.slash };
   let used = 0;
   let target: Target;
@@ -448,12 +531,19 @@ function bindPositionals(entry: Entry, positionals: Token[], context: Context): 
     }
     const parsed = parseValue(arg, text, context.serverUrl);
     if (!parsed.ok) {
-      const hint = parsed.suggestion ? '' : `, e.g. \`${exampleValue(arg)}\``;
+      const hint = parsed.suggestion || (arg as ArgSpec).type === 'id' ? '' : `, e.g. \`${exampleValue(arg)}\``;
       return fail(`${echo(text)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
     }
     args[arg.name] = parsed.value;
   }
-  if (used < positionals.length) {
+  const stray = positionals[used];
+  if (stray !== undefined) {
+    const switched = words.afterSwitch.get(stray);
+    if (switched) {
+      const { flag, typed } = switched;
+      const example = `${flagWord(flag)} ${exampleValue(flag)}`;
+      return fail(`${echo(`${typed} ${stray.text}`)} must be \`true\` or \`false\`, e.g. \`${example}\`.`, at);
+    }
     const extra = positionals
       .slice(used)
       .map((t) => t.text)
@@ -472,7 +562,8 @@ function bindIdTarget(
   context: Context,
 ): BoundTarget<Target> {
   const [first, second] = positionals;
-  if (first === undefined) return fail(`Missing the ${kind} id: \`<id>\` or \`group/project <id>\`.`, at);
+  const label = `${kind} id`;
+  if (first === undefined) return fail(`Missing the ${label}: \`<id>\` or \`group/project <id>\`.`, at);
   if (isUrl(first.text)) {
     const link = parseWebUrl(first.text, context.serverUrl);
     if (!link.ok) return fail(`${echo(first.text)} ${link.problem}.`, at);
@@ -481,14 +572,23 @@ function bindIdTarget(
     }
     return { ok: true, target: { kind, project: link.value.project, id: link.value.id }, used: 1 };
   }
-  const secondId = second === undefined ? undefined : parsePositiveInt(second.text);
-  if (secondId !== undefined && !first.quoted && looksLikeProject(first.text)) {
+  // `demo/web <id>` or `42 <id>`: after a project path any word is meant as the id, after a number only digits are.
+  const projectFirst =
+    second !== undefined &&
+    !first.quoted &&
+    (looksLikeProjectPath(first.text) || (looksLikeProject(first.text) && DIGITS.test(second.text)));
+  if (projectFirst) {
+    const id = parseId(label, second.text);
+    if (!id.ok) return fail(`${echo(second.text)} ${id.problem}.`, at);
     const project = parseProjectText(first.text, context.serverUrl);
     if (!project.ok) return fail(`${echo(first.text)} ${project.problem}.`, at);
-    return { ok: true, target: { kind, project: project.value, id: secondId }, used: 2 };
+    return { ok: true, target: { kind, project: project.value, id: id.value }, used: 2 };
   }
-  const id = parsePositiveInt(first.text);
-  if (id !== undefined) return { ok: true, target: { kind, project: null, id }, used: 1 };
+  if (DIGITS.test(first.text)) {
+    const id = parseId(label, first.text);
+    if (!id.ok) return fail(`${echo(first.text)} ${id.problem}.`, at);
+    return { ok: true, target: { kind, project: null, id: id.value }, used: 1 };
+  }
   const sigil = parseSigilRef(first.text, context.serverUrl);
   if (sigil?.ok) {
     return fail(
@@ -501,6 +601,9 @@ function bindIdTarget(
 }
 
 const SIGIL_OF = { issue: '#', merge_request: '!', snippet: '$' } as const;
+const ITEM_NAMES = { issue: 'issue', merge_request: 'merge request' } as const;
+/** A word that is neither a path nor a reference: `abc`, `0`, `fix-login`. */
+const PLAIN_WORD = /^[A-Za-z0-9_-]+$/;
 
 function bindIidTarget(
   kind: 'issue' | 'merge_request',
@@ -530,11 +633,20 @@ function bindIidTarget(
     }
     return { ok: true, target: { kind, project: ref.value.project, iid: ref.value.iid }, used: 1 };
   }
-  const secondIid = second === undefined ? undefined : parsePositiveInt(second.text);
-  if (secondIid !== undefined && !first.quoted && looksLikeProjectPath(first.text)) {
-    const project = parseProjectText(first.text, context.serverUrl);
-    if (!project.ok) return fail(`${echo(first.text)} ${project.problem}.`, at);
-    return { ok: true, target: { kind, project: project.value, iid: secondIid }, used: 2 };
+  if (second !== undefined && !first.quoted && looksLikeProjectPath(first.text)) {
+    const secondIid = parsePositiveInt(second.text);
+    if (secondIid !== undefined) {
+      const project = parseProjectText(first.text, context.serverUrl);
+      if (!project.ok) return fail(`${echo(first.text)} ${project.problem}.`, at);
+      return { ok: true, target: { kind, project: project.value, iid: secondIid }, used: 2 };
+    }
+    // `demo/web abc`: a word where the number goes. (A path or a reference there falls through to "missing".)
+    if (PLAIN_WORD.test(second.text)) {
+      const number = withArticle(`${ITEM_NAMES[kind]} number`);
+      const tooLarge = DIGITS.test(second.text) && !/^0+$/.test(second.text);
+      const problem = tooLarge ? `is too large for ${number}` : `is not ${number}: write \`${first.text}${sigil}12\``;
+      return fail(`${echo(second.text)} ${problem}.`, at);
+    }
   }
   const iid = parsePositiveInt(first.text);
   if (iid !== undefined) return { ok: true, target: { kind, project: null, iid }, used: 1 };

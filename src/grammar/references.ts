@@ -54,6 +54,21 @@ export function parsePositiveInt(text: string): number | undefined {
   return Number.isSafeInteger(value) && value >= 1 ? value : undefined;
 }
 
+/** The word with its indefinite article: `an award id`, `a job id`. */
+export function withArticle(word: string): string {
+  return `${/^[aeiou]/i.test(word) ? 'an' : 'a'} ${word}`;
+}
+
+/** A record's id, a number from 1. `label` names it in the problem: "is not a key id: a key id is a number". */
+export function parseId(label: string, text: string): Parsed<number> {
+  const id = parsePositiveInt(text);
+  if (id !== undefined) return { ok: true, value: id };
+  const named = withArticle(label);
+  if (!DIGITS.test(text)) return { ok: false, problem: `is not ${named}: ${named} is a number` };
+  if (/^0+$/.test(text)) return { ok: false, problem: `is not ${named}: ${named} is a number from 1` };
+  return { ok: false, problem: `is too large for ${named}` };
+}
+
 const servers = new Map<string, Server | undefined>();
 
 /** The configured server, parsed once per distinct GITLAB_URL (one in production, a few in tests). */

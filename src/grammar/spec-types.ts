@@ -6,6 +6,8 @@ import type { Duration, GroupRef, ProjectRef, UserRef } from './types.js';
  */
 export type ValueSpec =
   | { readonly type: 'int'; readonly min?: number; readonly max?: number }
+  /** A record's id, a number from 1; `of` names the record in messages (`key` → "a key id is a number"). */
+  | { readonly type: 'id'; readonly of: string }
   | { readonly type: 'string'; readonly allowEmpty?: boolean }
   | { readonly type: 'enum'; readonly values: readonly string[] }
   | { readonly type: 'enum-list'; readonly values: readonly string[] }
@@ -21,7 +23,10 @@ export type ValueSpec =
   | { readonly type: 'emoji' }
   | { readonly type: 'project' }
   | { readonly type: 'group' }
+  /** A person: a numeric user id, a server username (`alice`, `@alice`) or a Slack mention. */
   | { readonly type: 'user' }
+  /** Several people, comma-separated or the flag repeated. */
+  | { readonly type: 'user-list' }
   | { readonly type: 'mr-iid' }
   | { readonly type: 'noun' };
 
@@ -40,6 +45,11 @@ export type FlagSpec = ValueSpec & {
   readonly default?: string | number;
   /** The flag names the scope instead of a project (`--group`, `--user`, `--clear`): both together are refused. */
   readonly excludesProject?: boolean;
+  /**
+   * A switch that is usually given its value (`--active false` on an edit): a plain word after it is read as that
+   * value, so `--active maybe` is refused as a bad value instead of a stray word.
+   */
+  readonly explicit?: boolean;
 };
 
 export type ArgSpec = ValueSpec & {
@@ -67,7 +77,7 @@ export type TargetSpec =
   | 'schedule'
   | 'deployment';
 
-export type NounGroup = 'account' | 'ci' | 'issues' | 'awards' | 'activity' | 'digests';
+export type NounGroup = 'account' | 'ci' | 'issues' | 'awards' | 'activity' | 'digests' | 'links';
 
 export type NounSpec = {
   readonly name: string;
@@ -77,8 +87,11 @@ export type NounSpec = {
   readonly shortcuts?: Readonly<Record<string, string>>;
   readonly group: NounGroup;
   readonly summary: string;
-  /** What the noun means with no verb: plural form, singular form, singular form followed by a resource. */
-  readonly defaults: { readonly plural: string; readonly singular: string; readonly singularTarget?: string };
+  /**
+   * What the noun means with no verb: plural form, singular form, singular form followed by a resource. A noun
+   * without defaults always needs a verb (`unfurl private on`).
+   */
+  readonly defaults?: { readonly plural: string; readonly singular: string; readonly singularTarget?: string };
 };
 
 export type CommandSpec = {
@@ -106,7 +119,7 @@ export type CommandSpec = {
   readonly example: string;
 };
 
-export type ValueOf<V> = V extends { readonly type: 'int' | 'mr-iid' }
+export type ValueOf<V> = V extends { readonly type: 'int' | 'id' | 'mr-iid' }
   ? number
   : V extends { readonly type: 'enum'; readonly values: readonly (infer E)[] }
     ? E
@@ -126,7 +139,9 @@ export type ValueOf<V> = V extends { readonly type: 'int' | 'mr-iid' }
                   ? GroupRef
                   : V extends { readonly type: 'user' }
                     ? UserRef
-                    : string;
+                    : V extends { readonly type: 'user-list' }
+                      ? UserRef[]
+                      : string;
 
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 

@@ -1,19 +1,48 @@
 /** Zero-width characters Slack clients sometimes leave in pasted text; they would split or glue words invisibly. */
 const ZERO_WIDTH = /[\u200B-\u200D\u2060\uFEFF]/g;
-const SLACK_WRAPPED = /<([^<>]*)>/g;
-const SLACK_ENTITY = /&(amp|lt|gt);/g;
+/** A Slack escape (`<…>`) or one of the three entities, read in one pass so `&amp;lt;` stays `&lt;`. */
+const SLACK_ESCAPE = /<([^<>]*)>|&(amp|lt|gt);/g;
 const ENTITY_VALUE: Record<string, string> = { amp: '&', lt: '<', gt: '>' };
+const USER_MENTION = /^@([UW][A-Z0-9]+)(?:\||$)/;
+
+/** A Slack mention of a person, where its `@name` stands in the unescaped text (`start` inclusive, `end` not). */
+export type SlackMention = { start: number; end: number; userId: string };
+
+export type SlackText = { text: string; mentions: SlackMention[] };
 
 /**
  * Undo Slack's escaping so words read as the person typed them: `<https://…|label>` → the URL, `<#C1|name>` →
- * `#name`, `<@U1|name>` → `@name`, `<!here>` → `@here`, then `&amp;` `&lt;` `&gt;` (in one pass, so `&amp;lt;`
- * stays `&lt;`). A `<` without its `>` is left as typed.
+ * `#name`, `<@U1|name>` → `@name`, `<!here>` → `@here`, then `&amp;` `&lt;` `&gt;`. A `<` without its `>` is left as
+ * typed. The user id of each person mentioned is kept beside the text, for the flags that take a person.
  */
+export function readSlackText(input: string): SlackText {
+  const source = input.replace(ZERO_WIDTH, '');
+  const mentions: SlackMention[] = [];
+  let text = '';
+  let from = 0;
+  for (const match of source.matchAll(SLACK_ESCAPE)) {
+    text += source.slice(from, match.index);
+    from = match.index + match[0].length;
+    const [, inner, entity] = match;
+    if (entity !== undefined) {
+      text += ENTITY_VALUE[entity] ?? '';
+      continue;
+    }
+    const shown = decodeEntities(unwrap(inner ?? ''));
+    const userId = USER_MENTION.exec(inner ?? '')?.[1];
+    if (userId !== undefined) mentions.push({ start: text.length, end: text.length + shown.length, userId });
+    text += shown;
+  }
+  return { text: text + source.slice(from), mentions };
+}
+
+/** `readSlackText` without the mentions. */
 export function unescapeSlack(text: string): string {
-  return text
-    .replace(ZERO_WIDTH, '')
-    .replace(SLACK_WRAPPED, (_whole, inner: string) => unwrap(inner))
-    .replace(SLACK_ENTITY, (_whole, name: string) => ENTITY_VALUE[name] ?? '');
+  return readSlackText(text).text;
+}
+
+function decodeEntities(text: string): string {
+  return text.replace(/&(amp|lt|gt);/g, (_whole, name: string) => ENTITY_VALUE[name] ?? '');
 }
 
 function unwrap(inner: string): string {

@@ -1,7 +1,14 @@
+import type { SlackMention } from './text.js';
+
+/** A Slack mention inside a word: the `@name` it reads as, and the person's Slack user id. */
+export type WordMention = { text: string; userId: string };
+
 export type Token = {
   text: string;
   /** It began with a quote: never a flag, a verb, a project or a noun, always plain text. */
   quoted: boolean;
+  /** The Slack mentions within this word, when there are any. */
+  mentions?: WordMention[];
 };
 
 export type TokenizeResult = { ok: true; tokens: Token[] } | { ok: false; unclosed: string };
@@ -49,15 +56,17 @@ function closingIndex(text: string, from: number, closers: string): number {
 
 /**
  * Split on whitespace, keeping quoted stretches whole. A quote opens only at the start of a word or right after
- * `--flag=`, so apostrophes inside words (`don't`, `it’s`) stay plain characters.
+ * `--flag=`, so apostrophes inside words (`don't`, `it’s`) stay plain characters. Each word gets the `mentions`
+ * (positions in `input`) that lie within it.
  */
-export function tokenize(input: string): TokenizeResult {
+export function tokenize(input: string, mentions: readonly SlackMention[] = []): TokenizeResult {
   const tokens: Token[] = [];
   const length = input.length;
   let i = 0;
   while (i < length) {
     while (i < length && isSpace(input.charCodeAt(i))) i++;
     if (i >= length) break;
+    const start = i;
     let text = '';
     let quoted = false;
     let plainFrom = i;
@@ -78,7 +87,11 @@ export function tokenize(input: string): TokenizeResult {
       }
       i++;
     }
-    tokens.push({ text: text + input.slice(plainFrom, i), quoted });
+    const token: Token = { text: text + input.slice(plainFrom, i), quoted };
+    const within = mentions.filter((m) => m.start >= start && m.end <= i);
+    if (within.length > 0)
+      token.mentions = within.map((m) => ({ text: input.slice(m.start, m.end), userId: m.userId }));
+    tokens.push(token);
   }
   return { ok: true, tokens };
 }

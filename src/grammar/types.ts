@@ -4,8 +4,14 @@ export type ProjectRef = { kind: 'path'; path: string } | { kind: 'id'; id: numb
 /** A group for `--group`: the same two shapes as a project (a path may have one segment). */
 export type GroupRef = ProjectRef;
 
-/** `--user 42`, `--user alice` or `--user @alice`. */
-export type UserRef = { kind: 'id'; id: number } | { kind: 'username'; username: string };
+/**
+ * A person as named in a command: a server user id (`42`), a server username (`alice` or `@alice`), or a Slack
+ * mention (`<@U0123ABC|alice>`), which the bot maps to a server user later.
+ */
+export type UserRef =
+  | { kind: 'id'; id: number }
+  | { kind: 'username'; username: string }
+  | { kind: 'slack'; userId: string };
 
 /** A time-tracking duration in GitLab's units (1mo = 4w, 1w = 5d, 1d = 8h). */
 export type Duration = {
@@ -25,6 +31,11 @@ export type Target =
   | { kind: 'job' | 'pipeline' | 'schedule' | 'deployment'; project: ProjectRef | null; id: number };
 
 export type UsageError = {
+  /**
+   * Set when the text held a word shaped like an access token: the message never repeats the text, says nothing
+   * ran, and asks the person to revoke the token. Absent on an ordinary usage error.
+   */
+  kind?: 'secret';
   /** The whole Slack mrkdwn text to show (already escaped for Slack). */
   message: string;
   /** The canonical noun whose usage is shown, when one is known. */

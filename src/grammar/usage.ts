@@ -15,6 +15,7 @@ export function commandWords(entry: Entry): string {
   const defaults = noun.defaults;
   const plural = noun.plural;
   if (entry.verb === null) return noun.name;
+  if (defaults === undefined) return `${noun.name} ${entry.verb}`;
   if (entry.key === defaults.plural && (entry.verb === 'list' || entry.key !== defaults.singular)) {
     return plural ?? noun.name;
   }
@@ -36,9 +37,10 @@ function valuePlaceholder(flag: FlagSpec): string {
   return `<${kebabCase(flag.name)}>`;
 }
 
-/** `--scope failed,manual` or `--full`: the flag as typed, with a placeholder for its value. */
+/** `--scope failed,manual`, `--full` or `--active true|false`: the flag as typed, with a placeholder for its value. */
 export function flagSynopsis(flag: FlagSpec): string {
-  return flag.type === 'bool' ? flagWord(flag) : `${flagWord(flag)} ${valuePlaceholder(flag)}`;
+  if (flag.type === 'bool') return flag.explicit ? `${flagWord(flag)} true|false` : flagWord(flag);
+  return `${flagWord(flag)} ${valuePlaceholder(flag)}`;
 }
 
 export function targetSynopsis(entry: Entry): string {

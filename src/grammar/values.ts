@@ -1,10 +1,12 @@
 import { validate as validateCron } from 'node-cron';
 import { parseDuration } from './duration.js';
 import { lookupNoun, nounCandidates } from './nouns.js';
-import { type Parsed, parseGroupText, parsePositiveInt, parseProjectText } from './references.js';
+import { type Parsed, parseGroupText, parseId, parsePositiveInt, parseProjectText } from './references.js';
 import type { ValueSpec, ValueType } from './spec-types.js';
 import { candidates, closest } from './suggest.js';
 import { echo, normalizeWord } from './text.js';
+import type { WordMention } from './tokenize.js';
+import type { UserRef } from './types.js';
 
 const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   true: true,
@@ -17,7 +19,7 @@ const BOOLEAN_WORDS: Readonly<Record<string, boolean>> = {
   '0': false,
 };
 
-const LIST_TYPES: ReadonlySet<ValueType> = new Set(['enum-list', 'list', 'labels', 'int-list']);
+const LIST_TYPES: ReadonlySet<ValueType> = new Set(['enum-list', 'list', 'labels', 'int-list', 'user-list']);
 
 /** List flags merge `--x a,b` and `--x a --x b` into one list. */
 export function isListType(type: ValueType): boolean {
@@ -144,11 +146,54 @@ function parseEmoji(text: string): Parsed<string> {
   return { ok: true, value: toned?.[2] ? `${name}_tone${Number(toned[2]) - 1}` : name };
 }
 
-/** Turn one raw word (or the merged words of a list flag) into the typed value its spec names. */
-export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Parsed<unknown> {
+const PERSON_PROBLEM = 'must be a user id, a username or a Slack @mention';
+
+/** A Slack mention in the word itself wins; then a numeric id; then a username, with or without its `@`. */
+function parseUser(text: string, mentions: readonly WordMention[]): Parsed<UserRef> {
+  const word = text.trim();
+  const mention = mentions.find((m) => m.text === word);
+  if (mention) return { ok: true, value: { kind: 'slack', userId: mention.userId } };
+  const id = parsePositiveInt(word);
+  if (id !== undefined) return { ok: true, value: { kind: 'id', id } };
+  const username = word.replace(/^@/, '');
+  return USERNAME.test(username)
+    ? { ok: true, value: { kind: 'username', username } }
+    : { ok: false, problem: PERSON_PROBLEM };
+}
+
+function sameUser(a: UserRef, b: UserRef): boolean {
+  if (a.kind === 'id') return b.kind === 'id' && a.id === b.id;
+  if (a.kind === 'username') return b.kind === 'username' && a.username.toLowerCase() === b.username.toLowerCase();
+  return b.kind === 'slack' && a.userId === b.userId;
+}
+
+function parseUsers(text: string, mentions: readonly WordMention[]): Parsed<UserRef[]> {
+  const parts = splitList(text);
+  if (parts.length === 0) return { ok: false, problem: 'needs one or more people' };
+  const people: UserRef[] = [];
+  for (const part of parts) {
+    const one = parseUser(part, mentions);
+    if (!one.ok) return { ok: false, problem: `has ${echo(part)}, but each person ${one.problem}` };
+    if (!people.some((p) => sameUser(p, one.value))) people.push(one.value);
+  }
+  return { ok: true, value: people };
+}
+
+/**
+ * Turn one raw word (or the merged words of a list flag) into the typed value its spec names. `mentions` are the
+ * Slack mentions within those words, for the types that take a person.
+ */
+export function parseValue(
+  spec: ValueSpec,
+  text: string,
+  serverUrl: string,
+  mentions: readonly WordMention[] = [],
+): Parsed<unknown> {
   switch (spec.type) {
     case 'int':
       return parseInteger(spec, text);
+    case 'id':
+      return parseId(`${spec.of} id`, text);
     case 'string':
       return text === '' && !spec.allowEmpty ? { ok: false, problem: 'needs a value' } : { ok: true, value: text };
     case 'enum':
@@ -214,14 +259,10 @@ export function parseValue(spec: ValueSpec, text: string, serverUrl: string): Pa
       return parseProjectText(text, serverUrl);
     case 'group':
       return parseGroupText(text);
-    case 'user': {
-      const id = parsePositiveInt(text);
-      if (id !== undefined) return { ok: true, value: { kind: 'id', id } };
-      const username = text.replace(/^@/, '');
-      return USERNAME.test(username)
-        ? { ok: true, value: { kind: 'username', username } }
-        : { ok: false, problem: 'must be a user id or a username' };
-    }
+    case 'user':
+      return parseUser(text, mentions);
+    case 'user-list':
+      return parseUsers(text, mentions);
     case 'mr-iid': {
       const iid = parsePositiveInt(text.replace(/^!/, ''));
       return iid === undefined
@@ -242,6 +283,8 @@ export function exampleValue(spec: ValueSpec & { default?: string | number; plac
   switch (spec.type) {
     case 'int':
       return String(spec.default ?? (spec.max !== undefined ? Math.min(20, spec.max) : 12));
+    case 'id':
+      return '12';
     case 'string':
       return spec.placeholder ?? '"some text"';
     case 'enum':
@@ -273,6 +316,8 @@ export function exampleValue(spec: ValueSpec & { default?: string | number; plac
       return 'demo';
     case 'user':
       return 'alice';
+    case 'user-list':
+      return 'alice,bob';
     case 'mr-iid':
       return '!34';
     case 'noun':

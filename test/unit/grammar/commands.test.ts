@@ -32,7 +32,7 @@ const ROWS: Row[] = [
       ['CONNECT', command('connect', none, { needsToken: false })],
     ],
     refuses: [
-      ['connect glpat-123', 'Too many words: `glpat-123`. Put text with spaces in quotes.'],
+      ['connect now', 'Too many words: `now`. Put text with spaces in quotes.'],
       ['conect', "I don't know `conect`. Did you mean `connect`?"],
     ],
   },
@@ -365,8 +365,8 @@ const ROWS: Row[] = [
             labels: ['bug', 'ui'],
             milestone: 'v1.0',
             scope: 'assigned-to-me',
-            author: 3,
-            assignee: 4,
+            author: { kind: 'id', id: 3 },
+            assignee: { kind: 'id', id: 4 },
             iids: [1, 2, 3],
             search: 'login page',
             orderBy: 'updated_at',
@@ -377,8 +377,20 @@ const ROWS: Row[] = [
         }),
       ],
       ['issues --labels none', command('issue.list', project(), { flags: { labels: ['No Label'] } })],
+      [
+        'issues --author @alice --assignee <@U0123ABC|bob>',
+        command('issue.list', project(), {
+          flags: { author: { kind: 'username', username: 'alice' }, assignee: { kind: 'slack', userId: 'U0123ABC' } },
+        }),
+      ],
     ],
-    refuses: [['issues --state open', '`--state open` must be one of opened, closed, all. Did you mean `opened`?']],
+    refuses: [
+      ['issues --state open', '`--state open` must be one of opened, closed, all. Did you mean `opened`?'],
+      [
+        'issues --author "a b"',
+        '`--author a b` must be a user id, a username or a Slack @mention, e.g. `--author alice`.',
+      ],
+    ],
   },
   {
     row: '/gl issues --group <group> [flags]',
@@ -440,7 +452,10 @@ const ROWS: Row[] = [
           flags: {
             description: 'Steps: …',
             labels: ['bug'],
-            assignees: [1, 2],
+            assignees: [
+              { kind: 'id', id: 1 },
+              { kind: 'id', id: 2 },
+            ],
             milestoneId: 5,
             due: '2026-12-01',
             confidential: true,
@@ -449,6 +464,24 @@ const ROWS: Row[] = [
             discussion: 'abc123',
           },
         }),
+      ],
+      [
+        'issue create "T" --assignees alice,<@U1|bob> --assignees=7,<@U2>',
+        command('issue.create', project(), {
+          args: { title: 'T' },
+          flags: {
+            assignees: [
+              { kind: 'username', username: 'alice' },
+              { kind: 'slack', userId: 'U1' },
+              { kind: 'id', id: 7 },
+              { kind: 'slack', userId: 'U2' },
+            ],
+          },
+        }),
+      ],
+      [
+        'issue create "Ask <@U1|bob> about it"',
+        command('issue.create', project(), { args: { title: 'Ask @bob about it' } }),
       ],
       ['issue create', command('issue.create', project())],
       ['issue create demo/web', command('issue.create', project('demo/web'))],
@@ -482,7 +515,7 @@ const ROWS: Row[] = [
             title: 'New title',
             description: '',
             labels: ['bug', 'ui'],
-            assignees: [4],
+            assignees: [{ kind: 'id', id: 4 }],
             milestoneId: 2,
             due: '2027-01-31',
             confidential: false,
@@ -622,8 +655,8 @@ const ROWS: Row[] = [
             createdAfter: '2026-01-01',
             createdBefore: '2026-02-01',
             scope: 'all',
-            author: 1,
-            assignee: 2,
+            author: { kind: 'id', id: 1 },
+            assignee: { kind: 'id', id: 2 },
             page: 3,
             perPage: 10,
           },
@@ -675,7 +708,7 @@ const ROWS: Row[] = [
     accepts: [['mr version demo/web!34 2', command('mr.version', mr(34, 'demo/web'), { args: { versionId: 2 } })]],
     refuses: [
       ['mr version !34', 'Missing `<version-id>`.'],
-      ['mr version !34 two', '`two` must be a whole number from 1, e.g. `12`.'],
+      ['mr version !34 two', '`two` is not a version id: a version id is a number.'],
     ],
   },
   {
@@ -687,7 +720,7 @@ const ROWS: Row[] = [
           args: { sourceBranch: 'feature/login', targetBranch: 'main', title: 'Fix login' },
           flags: {
             description: 'Closes #3',
-            assignee: 2,
+            assignee: { kind: 'id', id: 2 },
             labels: ['bug'],
             milestoneId: 1,
             targetProject: 9,
@@ -699,6 +732,13 @@ const ROWS: Row[] = [
         'mr create feature/login main "Fix login"',
         command('mr.create', project(), {
           args: { sourceBranch: 'feature/login', targetBranch: 'main', title: 'Fix login' },
+        }),
+      ],
+      [
+        'mr create feature/login main "Fix login" --assignee <@U9|dana>',
+        command('mr.create', project(), {
+          args: { sourceBranch: 'feature/login', targetBranch: 'main', title: 'Fix login' },
+          flags: { assignee: { kind: 'slack', userId: 'U9' } },
         }),
       ],
     ],
@@ -718,7 +758,7 @@ const ROWS: Row[] = [
             description: 'D',
             targetBranch: 'main',
             labels: ['a', 'b'],
-            assignee: 3,
+            assignee: { kind: 'id', id: 3 },
             milestoneId: 4,
             removeSourceBranch: false,
           },
@@ -848,7 +888,10 @@ const ROWS: Row[] = [
       ['unaward demo/web#3 12', command('award.remove', issue(3, 'demo/web'), { args: { awardId: 12 } })],
       ['award remove !34 12 --note 7', command('award.remove', mr(34), { args: { awardId: 12 }, flags: { note: 7 } })],
     ],
-    refuses: [['unaward demo/web#3 thumbsup', '`thumbsup` must be a whole number from 1, e.g. `12`.']],
+    refuses: [
+      ['unaward demo/web#3 thumbsup', '`thumbsup` is not an award id: an award id is a number.'],
+      ['award show #3 0', '`0` is not an award id: an award id is a number from 1.'],
+    ],
   },
 
   // ── todos, events, keys ─────────────────────────────────────────────────────────────────────────────────────
@@ -861,12 +904,16 @@ const ROWS: Row[] = [
         command('todo.list', none, {
           flags: {
             action: 'build_failed',
-            author: 2,
+            author: { kind: 'id', id: 2 },
             project: { kind: 'path', path: 'demo/web' },
             state: 'pending',
             type: 'MergeRequest',
           },
         }),
+      ],
+      [
+        'todos --author alice',
+        command('todo.list', none, { flags: { author: { kind: 'username', username: 'alice' } } }),
       ],
     ],
     refuses: [['todos --type epic', '`--type epic` must be one of Issue, MergeRequest, e.g. `--type Issue`.']],
@@ -874,7 +921,10 @@ const ROWS: Row[] = [
   {
     row: '/gl todo done <todo-id>',
     accepts: [['todo done 130', command('todo.done', none, { args: { id: 130 } })]],
-    refuses: [['todo done', 'Missing `<todo-id>`.']],
+    refuses: [
+      ['todo done', 'Missing `<todo-id>`.'],
+      ['todo done abc', '`abc` is not a todo id: a todo id is a number.'],
+    ],
   },
   {
     row: '/gl todos done',
@@ -913,9 +963,10 @@ const ROWS: Row[] = [
       ],
       ['events --user 5', command('event.list', project(), { flags: { user: { kind: 'id', id: 5 } } })],
       [
-        'events --user <@U123|alice>',
-        command('event.list', project(), { flags: { user: { kind: 'username', username: 'alice' } } }),
+        'events --user <@U123ABC|alice>',
+        command('event.list', project(), { flags: { user: { kind: 'slack', userId: 'U123ABC' } } }),
       ],
+      ['events --user=<@W42>', command('event.list', project(), { flags: { user: { kind: 'slack', userId: 'W42' } } })],
     ],
     refuses: [['events demo/web --user alice', '`--user` and a project do not go together: give one of them.']],
   },
@@ -942,7 +993,8 @@ const ROWS: Row[] = [
     ],
     refuses: [
       ['key', 'Missing `<key-id>`.'],
-      ['key one', "I don't know `one` after `/gl key`. A project is written `group/project`."],
+      ['key one', '`one` is not a key id: a key id is a number.'],
+      ['key 123456789012345678901', '`123456789012345678901` is too large for a key id.'],
     ],
   },
 
@@ -1012,7 +1064,29 @@ const ROWS: Row[] = [
     ],
     refuses: [
       ['digest pause', 'Missing `<digest-id>`.'],
-      ['digest run latest', '`latest` must be a whole number from 1, e.g. `12`.'],
+      ['digest run latest', '`latest` is not a digest id: a digest id is a number.'],
+      ['digest pause abc', '`abc` is not a digest id: a digest id is a number.'],
+    ],
+  },
+
+  // ── links ───────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    row: '/gl unfurl private on|off',
+    accepts: [
+      ['unfurl private on', command('unfurl.private', none, { args: { setting: 'on' }, needsToken: false })],
+      ['unfurl private OFF', command('unfurl.private', none, { args: { setting: 'off' }, needsToken: false })],
+      ['unfurl --help', command('help', none, { args: { topic: 'unfurl' }, needsToken: false })],
+      ['unfurl help', command('help', none, { args: { topic: 'unfurl' }, needsToken: false })],
+    ],
+    refuses: [
+      ['unfurl private', 'Missing `on|off`.'],
+      ['unfurl private maybe', '`maybe` must be one of on, off, e.g. `on`.'],
+      [
+        'unfurl private on --share',
+        '`--share` only goes with commands that read: `/gl unfurl private` changes something.',
+      ],
+      ['unfurl on', "I don't know `on` after `/gl unfurl`."],
+      ['unfurl private on off', 'Too many words: `off`. Put text with spaces in quotes.'],
     ],
   },
 ];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../src/grammar/index.js';
 import { editDistance } from '../../../src/grammar/suggest.js';
-import { parse, plain, problem, refusal, SERVER } from './support.js';
+import { accepted, command, issue, parse, plain, problem, refusal, resource, SERVER } from './support.js';
 
 function error(text: string) {
   const result = parse(text);
@@ -30,7 +30,7 @@ describe('an unknown noun', () => {
     const e = error('frobnicate');
     expect(e.suggestion).toBeUndefined();
     expect(plain(e.message)).toBe(
-      "I don't know `frobnicate`.\nI know: `help`, `connect`, `disconnect`, `whoami`, `use`, `jobs`, `pipelines`, `schedules`, `deployments`, `issues`, `mrs`, `awards`, `todos`, `events`, `keys`, `digests`. Try `/gl help`.",
+      "I don't know `frobnicate`.\nI know: `help`, `connect`, `disconnect`, `whoami`, `use`, `jobs`, `pipelines`, `schedules`, `deployments`, `issues`, `mrs`, `awards`, `todos`, `events`, `keys`, `digests`, `unfurl`. Try `/gl help`.",
     );
   });
 
@@ -95,6 +95,94 @@ describe('arguments', () => {
   });
 });
 
+describe('a word where an id goes', () => {
+  it.each([
+    ['job demo/web abc', '`abc` is not a job id: a job id is a number.'],
+    ['job retry demo/web abc', '`abc` is not a job id: a job id is a number.'],
+    ['pipeline demo/web abc', '`abc` is not a pipeline id: a pipeline id is a number.'],
+    ['pipeline cancel demo/web latest', '`latest` is not a pipeline id: a pipeline id is a number.'],
+    ['schedule demo/web nightly', '`nightly` is not a schedule id: a schedule id is a number.'],
+    ['schedule take demo/web nightly', '`nightly` is not a schedule id: a schedule id is a number.'],
+    ['deployment demo/web prod', '`prod` is not a deployment id: a deployment id is a number.'],
+    ['key abc', '`abc` is not a key id: a key id is a number.'],
+    ['key show abc', '`abc` is not a key id: a key id is a number.'],
+    ['todo done abc', '`abc` is not a todo id: a todo id is a number.'],
+    ['digest pause abc', '`abc` is not a digest id: a digest id is a number.'],
+    ['award show #3 abc', '`abc` is not an award id: an award id is a number.'],
+    ['unaward !34 thumbsup', '`thumbsup` is not an award id: an award id is a number.'],
+    ['mr version !34 latest', '`latest` is not a version id: a version id is a number.'],
+    ['issue demo/web abc', '`abc` is not an issue number: write `demo/web#12`.'],
+    ['mr close demo/web abc', '`abc` is not a merge request number: write `demo/web!12`.'],
+  ])('says what the id should be: %s', (text, message) => {
+    expect(problem(text)).toBe(message);
+  });
+
+  it('says a too-large id is too large, not missing', () => {
+    expect(problem('job demo/web 12345678901234567890123')).toBe(
+      '`12345678901234567890123` is too large for a job id.',
+    );
+    expect(problem('job 12345678901234567890123')).toBe('`12345678901234567890123` is too large for a job id.');
+    expect(problem('pipeline 42 12345678901234567890123')).toBe(
+      '`12345678901234567890123` is too large for a pipeline id.',
+    );
+    expect(problem('todo done 12345678901234567890123')).toBe('`12345678901234567890123` is too large for a todo id.');
+    expect(problem('issue demo/web 12345678901234567890123')).toBe(
+      '`12345678901234567890123` is too large for an issue number.',
+    );
+    expect(problem('schedule demo/web 0')).toBe('`0` is not a schedule id: a schedule id is a number from 1.');
+  });
+
+  it('still names a missing id as missing', () => {
+    expect(problem('job erase demo/web')).toBe('Missing the job id after `demo/web`.');
+    expect(problem('issue move demo/web demo/secret')).toBe(
+      'Missing the number after `demo/web`: write `demo/web#12`.',
+    );
+  });
+
+  it('points an unknown word after a noun at what goes there', () => {
+    expect(problem('job abc')).toBe(
+      "I don't know `abc` after `/gl job`: a job id is a number, and a project is written `group/project`.",
+    );
+    expect(problem('jobs abc')).toBe("I don't know `abc` after `/gl jobs`. A project is written `group/project`.");
+    expect(problem('unfurl on')).toBe("I don't know `on` after `/gl unfurl`.");
+    expect(problem('unfurl')).toBe('`/gl unfurl` needs a verb: `private`.');
+  });
+});
+
+describe('a switch that takes true or false', () => {
+  it.each([
+    ['schedule edit demo/web 3 --active maybe', '`--active maybe` must be `true` or `false`, e.g. `--active true`.'],
+    ['schedule edit demo/web 3 --active 2', '`--active 2` must be `true` or `false`, e.g. `--active true`.'],
+    ['schedule edit 3 --active "maybe"', '`--active maybe` must be `true` or `false`, e.g. `--active true`.'],
+    [
+      'issue edit #3 --confidential nope',
+      '`--confidential nope` must be `true` or `false`, e.g. `--confidential true`.',
+    ],
+    [
+      'mr edit !3 --remove-source-branch sure',
+      '`--remove-source-branch sure` must be `true` or `false`, e.g. `--remove-source-branch true`.',
+    ],
+  ])('says so when given something else: %s', (text, message) => {
+    expect(problem(text)).toBe(message);
+  });
+
+  it('still reads the switch alone, before or after the target', () => {
+    expect(accepted('schedule edit --active 7')).toEqual(
+      command('schedule.edit', resource('schedule', 7), { flags: { active: true } }),
+    );
+    expect(accepted('schedule edit demo/web 7 --active off')).toEqual(
+      command('schedule.edit', resource('schedule', 7, 'demo/web'), { flags: { active: false } }),
+    );
+    expect(accepted('issue edit --confidential #3')).toEqual(
+      command('issue.edit', issue(3), { flags: { confidential: true } }),
+    );
+  });
+
+  it('shows its values in the usage', () => {
+    expect(refusal('schedule edit 7')).toContain('[--active true|false]');
+  });
+});
+
 describe('messages', () => {
   it('escape what the person typed so it cannot ping or link in Slack', () => {
     const message = error('&lt;!channel&gt; &lt;@U123&gt;').message;
@@ -108,6 +196,38 @@ describe('messages', () => {
     const message = plain(error(`jobs --scope ${'x'.repeat(500)}\`oops`).message);
     expect(message.split('\n')[0]?.length).toBeLessThan(300);
     expect(message).toContain('…');
+  });
+
+  it('use the configured slash command in every problem, hint and usage', () => {
+    const texts = [
+      'jbos',
+      'retry 5',
+      'list',
+      '--share jobs',
+      `${SERVER}/demo/web`,
+      'job retyr 123',
+      'job abc',
+      'jobs --scpe failed',
+      'job retry 123 --lines 5',
+      'job 123 --scope failed',
+      'job retry 123 --share',
+      'unfurl',
+      'unfurl on',
+      'award show #3',
+      'frobnicate',
+      'help jbos',
+      'use',
+      'issue "x',
+      '-- x',
+    ];
+    for (const text of texts) {
+      const result = parseCommand(text, { serverUrl: SERVER, slashCommand: '/gitlab' });
+      expect(result.ok, text).toBe(false);
+      if (!result.ok) {
+        expect(plain(result.error.message), text).toContain('/gitlab');
+        expect(plain(result.error.message), text).not.toMatch(/\/gl\b/);
+      }
+    }
   });
 
   it('use the configured slash command', () => {

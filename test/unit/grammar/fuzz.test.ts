@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { type ParseResult, parseCommand, SPEC } from '../../../src/grammar/index.js';
 import { INTERNAL_ERROR_MESSAGE } from '../../../src/grammar/parse.js';
+import { findTokenShapedWord } from '../../../src/grammar/secrets.js';
 import type { ArgSpec, CommandSpec, FlagSpec } from '../../../src/grammar/spec-types.js';
+import { unescapeSlack } from '../../../src/grammar/text.js';
 import { SERVER } from './support.js';
 
 /** mulberry32: small, fast, and the same sequence for the same seed on every machine. */
@@ -75,6 +77,14 @@ const WORDS = [
     'Mars/Base',
     '@alice',
     '<@U1|bob>',
+    '<@U0123ABC>',
+    '--assignees',
+    'alice,<@U2|cy>,7',
+    // Shaped like tokens (made up): the answer must be the secret refusal, never an echo.
+    'glpat-Zx9qR2mT7vKp4LwN8sYb',
+    'xoxb-123-456-AbCdEfGh',
+    'aB3dE5fG7hJ9kL1mN2pQ',
+    '1a2b3c4d5e6f7a8b9c0d1e2f3a4b5c6d7e8f9a0b',
     '<#C1|general>',
     '<!here>',
     '&amp;',
@@ -240,13 +250,23 @@ const TARGET_KINDS: Record<string, readonly string[]> = {
   deployment: ['deployment'],
 };
 
+const USER_KINDS = ['id', 'username', 'slack'];
+
+function isUserRef(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && USER_KINDS.includes((value as { kind: string }).kind);
+}
+
 /** Why a result breaks the contract, or undefined when it is a well-formed Command or usage error. */
-function violation(result: ParseResult): string | undefined {
+function violation(text: string, result: ParseResult): string | undefined {
+  const secret = findTokenShapedWord(text) ?? findTokenShapedWord(unescapeSlack(text));
+  if (secret && (result.ok || result.error.kind !== 'secret')) return 'a token-shaped word was not refused as one';
   if (!result.ok) {
-    const { message } = result.error;
+    const { message, kind } = result.error;
     if (typeof message !== 'string' || message.length === 0) return 'empty message';
     if (message.startsWith(INTERNAL_ERROR_MESSAGE)) return 'the parser threw inside';
     if (/[<>]/.test(message)) return 'unescaped < or > in the message';
+    if (kind === 'secret' && !secret) return 'refused as a secret without one';
+    if (secret && message.includes(secret.word.slice(0, 8))) return 'the message shows the token';
     return undefined;
   }
   const { command } = result;
@@ -259,6 +279,15 @@ function violation(result: ParseResult): string | undefined {
   const argNames = (entry.args as readonly ArgSpec[]).map((a) => a.name);
   for (const name of Object.keys(command.args)) if (!argNames.includes(name)) return `arg ${name} on ${entry.key}`;
   if (typeof command.share !== 'boolean' || command.needsToken !== entry.needsToken) return 'share or needsToken';
+  const flags = command.flags as Record<string, unknown>;
+  for (const flag of entry.flags as readonly FlagSpec[]) {
+    const value = flags[flag.name];
+    if (value === undefined) continue;
+    if (flag.type === 'user' && !isUserRef(value)) return `--${flag.name} is not a person`;
+    if (flag.type === 'user-list' && !(Array.isArray(value) && value.length > 0 && value.every(isUserRef))) {
+      return `--${flag.name} is not a list of people`;
+    }
+  }
   return undefined;
 }
 
@@ -278,7 +307,7 @@ describe('the parser under random and mutated input', () => {
         failures.push(`threw on ${JSON.stringify(text.slice(0, 200))}: ${String(thrown)}`);
         continue;
       }
-      const problem = violation(result);
+      const problem = violation(text, result);
       if (problem) failures.push(`${problem}: ${JSON.stringify(text.slice(0, 200))}`);
       if (result.ok) commands++;
       else errors++;

@@ -37,6 +37,7 @@ describe('/gl help', () => {
       'use',
       'whoami',
       'disconnect',
+      'unfurl',
     ]) {
       expect(overview).toContain(word);
     }
@@ -53,6 +54,21 @@ describe('/gl help', () => {
     const overview = help(undefined, '/gitlab');
     expect(overview.title).toContain('/gitlab');
     expect(text(overview)).toContain('`/gitlab jobs`');
+  });
+
+  it('uses only the configured slash command, in the overview and for every noun', () => {
+    for (const topic of [undefined, ...NOUNS.map((n) => n.name)]) {
+      const body = help(topic, '/gitlab');
+      expect(`${body.title}\n${text(body)}`, topic).not.toMatch(/\/gl\b/);
+    }
+    const refused = buildHelp('pipline', { slashCommand: '/gitlab' });
+    expect(!refused.ok && plain(refused.error.message)).not.toMatch(/\/gl\b/);
+  });
+
+  it('lists link previews with the unfurl command', () => {
+    const overview = text(help());
+    expect(overview).toContain('*Link previews*');
+    expect(overview).toContain('`/gl unfurl private on|off`');
   });
 });
 
@@ -95,6 +111,25 @@ describe('/gl help <noun>', () => {
     for (const word of ['--scope', 'retry', 'trace', 'artifacts', '--pipeline']) expect(jobs).toContain(word);
     const schedule = text(help('schedule'));
     for (const word of ['create', 'take', 'cron', 'activate', 'delete']) expect(schedule).toContain(word);
+  });
+
+  it('describes the flags that take a person', () => {
+    const issues = text(help('issue'));
+    expect(issues).toContain('`--author <id|username|@person>`');
+    expect(issues).toContain('`--assignee <id|username|@person>`');
+    expect(issues).toContain('`--assignees <id|username|@person,…>`');
+    expect(issues).toContain('Slack @mention');
+    expect(text(help('mr'))).toContain('`--assignee <id|username|@person>`');
+    expect(text(help('todos'))).toContain('`--author <id|username|@person>`');
+    expect(text(help('events'))).toContain('`--user <id|username|@person>`');
+    expect(text(help('digest'))).toContain('`--user <id|username|@person>`');
+  });
+
+  it('shows on|off for unfurl and true|false for the switches that take a value', () => {
+    expect(text(help('unfurl'))).toContain('`/gl unfurl private on|off`');
+    expect(text(help('schedule'))).toContain('`--active true|false`');
+    expect(text(help('issue'))).toContain('`--confidential true|false`');
+    expect(text(help('mr'))).toContain('`--remove-source-branch true|false`');
   });
 
   it('refuses an unknown topic with the closest noun', () => {

@@ -9,6 +9,7 @@ import {
   type Target,
   type UserRef,
 } from '../../../src/grammar/index.js';
+import { type RowSpec, rows } from '../../../src/grammar/spec/row.js';
 import type { CommandSpec, FlagSpec, NounSpec } from '../../../src/grammar/spec-types.js';
 import { accepted, parse, plain } from './support.js';
 
@@ -38,7 +39,7 @@ describe('the spec table', () => {
     for (const noun of nouns) {
       const own = entries.filter((e) => e.noun === noun.name).map((e) => e.key);
       expect(own.length).toBeGreaterThan(0);
-      for (const key of Object.values(noun.defaults)) expect(own).toContain(key);
+      for (const key of Object.values(noun.defaults ?? {})) expect(own).toContain(key);
       for (const key of Object.values(noun.shortcuts ?? {})) expect(own).toContain(key);
     }
   });
@@ -73,7 +74,7 @@ describe('the spec table', () => {
 
   it('gives a flag the same kind (switch or value) in entries that a noun can reach without a verb', () => {
     for (const noun of nouns) {
-      const reachable = entries.filter((e) => Object.values(noun.defaults).includes(e.key));
+      const reachable = entries.filter((e) => Object.values(noun.defaults ?? {}).includes(e.key));
       const arity = new Map<string, boolean>();
       for (const flag of reachable.flatMap((e) => e.flags as readonly FlagSpec[])) {
         const isSwitch = flag.type === 'bool';
@@ -97,6 +98,46 @@ describe('the spec table', () => {
           '`--share` only goes with commands that read',
         );
     }
+  });
+});
+
+describe('the row helper', () => {
+  it('fills a row in from its key and the common defaults, keeping every literal type', () => {
+    const [poke, help] = rows([
+      { key: 'thing.poke', access: 'write', summary: 'pokes it', example: 'thing poke' },
+      { key: 'thing', verb: null, target: 'project', needsToken: false, access: 'read', summary: 's', example: 'x' },
+    ] as const satisfies readonly RowSpec[]);
+    expect(poke).toEqual({
+      key: 'thing.poke',
+      noun: 'thing',
+      verb: 'poke',
+      target: 'none',
+      args: [],
+      flags: [],
+      needsToken: true,
+      access: 'write',
+      summary: 'pokes it',
+      example: 'thing poke',
+    });
+    expect(help).toMatchObject({ noun: 'thing', verb: null, target: 'project', needsToken: false });
+    expectTypeOf(poke.noun).toEqualTypeOf<'thing'>();
+    expectTypeOf(poke.verb).toEqualTypeOf<'poke'>();
+    expectTypeOf(poke.target).toEqualTypeOf<'none'>();
+    expectTypeOf(poke.args).toEqualTypeOf<readonly []>();
+    expectTypeOf(help.verb).toEqualTypeOf<null>();
+    expectTypeOf(help.target).toEqualTypeOf<'project'>();
+  });
+
+  it('refuses a malformed row at compile time', () => {
+    const malformed = [
+      // @ts-expect-error: access is read or write
+      { key: 'thing.poke', access: 'sometimes', summary: 's', example: 'x' },
+      // @ts-expect-error: a misspelt field
+      { key: 'thing.poke', access: 'read', sumary: 's', example: 'x' },
+      // @ts-expect-error: a flag without its summary
+      { key: 'thing.poke', access: 'read', flags: [{ name: 'x', type: 'bool' }], summary: 's', example: 'x' },
+    ] as const satisfies readonly RowSpec[];
+    expect(malformed).toHaveLength(3);
   });
 });
 
@@ -133,6 +174,17 @@ describe('the Command type', () => {
     expectTypeOf<CommandOf<'digest.todos'>['flags']['cron']>().toEqualTypeOf<string>();
     expectTypeOf<CommandOf<'todo.list'>['flags']['type']>().toEqualTypeOf<'Issue' | 'MergeRequest' | undefined>();
     expectTypeOf<Command['target']>().toExtend<Target>();
+    expectTypeOf<UserRef>().toEqualTypeOf<
+      { kind: 'id'; id: number } | { kind: 'username'; username: string } | { kind: 'slack'; userId: string }
+    >();
+    expectTypeOf<CommandOf<'issue.list'>['flags']['author']>().toEqualTypeOf<UserRef | undefined>();
+    expectTypeOf<CommandOf<'mr.edit'>['flags']['assignee']>().toEqualTypeOf<UserRef | undefined>();
+    expectTypeOf<CommandOf<'issue.create'>['flags']['assignees']>().toEqualTypeOf<UserRef[] | undefined>();
+    expectTypeOf<CommandOf<'key.show'>['args']>().toEqualTypeOf<{ id: number }>();
+    expectTypeOf<CommandOf<'award.remove'>['args']>().toEqualTypeOf<{ awardId: number }>();
+    expectTypeOf<CommandOf<'unfurl.private'>['target']>().toEqualTypeOf<{ kind: 'none' }>();
+    expectTypeOf<CommandOf<'unfurl.private'>['args']>().toEqualTypeOf<{ setting: 'on' | 'off' }>();
+    expectTypeOf<keyof CommandOf<'unfurl.private'>['flags']>().toEqualTypeOf<never>();
   });
 
   it('lets code switch on key without casts', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { unescapeSlack } from '../../../src/grammar/text.js';
+import { readSlackText, unescapeSlack } from '../../../src/grammar/text.js';
 import { tokenize } from '../../../src/grammar/tokenize.js';
 import { accepted, command, issue, none, problem, project } from './support.js';
 
@@ -46,6 +46,25 @@ describe('the tokenizer', () => {
     expect(words('--description ""')).toEqual(['--description', '']);
   });
 
+  it('gives each word the mentions within it', () => {
+    const { text, mentions } = readSlackText('--assignees <@U1|ann>,<@U2> "ask <@U3|cy>"');
+    expect(tokenize(text, mentions)).toEqual({
+      ok: true,
+      tokens: [
+        { text: '--assignees', quoted: false },
+        {
+          text: '@ann,@U2',
+          quoted: false,
+          mentions: [
+            { text: '@ann', userId: 'U1' },
+            { text: '@U2', userId: 'U2' },
+          ],
+        },
+        { text: 'ask @cy', quoted: true, mentions: [{ text: '@cy', userId: 'U3' }] },
+      ],
+    });
+  });
+
   it('reports a quote that is never closed', () => {
     expect(tokenize('issue create "Login fails')).toEqual({ ok: false, unclosed: '"Login fails' });
   });
@@ -70,6 +89,16 @@ describe("undoing Slack's escaping", () => {
     expect(
       unescapeSlack('<!here> <!subteam^S1|@team> <!date^1392734382^{date}|Feb 18> <mailto:a@b.test|a@b.test>'),
     ).toBe('@here @team Feb 18 a@b.test');
+  });
+
+  it('keeps the user id of each person mentioned, where the @name stands', () => {
+    const read = readSlackText('a <@U0123ABC|alice> &amp; <@W42> <#C1|general> <!here>');
+    expect(read.text).toBe('a @alice & @W42 #general @here');
+    expect(read.mentions).toEqual([
+      { start: 2, end: 8, userId: 'U0123ABC' },
+      { start: 11, end: 15, userId: 'W42' },
+    ]);
+    expect(read.mentions.map((m) => read.text.slice(m.start, m.end))).toEqual(['@alice', '@W42']);
   });
 
   it('leaves a broken escape as typed', () => {

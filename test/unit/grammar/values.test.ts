@@ -164,7 +164,44 @@ describe('lists, labels, enums and numbers', () => {
   it('reads users by id or username, with or without @', () => {
     expect(value({ type: 'user' }, '42')).toEqual({ kind: 'id', id: 42 });
     expect(value({ type: 'user' }, '@alice')).toEqual({ kind: 'username', username: 'alice' });
-    expect(refused({ type: 'user' }, 'a b')).toBe('must be a user id or a username');
+    expect(refused({ type: 'user' }, 'a b')).toBe('must be a user id, a username or a Slack @mention');
+  });
+
+  it('reads a Slack mention in the word as that person', () => {
+    const mentions = [{ text: '@alice', userId: 'U0123ABC' }];
+    expect(parseValue({ type: 'user' }, '@alice', SERVER, mentions)).toEqual({
+      ok: true,
+      value: { kind: 'slack', userId: 'U0123ABC' },
+    });
+    // The same text typed without a mention is a server username.
+    expect(value({ type: 'user' }, '@alice')).toEqual({ kind: 'username', username: 'alice' });
+  });
+
+  it('reads a list of people in any of the three forms, once each', () => {
+    const mentions = [
+      { text: '@bob', userId: 'U2' },
+      { text: '@U3', userId: 'U3' },
+    ];
+    expect(parseValue({ type: 'user-list' }, '4, alice,@bob,@U3,4,Alice', SERVER, mentions)).toEqual({
+      ok: true,
+      value: [
+        { kind: 'id', id: 4 },
+        { kind: 'username', username: 'alice' },
+        { kind: 'slack', userId: 'U2' },
+        { kind: 'slack', userId: 'U3' },
+      ],
+    });
+    expect(refused({ type: 'user-list' }, 'alice,a b')).toBe(
+      'has `a b`, but each person must be a user id, a username or a Slack @mention',
+    );
+    expect(refused({ type: 'user-list' }, ',')).toBe('needs one or more people');
+  });
+
+  it('reads ids as numbers from 1, naming the record when it is not one', () => {
+    expect(value({ type: 'id', of: 'key' }, '7')).toBe(7);
+    expect(refused({ type: 'id', of: 'key' }, 'abc')).toBe('is not a key id: a key id is a number');
+    expect(refused({ type: 'id', of: 'award' }, '0')).toBe('is not an award id: an award id is a number from 1');
+    expect(refused({ type: 'id', of: 'todo' }, '12345678901234567890123')).toBe('is too large for a todo id');
   });
 
   it('reads merge request iids with or without !', () => {

@@ -1,0 +1,86 @@
+import type { NounSpec } from '../spec-types.js';
+import { type RowSpec, rows } from './row.js';
+import { EVENT_ACTION, EVENT_TARGET_TYPE, EVENT_USER, TZ } from './shared.js';
+
+const CRON_DEFAULT = {
+  name: 'cron',
+  type: 'cron',
+  placeholder: '"<m h dom mon dow>"',
+  default: '0 9 * * 1-5',
+  summary: 'when to post, 5-field cron (default `0 9 * * 1-5`)',
+} as const;
+
+const DIGEST_ID = [{ name: 'id', type: 'id', of: 'digest', placeholder: '<digest-id>' }] as const;
+
+export const DIGEST_NOUNS = [
+  {
+    name: 'digest',
+    plural: 'digests',
+    group: 'digests',
+    summary: 'scheduled summaries of todos or events: create, list, pause, resume, run, remove',
+    defaults: { plural: 'digest.list', singular: 'digest.list' },
+  },
+] as const satisfies readonly NounSpec[];
+
+// A digest reads with its creator's token: creating one needs the person connected, managing one does not.
+export const DIGEST_ROWS = rows([
+  {
+    key: 'digest.todos',
+    verbAliases: ['todo'],
+    flags: [CRON_DEFAULT, TZ, { name: 'here', type: 'bool', summary: 'post in this channel instead of a DM' }],
+    access: 'write',
+    summary: 'your pending todos on a schedule, by DM (or here with `--here`); tz defaults to yours in Slack',
+    example: 'digest todos --cron "0 9 * * 1-5" --tz Europe/Berlin',
+  },
+  {
+    key: 'digest.events',
+    verbAliases: ['event'],
+    target: 'project',
+    flags: [CRON_DEFAULT, TZ, EVENT_ACTION, EVENT_TARGET_TYPE, EVENT_USER],
+    access: 'write',
+    summary: "this channel gets a project's (or `--user`'s) new events since the last digest",
+    example: 'digest events demo/web --action pushed',
+  },
+  {
+    key: 'digest.list',
+    verbAliases: ['ls'],
+    access: 'read',
+    needsToken: false,
+    summary: "this channel's digests and your DM digests, with their buttons",
+    example: 'digest list',
+  },
+  {
+    key: 'digest.pause',
+    args: DIGEST_ID,
+    access: 'write',
+    needsToken: false,
+    summary: 'stops posting a digest for now',
+    example: 'digest pause 4',
+  },
+  {
+    key: 'digest.resume',
+    args: DIGEST_ID,
+    access: 'write',
+    needsToken: false,
+    summary: 'posts a paused digest again',
+    example: 'digest resume 4',
+  },
+  {
+    key: 'digest.remove',
+    verbAliases: ['delete'],
+    args: DIGEST_ID,
+    access: 'write',
+    needsToken: false,
+    summary: 'deletes a digest',
+    example: 'digest remove 4',
+  },
+  {
+    key: 'digest.run',
+    verbAliases: ['now', 'run-now'],
+    args: DIGEST_ID,
+    access: 'write',
+    needsToken: false,
+    summary: 'posts a digest now',
+    example: 'digest run 4',
+  },
+] as const satisfies readonly RowSpec[]);
