@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../../../src/console/demo.js';
 import { parseCommand } from '../../../src/grammar/index.js';
 import { commandHandlers } from '../../../src/handlers/index.js';
+import { fakeClock } from '../../support/clock.js';
 
 // Every command the bot carries out, typed into the demo console with real demo ids.
 // Confirmation prompts are answered by pressing their first button ("Yes, …").
@@ -58,7 +59,11 @@ const output: string[] = [];
 const queue = [...SCRIPT];
 
 beforeAll(async () => {
-  demo = await startDemo({ write: (t) => output.push(t), ask: async () => queue.shift() ?? null });
+  demo = await startDemo({
+    write: (t) => output.push(t),
+    ask: async () => queue.shift() ?? null,
+    now: fakeClock().now,
+  });
 });
 afterAll(async () => {
   await demo?.close();
