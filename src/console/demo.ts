@@ -38,7 +38,8 @@ export interface Demo {
 
 export interface DemoOptions {
   write(text: string): void;
-  ask(question: string): Promise<string | null>;
+  /** A `secret` answer (a token) must not be shown back. */
+  ask(question: string, o?: { secret?: boolean }): Promise<string | null>;
   /** Bot log lines go here (default: dropped, so the console stays readable). */
   log?: (line: string) => void;
   logLevel?: LogLevel;
