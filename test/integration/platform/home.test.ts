@@ -42,6 +42,25 @@ describe('App Home', () => {
     expect(JSON.stringify(view?.view)).not.toMatch(/"Connect"/);
   });
 
+  it('publishes the home tab when Slack rate-limits the first tries: the client waits Retry-After and retries', async () => {
+    bot.fake.rateLimit('views.publish', { times: 2, retryAfter: 0 });
+    const seq = bot.fake.lastSeq;
+    const opened = await bot.slack.event({
+      type: 'app_home_opened',
+      user: PEOPLE.carol.id,
+      channel: 'D0CAROL',
+      tab: 'home',
+    });
+    expect(opened.ack.status).toBe(200);
+    expect(await opened.waitFor((r) => r.method === 'views.publish' && r.ok, 10_000)).not.toBeNull();
+    expect(
+      bot.fake
+        .since(seq)
+        .filter((r) => r.method === 'views.publish')
+        .map((r) => r.error ?? 'ok'),
+    ).toEqual(['ratelimited', 'ratelimited', 'ok']);
+  });
+
   it('ignores the Messages tab', async () => {
     const seq = bot.fake.lastSeq;
     const it = await bot.slack.event({
