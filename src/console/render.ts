@@ -37,6 +37,7 @@ const EMOJI: Record<string, string> = {
   no_entry: '⛔',
   large_blue_circle: '🔵',
   large_yellow_circle: '🟡',
+  large_green_circle: '🟢',
   white_circle: '⚪',
   black_circle: '⚫',
   fast_forward: '⏩',

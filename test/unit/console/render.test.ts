@@ -12,6 +12,8 @@ describe('the console renderer', () => {
     expect(mrkdwnToText('<http://x|http://x> <#C1|general> snake_case_name', userName)).toBe(
       'http://x #general snake_case_name',
     );
+    // the state circles of schedule rows
+    expect(mrkdwnToText(':large_green_circle: :white_circle: :calendar:', userName)).toBe('🟢 ⚪ 📅');
   });
 
   it('shows code spans and code blocks verbatim, unescaping only &amp;, &lt; and &gt;', () => {
