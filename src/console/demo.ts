@@ -38,16 +38,20 @@ export interface Demo {
 
 export interface DemoOptions {
   write(text: string): void;
-  ask(question: string): Promise<string | null>;
+  /** A `secret` answer (a token) must not be shown back. */
+  ask(question: string, o?: { secret?: boolean }): Promise<string | null>;
   /** Bot log lines go here (default: dropped, so the console stays readable). */
   log?: (line: string) => void;
   logLevel?: LogLevel;
   /** Keep the database here instead of a temporary directory. */
   dataDir?: string;
+  /** The clock of the simulator and the bot alike (default: real time); tests pass a fake one. */
+  now?: () => Date;
 }
 
 export async function startDemo(o: DemoOptions): Promise<Demo> {
-  const sim = await startSimulator({ port: 0, seed: 'demo' });
+  const now = o.now ?? (() => new Date());
+  const sim = await startSimulator({ port: 0, seed: 'demo', now });
   const botToken = `xoxb-demo-${crypto.randomBytes(8).toString('hex')}`;
   const signingSecret = crypto.randomBytes(16).toString('hex');
   const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));
@@ -64,18 +68,18 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   });
   const logger = createLogger({ level: o.logLevel ?? 'warn', sink: o.log ?? (() => {}) });
   const db = openDatabase(config.databasePath);
-  const tokens = createTokenStore(db, createSealer(config.encryption));
+  const tokens = createTokenStore(db, createSealer(config.encryption), now);
   for (const [name, p] of Object.entries(DEMO_PEOPLE)) {
     await tokens.save({
       teamId: TEAM.id,
       userId: p.id,
       token: `sim-${name}-token`,
       serverUrl: config.gitlabUrl,
-      verifiedAt: new Date(),
+      verifiedAt: now(),
       username: name,
     });
   }
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
+  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;
   const slack = new SlackDriver({ botUrl, signingSecret, fake, command: config.slashCommand });

@@ -3,12 +3,14 @@ import { EventEmitter } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findBlockViolations, findLimitViolations } from '../views/limits.js';
+import { checkUnfurls, historyPage, type MessageMetadata, parseMetadata } from './fake-slack-rules.js';
 
 // A local stand-in for Slack's Web API: records every call in order, keeps the messages
-// people would see (posted, ephemeral, updated through chat.update or a response_url),
-// the views opened, and uploaded files. Like Slack it answers HTTP 200 { ok: false } on
-// errors, refuses blocks that break the limits, and lets a trigger_id be used once
-// within 3 seconds.
+// people would see (posted, ephemeral, updated through chat.update or a response_url,
+// deleted, unfurled, with their metadata), the views opened, and uploaded files. Like
+// Slack it answers HTTP 200 { ok: false } on errors, refuses blocks that break the limits,
+// lets a trigger_id be used once within 3 seconds, and answers HTTP 429 with Retry-After
+// when a test asks it to rate-limit a method.
 
 export interface FakeUser {
   id: string;
@@ -29,6 +31,16 @@ export interface FakeMessage {
   version: number;
   source: string;
   files?: { id: string; name: string; content: string }[];
+  /** Who wrote it when it is not the app's own message (a person's message, for unfurls). */
+  user?: string;
+  metadata?: MessageMetadata;
+  /** chat.unfurl's unfurls by URL; a later call for the same URL replaces its unfurl. */
+  unfurls?: Record<string, Record<string, unknown>>;
+}
+
+export interface FakeSlackOptions {
+  /** The clock behind message timestamps (default: real time). */
+  now?: () => Date;
 }
 
 export interface FakeRecord {
@@ -45,7 +57,8 @@ export interface FakeRecord {
 
 type Body = Record<string, unknown>;
 
-const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'files']);
+const JSON_FIELDS = new Set(['blocks', 'attachments', 'view', 'files', 'metadata', 'unfurls', 'user_auth_blocks']);
+const truthy = (x: unknown) => x === true || x === 'true' || x === '1' || x === 1;
 
 function parseBody(buf: Buffer, contentType: string): Body {
   const text = buf.toString('utf8');
@@ -90,10 +103,13 @@ export class FakeSlack extends EventEmitter {
     { channel: string; user: string; originKey: string | null; uses: number }
   >();
   private readonly users: Map<string, FakeUser>;
+  private readonly rateLimits = new Map<string, { remaining: number; retryAfter: number }>();
   private server: http.Server | null = null;
   private seq = 0;
   private tsCounter = 0;
+  private lastTsSeconds = 0;
   private idCounter = 0;
+  private readonly now: () => Date;
   port = 0;
 
   constructor(
@@ -101,10 +117,12 @@ export class FakeSlack extends EventEmitter {
     users: FakeUser[],
     readonly team = { id: 'T0TEST', domain: 'test-team' },
     readonly bot = { userId: 'U0BOT', botId: 'B0BOT', appId: 'A0APP' },
+    o: FakeSlackOptions = {},
   ) {
     super();
     this.setMaxListeners(0);
     this.users = new Map(users.map((u) => [u.id, u]));
+    this.now = o.now ?? (() => new Date());
   }
 
   get baseUrl(): string {
@@ -139,8 +157,8 @@ export class FakeSlack extends EventEmitter {
   // ------------------------------------------------------------ for tests
 
   issueTrigger(): string {
-    const id = `${Date.now()}.${crypto.randomInt(1e9, 9e9)}.${crypto.randomBytes(8).toString('hex')}`;
-    this.triggers.set(id, { issuedAt: Date.now(), used: false });
+    const id = `${Math.floor(this.now().getTime() / 1000)}.${crypto.randomInt(1e9, 9e9)}.${crypto.randomBytes(8).toString('hex')}`;
+    this.triggers.set(id, { issuedAt: performance.now(), used: false });
     return id;
   }
 
@@ -156,6 +174,20 @@ export class FakeSlack extends EventEmitter {
     const msg: FakeMessage = { ...m, key: `${m.channel}:${ts}`, ts, deleted: false, version: 1 };
     this.messages.set(msg.key, msg);
     return msg;
+  }
+
+  /**
+   * The next `times` calls of `method` answer HTTP 429 `{ ok: false, error: 'ratelimited' }` with
+   * `Retry-After: retryAfter` (seconds, default 1), as Slack does; later calls are served again.
+   */
+  rateLimit(method: string, o: { times: number; retryAfter?: number }): void {
+    const retryAfter = o.retryAfter ?? 1;
+    if (!Number.isInteger(o.times) || o.times < 0)
+      throw new Error(`rateLimit: times must be a whole number, got ${o.times}`);
+    if (!Number.isInteger(retryAfter) || retryAfter < 0)
+      throw new Error(`rateLimit: retryAfter must be whole seconds, got ${retryAfter}`);
+    if (o.times === 0) this.rateLimits.delete(method);
+    else this.rateLimits.set(method, { remaining: o.times, retryAfter });
   }
 
   get lastSeq(): number {
@@ -192,9 +224,11 @@ export class FakeSlack extends EventEmitter {
 
   // ------------------------------------------------------------ internals
 
+  /** Unique and increasing, even when the clock stands still or goes back. */
   private nextTs(): string {
     this.tsCounter += 1;
-    return `${Math.floor(Date.now() / 1000)}.${String(100000 + this.tsCounter).slice(-6)}`;
+    this.lastTsSeconds = Math.max(this.lastTsSeconds, Math.floor(this.now().getTime() / 1000));
+    return `${this.lastTsSeconds}.${String(1_000_000 + (this.tsCounter % 1_000_000)).slice(-6)}`;
   }
 
   private nextId(prefix: string): string {
@@ -214,8 +248,8 @@ export class FakeSlack extends EventEmitter {
     const url = new URL(req.url ?? '/', this.baseUrl);
     const buf = await readAll(req);
     const contentType = String(req.headers['content-type'] ?? '');
-    const send = (status: number, body: unknown) => {
-      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
+    const send = (status: number, body: unknown, headers: Record<string, string> = {}) => {
+      res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', ...headers });
       res.end(JSON.stringify(body));
     };
     if (url.pathname.startsWith('/upload/')) {
@@ -242,6 +276,13 @@ export class FakeSlack extends EventEmitter {
     if ('token' in shown) shown.token = '[redacted]';
     const rec: Omit<FakeRecord, 'seq'> = { kind: 'api', method, body: shown, ok: false, violations: [] };
     let response: Body;
+    const limit = this.rateLimits.get(method);
+    if (limit && limit.remaining > 0) {
+      limit.remaining -= 1;
+      rec.error = 'ratelimited';
+      this.record(rec);
+      return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
+    }
     if (!token) response = { ok: false, error: 'not_authed' };
     else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };
     else response = this.api(method, body, rec);
@@ -249,6 +290,26 @@ export class FakeSlack extends EventEmitter {
     if (!rec.ok && typeof response.error === 'string') rec.error = response.error;
     this.record(rec);
     return send(200, response);
+  }
+
+  /** A message as Slack's API shows it (chat.postMessage's answer, conversations.history). */
+  private apiMessage(m: FakeMessage, withMetadata: boolean): Body {
+    const out: Body = { type: 'message', ts: m.ts, text: m.text };
+    if (m.user) out.user = m.user;
+    else
+      Object.assign(out, { user: this.bot.userId, bot_id: this.bot.botId, app_id: this.bot.appId, team: this.team.id });
+    if (m.blocks) out.blocks = m.blocks;
+    if (m.version > 1) out.edited = { user: m.user ?? this.bot.userId, ts: m.ts };
+    if (m.unfurls)
+      out.attachments = Object.entries(m.unfurls).map(([url, u], i) => ({ ...u, from_url: url, id: i + 1 }));
+    if (withMetadata && m.metadata) out.metadata = m.metadata;
+    return out;
+  }
+
+  /** A message the app may change: not ephemeral, not deleted, in the channel given. */
+  private findMessage(body: Body): FakeMessage | undefined {
+    const m = this.messages.get(`${this.resolveChannel(String(body.channel ?? ''))}:${String(body.ts ?? '')}`);
+    return m && !m.deleted && !m.ephemeral ? m : undefined;
   }
 
   private responseUrl(id: string, body: Body): [number, Body] {
@@ -309,7 +370,8 @@ export class FakeSlack extends EventEmitter {
     const t = this.triggers.get(id);
     if (!t) return 'invalid_trigger_id';
     if (t.used) return 'exchanged_trigger_id';
-    if (Date.now() - t.issuedAt > 3000) return 'expired_trigger_id';
+    // 3 s of elapsed time, whatever the clock of the test says
+    if (performance.now() - t.issuedAt > 3000) return 'expired_trigger_id';
     t.used = true;
     return null;
   }
@@ -350,6 +412,8 @@ export class FakeSlack extends EventEmitter {
         if (bad) return bad;
         const ephemeral = method === 'chat.postEphemeral';
         if (ephemeral && (typeof body.user !== 'string' || !this.users.has(body.user))) return err('user_not_found');
+        const meta = body.metadata === undefined || ephemeral ? null : parseMetadata(body.metadata);
+        if (meta && 'error' in meta) return err(meta.error);
         rec.message = this.addMessage({
           channel: this.resolveChannel(body.channel),
           text: String(body.text ?? ''),
@@ -357,23 +421,69 @@ export class FakeSlack extends EventEmitter {
           ephemeral,
           visibleTo: ephemeral ? String(body.user) : null,
           source: method,
+          ...(meta ? { metadata: meta.metadata } : {}),
         });
         return ephemeral
           ? ok({ message_ts: rec.message.ts })
-          : ok({ channel: rec.message.channel, ts: rec.message.ts, message: { text: rec.message.text } });
+          : ok({ channel: rec.message.channel, ts: rec.message.ts, message: this.apiMessage(rec.message, true) });
       }
       case 'chat.update': {
-        const key = `${this.resolveChannel(String(body.channel ?? ''))}:${String(body.ts ?? '')}`;
-        const m = this.messages.get(key);
-        if (!m || m.deleted || m.ephemeral) return err('message_not_found');
+        const m = this.findMessage(body);
+        if (!m) return err('message_not_found');
+        if (m.user) return err('cant_update_message');
         const bad = checkBlocks();
         if (bad) return bad;
+        const meta = body.metadata === undefined ? null : parseMetadata(body.metadata);
+        if (meta && 'error' in meta) return err(meta.error);
         m.text = String(body.text ?? '');
         m.blocks = body.blocks as unknown[] | undefined;
+        // metadata left out of an update stays as it was
+        if (meta) m.metadata = meta.metadata;
         m.version += 1;
         m.source = 'chat.update';
         rec.message = m;
+        return ok({ channel: m.channel, ts: m.ts, text: m.text });
+      }
+      case 'chat.delete': {
+        if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+        const m = this.findMessage(body);
+        if (!m) return err('message_not_found');
+        if (m.user) return err('cant_delete_message');
+        m.deleted = true;
+        m.source = 'chat.delete';
+        rec.message = m;
         return ok({ channel: m.channel, ts: m.ts });
+      }
+      case 'chat.unfurl': {
+        // user_auth_message, user_auth_required, user_auth_url and user_auth_blocks only matter to a person who
+        // has not authorised the app; they change nothing here.
+        if (typeof body.channel !== 'string' || !body.channel) return err('missing_channel');
+        if (typeof body.ts !== 'string' || !body.ts) return err('missing_ts');
+        const m = this.findMessage(body);
+        if (!m) return err('cannot_find_message');
+        const checked = checkUnfurls(body.unfurls, m.text);
+        if ('error' in checked) {
+          rec.violations.push(...checked.violations);
+          return err(checked.error);
+        }
+        m.unfurls = { ...m.unfurls, ...checked.unfurls };
+        rec.message = m;
+        return ok();
+      }
+      case 'conversations.history': {
+        if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+        const channel = this.resolveChannel(body.channel);
+        const shown = [...this.messages.values()].filter((m) => m.channel === channel && !m.deleted && !m.ephemeral);
+        const page = historyPage(shown, body);
+        if ('error' in page) return err(page.error);
+        const withMetadata = truthy(body.include_all_metadata);
+        return ok({
+          messages: page.messages.map((m) => this.apiMessage(m, withMetadata)),
+          has_more: page.has_more,
+          pin_count: 0,
+          ...(body.latest ? { latest: String(body.latest) } : {}),
+          response_metadata: { next_cursor: page.next_cursor },
+        });
       }
       case 'views.open':
       case 'views.push':
@@ -388,6 +498,20 @@ export class FakeSlack extends EventEmitter {
         }
         const view = body.view as Record<string, unknown> | undefined;
         if (!view || typeof view !== 'object') return err('invalid_arguments');
+        // A home tab is published for one known person, and only a home view can be (its limit is 100 blocks).
+        if (method === 'views.publish') {
+          if (typeof body.user_id !== 'string' || !this.users.has(body.user_id)) {
+            rec.violations.push('invalid `user_id`');
+            return { ...err('invalid_arguments'), response_metadata: { messages: ['invalid `user_id`'] } };
+          }
+          if (view.type !== 'home') {
+            rec.violations.push(`views.publish needs a home view, got ${String(view.type)}`);
+            return err('invalid_arguments');
+          }
+        } else if (view.type !== 'modal') {
+          rec.violations.push(`${method} needs a modal, got ${String(view.type)}`);
+          return err('invalid_arguments');
+        }
         const v = findLimitViolations(view);
         if (v.length) {
           rec.violations.push(...v);
@@ -461,6 +585,10 @@ function extractUpload(buf: Buffer, contentType: string): string {
   return part.slice(start + 4).replace(/\r\n$/, '');
 }
 
-export async function startFakeSlack(botToken: string, users: FakeUser[]): Promise<FakeSlack> {
-  return new FakeSlack(botToken, users).start();
+export async function startFakeSlack(
+  botToken: string,
+  users: FakeUser[],
+  o: FakeSlackOptions = {},
+): Promise<FakeSlack> {
+  return new FakeSlack(botToken, users, undefined, undefined, o).start();
 }

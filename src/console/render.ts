@@ -1,6 +1,6 @@
 // Block Kit as readable terminal text: headers, sections, fields, context lines, code
 // blocks, images as their alt text, and buttons numbered so that a person can press
-// them by number.
+// them by number (the session decides the numbers).
 
 export interface RenderedButton {
   number: number;
@@ -20,8 +20,8 @@ export interface RenderedButton {
 export interface RenderOptions {
   /** Slack user id → name, to show <@U123> as @name. */
   userName: (id: string) => string | undefined;
-  /** The first number to give a button (numbers grow across everything printed in one turn). */
-  firstButton: number;
+  /** The number of the first button (the rest follow on), or null to show buttons unnumbered. */
+  firstButton: number | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -37,6 +37,7 @@ const EMOJI: Record<string, string> = {
   no_entry: '⛔',
   large_blue_circle: '🔵',
   large_yellow_circle: '🟡',
+  large_green_circle: '🟢',
   white_circle: '⚪',
   black_circle: '⚫',
   fast_forward: '⏩',
@@ -67,10 +68,21 @@ const EMOJI: Record<string, string> = {
   pause_button: '⏸',
 };
 
-/** Slack mrkdwn → plain text: links, mentions, escapes, emoji shortcodes. */
+// Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they
+// are: no emphasis, links, mentions or emoji inside them, as in Slack.
+const CODE = /```[\s\S]*?```|`[^`\n]+`/g;
+// Code is parked behind private-use characters while the rest is formatted, so that emphasis
+// around a code span (`*`main`*`) still loses its markers.
+const PARKED = /\uE000(\d+)\uE001/g;
+
+const unescapeSlack = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** Slack mrkdwn → plain text: links, mentions, escapes, emoji shortcodes; code stays verbatim. */
 export function mrkdwnToText(text: string, userName: RenderOptions['userName']): string {
-  return (
-    text
+  const code: string[] = [];
+  const prose = text.replace(CODE, (m) => `\uE000${code.push(m) - 1}\uE001`);
+  const formatted = unescapeSlack(
+    prose
       .replace(
         /<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g,
         (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`,
@@ -83,11 +95,9 @@ export function mrkdwnToText(text: string, userName: RenderOptions['userName']):
       .replace(/:([a-z0-9_+-]+):/g, (m, name: string) => EMOJI[name] ?? m)
       // Bold and italics read fine without their markers in a terminal.
       .replace(/\*([^*\n]+)\*/g, '$1')
-      .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;]|$)/gm, '$1$2')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&')
+      .replace(/(^|[\s(])_([^_\n]+)_(?=[\s).,:;]|$)/gm, '$1$2'),
   );
+  return formatted.replace(PARKED, (_m, i: string) => unescapeSlack(code[Number(i)] ?? ''));
 }
 
 export function renderBlocks(
@@ -99,6 +109,8 @@ export function renderBlocks(
   const buttons: RenderedButton[] = [];
   const md = (t: unknown) => mrkdwnToText(textOf(t), o.userName);
   const addButton = (el: Obj, blockId?: string): string => {
+    const label = `${textOf(el.text)}${typeof el.url === 'string' ? ' ↗' : ''}`;
+    if (o.firstButton === null) return `[${label}]`;
     const number = o.firstButton + buttons.length;
     const b: RenderedButton = { number, text: textOf(el.text), action_id: String(el.action_id ?? '') };
     if (blockId) b.block_id = blockId;
@@ -106,7 +118,7 @@ export function renderBlocks(
     if (typeof el.url === 'string') b.url = el.url;
     if (isObj(el.confirm)) b.confirm = el.confirm as RenderedButton['confirm'];
     buttons.push(b);
-    return `[${number} ${b.text}${b.url ? ' ↗' : ''}]`;
+    return `[${number} ${label}]`;
   };
   if (!blocks || blocks.length === 0) return { text: mrkdwnToText(fallback, o.userName), buttons };
   for (const raw of blocks) {

@@ -1,3 +1,4 @@
+import { BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
@@ -5,6 +6,8 @@ import type { FoundButton, Interaction, SlackDriver } from './slack-driver.js';
 
 // The console's conversation: one line in, what Slack would have shown out. Lines are
 // slash commands, button presses by number, or console commands (as, tick, help, quit).
+// Button numbers run on through the whole session, so any button still on screen can be
+// pressed; a redrawn message gets new numbers and its old ones stop working.
 
 export interface SessionDeps {
   slack: SlackDriver;
@@ -12,8 +15,11 @@ export interface SessionDeps {
   people: Record<string, SlackPerson>;
   /** Advances the simulator's fake runner. */
   tick(): Promise<void>;
-  /** Asks the person a question (the next script line in script mode); null at end of input. */
-  ask(question: string): Promise<string | null>;
+  /**
+   * Asks the person a question (the next script line in script mode); null at end of input.
+   * A `secret` answer (a token) must not be shown back.
+   */
+  ask(question: string, o?: { secret?: boolean }): Promise<string | null>;
   write(text: string): void;
   channel: string;
   slashCommand: string;
@@ -31,15 +37,35 @@ export interface Session {
 const HELP = [
   'Type what you would type in Slack, or a console command:',
   '  /gl <command>        e.g. /gl jobs demo/web --scope failed   (the /gl may be left out)',
-  '  1, click 1           press button 1 of the last answer',
+  '  3, click 3           press button 3; numbers run on through the session, and any button',
+  '                       still shown can be pressed (a redrawn message gets new numbers)',
   '  as <user>            act as alice, bob, root or eve (each is connected with its simulator token)',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
   '  help, quit',
 ].join('\n');
 
+/** Which numbers a message's buttons got, for the version of it that was shown. */
+interface NumberedMessage {
+  version: number;
+  first: number;
+  count: number;
+}
+
+interface NumberedButton extends RenderedButton {
+  messageKey: string;
+  version: number;
+}
+
+/** An input whose answer is a secret: the connect modal's token, or anything labelled like one. */
+function isSecretInput(block: Record<string, unknown>, label: string): boolean {
+  return block.block_id === BlockIds.connectToken || /\b(token|password|secret)\b/i.test(label);
+}
+
 export function createSession(d: SessionDeps): Session {
   let user = 'alice';
-  let buttons: (RenderedButton & { message: FakeMessage })[] = [];
+  let nextNumber = 1;
+  const buttons = new Map<number, NumberedButton>();
+  const numbered = new Map<string, NumberedMessage>();
   const quietMs = d.quietMs ?? 250;
   const turnTimeoutMs = d.turnTimeoutMs ?? 15_000;
   const person = () => d.people[user] as SlackPerson;
@@ -71,26 +97,33 @@ export function createSession(d: SessionDeps): Session {
     return `posted in #${m.channel === d.channel ? 'demo' : m.channel}`;
   }
 
+  /** A message as printed, its buttons numbered: the version already shown keeps its numbers, a new one gets the next. */
+  function describe(m: FakeMessage): string {
+    const known = numbered.get(m.key);
+    const same = known?.version === m.version;
+    const r = renderBlocks(m.blocks, m.text, { userName, firstButton: same && known ? known.first : nextNumber });
+    if (!same) {
+      numbered.set(m.key, { version: m.version, first: nextNumber, count: r.buttons.length });
+      for (const b of r.buttons) buttons.set(b.number, { ...b, messageKey: m.key, version: m.version });
+      nextNumber += r.buttons.length;
+    }
+    const edited = m.version > 1 ? ', updated' : '';
+    const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
+    return `┌ ${where(m)}${edited}\n${indent([r.text, ...files].filter(Boolean).join('\n'))}`;
+  }
+
   /** Prints every message, modal and file of a turn; numbers its buttons; opens modals as forms. */
   async function show(it: Interaction): Promise<void> {
     if (it.ack.status !== 200) {
       d.write(`(the bot answered HTTP ${it.ack.status})`);
       return;
     }
-    buttons = [];
-    const out: string[] = [];
-    for (const m of it.messages()) {
-      const r = renderBlocks(m.blocks, m.text, { userName, firstButton: buttons.length + 1 });
-      buttons.push(...r.buttons.map((b) => ({ ...b, message: m })));
-      const edited = m.version > 1 ? ', updated' : '';
-      const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
-      out.push(`┌ ${where(m)}${edited}\n${indent([r.text, ...files].filter(Boolean).join('\n'))}`);
-    }
+    const out = it.messages().map(describe);
     // A modal replaced by the answer to its submission (response_action: update) is shown, not filled in.
     const replaced = it.ack.json?.response_action === 'update' ? (it.ack.json.view as Record<string, unknown>) : null;
     if (replaced)
       out.push(
-        `┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: 1 }).text)}`,
+        `┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: null }).text)}`,
       );
     if (out.length > 0) d.write(out.join('\n'));
     const views = it.records((r: FakeRecord) => r.method === 'views.open' && r.ok && !!r.view);
@@ -104,14 +137,14 @@ export function createSession(d: SessionDeps): Session {
     const intro = renderBlocks(
       blocks.filter((b) => b.type !== 'input'),
       '',
-      { userName, firstButton: 1 },
+      { userName, firstButton: null },
     ).text;
     d.write(`┌ form: ${title}\n${indent(intro)}`);
     const values: Record<string, string | null> = {};
     for (const b of blocks) {
       if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
       const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
-      const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `);
+      const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `, { secret: isSecretInput(b, label) });
       if (answer === null) {
         d.write('  (form cancelled)');
         return;
@@ -129,16 +162,40 @@ export function createSession(d: SessionDeps): Session {
     await show(submitted);
   }
 
-  async function press(n: number): Promise<void> {
-    const b = buttons.find((x) => x.number === n);
+  /** The button behind a number, if it is still on screen as it was numbered; otherwise says why not. */
+  function pressable(n: number): { b: NumberedButton; message: FakeMessage } | null {
+    const b = buttons.get(n);
     if (!b) {
       d.write(
-        buttons.length
-          ? `There is no button ${n}; the last answer has 1–${buttons.length}.`
+        nextNumber > 1
+          ? `There is no button ${n}; buttons so far are 1–${nextNumber - 1}.`
           : 'No buttons to press yet.',
       );
-      return;
+      return null;
     }
+    const message = d.fake.messages.get(b.messageKey);
+    if (!message || message.deleted) {
+      d.write(`Button ${n} was on a message that has since been deleted.`);
+      return null;
+    }
+    if (message.version === b.version) return { b, message };
+    const shown = numbered.get(b.messageKey);
+    if (shown?.version === message.version) {
+      d.write(
+        shown.count > 0
+          ? `Button ${n} was on an earlier version of its message; its buttons are now ${range(shown)}.`
+          : `Button ${n} was on an earlier version of its message, which has no buttons now.`,
+      );
+    } else {
+      d.write(`Button ${n}'s message has changed since it was shown; here it is now:\n${describe(message)}`);
+    }
+    return null;
+  }
+
+  async function press(n: number): Promise<void> {
+    const found = pressable(n);
+    if (!found) return;
+    const { b, message } = found;
     if (b.url && !b.value) d.write(`(opens ${b.url})`);
     if (b.confirm) {
       const q = `${b.confirm.title?.text ?? 'Are you sure?'} ${b.confirm.text?.text ?? ''} [y/N] `;
@@ -148,14 +205,14 @@ export function createSession(d: SessionDeps): Session {
         return;
       }
     }
-    const found: FoundButton = {
+    const button: FoundButton = {
       text: b.text,
       action_id: b.action_id,
-      message: b.message,
+      message,
       ...(b.block_id ? { block_id: b.block_id } : {}),
       ...(b.value !== undefined ? { value: b.value } : {}),
     };
-    const it = await d.slack.click(person(), found);
+    const it = await d.slack.click(person(), button);
     await settle(it);
     await show(it);
   }
@@ -209,6 +266,10 @@ export function createSession(d: SessionDeps): Session {
       return true;
     },
   };
+}
+
+function range(m: NumberedMessage): string {
+  return m.count === 1 ? String(m.first) : `${m.first}–${m.first + m.count - 1}`;
 }
 
 function viewTitle(view: Record<string, unknown>): string {

@@ -170,7 +170,8 @@ export interface ScheduleRecord {
   ref: string;
   cron: string;
   cron_timezone: string;
-  next_run_at: string;
+  /** the run the fake runner owes: a tick at or after it starts a pipeline (clients see `next_run_at`, computed per request) */
+  run_due_at: string;
   active: boolean;
   created_at: string;
   updated_at: string;

@@ -1,6 +1,7 @@
 // Records -> the GitLab 9.5 API entities (lib/api/entities.rb of that release),
 // field for field. Web URLs are built from the caller's base URL.
 
+import { upcomingRun } from './domain/schedules.js';
 import { formatHumanDuration } from './duration.js';
 import type {
   AwardRecord,
@@ -28,6 +29,8 @@ export interface View {
   state: State;
   baseUrl: string;
   user: UserRecord;
+  /** the simulator's clock at the request */
+  now: Date;
 }
 
 export function projectPath(state: State, project: ProjectRecord): string {
@@ -263,7 +266,7 @@ export function presentSchedule(v: View, s: ScheduleRecord, detailed: boolean) {
     ref: s.ref,
     cron: s.cron,
     cron_timezone: s.cron_timezone,
-    next_run_at: s.next_run_at,
+    next_run_at: upcomingRun(s, v.now),
     active: s.active,
     created_at: s.created_at,
     updated_at: s.updated_at,

@@ -5,8 +5,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { tick as advance } from './domain/tick.js';
 import type { RequestContext, SimResponse } from './http/context.js';
-import { paramError, SimError, statusText } from './http/errors.js';
-import { type Params, parseBody, parseUrlEncoded } from './http/params.js';
+import { notFound, paramError, SimError, statusText } from './http/errors.js';
+import { bool, type Params, parseBody, parseUrlEncoded, requireStr } from './http/params.js';
 import { createRouter } from './http/router.js';
 import type { State, UserRecord } from './model.js';
 import { awardEmojiRoutes } from './routes/award-emoji.js';
@@ -57,12 +57,14 @@ export interface RunningSimulator {
   url: string;
   port: number;
   close(): Promise<void>;
-  /** back to the data set as it was at start; clears the log and the faults */
+  /** back to the data set as it was at start; clears the log, the faults and the revocations */
   reset(): void;
   /** one step of the fake runner and of the team's activity */
   tick(): void;
   requests(): SimRequestLogEntry[];
   setFaults(f: Faults): void;
+  /** Makes a user's token answer 401 on every API route (`restore` undoes it); throws for an unknown username. */
+  revoke(username: string, o?: { restore?: boolean }): void;
 }
 
 const API_PREFIX = '/api/v4';
@@ -139,18 +141,35 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   let faults: Faults = {};
   // errors are spread evenly: every call adds errorRate, each whole unit is one error
   let errorBudget = 0;
+  // ids of the users whose tokens the server no longer accepts, as if revoked in its UI
+  let revoked = new Set<number>();
 
   const reset = () => {
     state = structuredClone(seed);
     log = [];
     faults = {};
     errorBudget = 0;
+    revoked = new Set();
   };
   const tick = () => advance(state, now());
   const setFaults = (f: Faults) => {
     faults = { ...f };
     errorBudget = 0;
   };
+  const revoke = (username: string, o: { restore?: boolean } = {}) => {
+    const user = [...state.users.values()].find((u) => u.username === username);
+    if (!user) throw notFound('User');
+    if (o.restore) revoked.delete(user.id);
+    else revoked.add(user.id);
+  };
+
+  function revokeControl(body: Params | null): SimResponse {
+    const params = body ?? {};
+    const username = requireStr(params, 'username');
+    const restore = bool(params, 'restore') ?? false;
+    revoke(username, { restore });
+    return { status: 200, body: { username, revoked: !restore } };
+  }
 
   function control(method: string, path: string, body: Params | null): SimResponse {
     switch (`${method} ${path}`) {
@@ -167,6 +186,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return { status: 200, body: faults };
       case 'GET /__sim/faults':
         return { status: 200, body: faults };
+      case 'POST /__sim/revoke':
+        return revokeControl(body);
       default:
         return { status: 404, body: { error: '404 Not Found' } };
     }
@@ -234,7 +255,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
     const token = tokenOf(req);
     const userId = token === undefined ? undefined : state.tokens.get(token);
-    const user = userId === undefined ? undefined : state.users.get(userId);
+    // a revoked token authenticates nobody: 401 on every route, logged without a user
+    const user = userId === undefined || revoked.has(userId) ? undefined : state.users.get(userId);
     const latency = faults.latencyMs ?? 0;
     if (latency > 0) await sleep(latency);
     const response =
@@ -290,6 +312,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     tick,
     requests: () => log.slice(),
     setFaults,
+    revoke,
   };
 }
 

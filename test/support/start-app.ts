@@ -79,7 +79,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) });
   const db = openDatabase(dbPath);
-  const tokens = createTokenStore(db, createSealer(config.encryption));
+  const tokens = createTokenStore(db, createSealer(config.encryption), o.now);
   await tokens.resealStale();
   const bot = createApp({
     config,

@@ -1,10 +1,14 @@
 import { type RunningSimulator, startSimulator } from '../../src/sim/index.js';
+import type { FakeClock } from './clock.js';
 
 export type { RunningSimulator };
 
-/** The simulator with the demo data set on a free port, for one test file. */
-export function startSim(): Promise<RunningSimulator> {
-  return startSimulator({ port: 0, seed: 'demo' });
+/**
+ * The simulator with the demo data set on a free port, for one test file, on the test's
+ * clock (give the bot the same one, so both sides agree on what time it is).
+ */
+export function startSim(clock: FakeClock): Promise<RunningSimulator> {
+  return startSimulator({ port: 0, seed: 'demo', now: clock.now });
 }
 
 export const TOKENS = {

@@ -4,23 +4,22 @@
 // something new to report.
 
 import { createPipeline, runnerStep } from '../ci/engine.js';
-import { nextCronRun, parseCron } from '../cron.js';
 import type { State } from '../model.js';
 import { projectPath } from '../present.js';
 import { addNote, recordEvent } from './activity.js';
 import { createCommit } from './commits.js';
+import { nextRunAfter } from './schedules.js';
 
 function runDueSchedules(state: State, at: Date): void {
   for (const s of state.schedules.values()) {
-    if (!s.active || Date.parse(s.next_run_at) > at.getTime()) continue;
+    if (!s.active || Date.parse(s.run_due_at) > at.getTime()) continue;
     const project = state.projects.get(s.project_id);
     const sha = project?.branches[s.ref];
     if (project && sha) {
       s.last_pipeline_id = createPipeline(state, project, { ref: s.ref, sha, tag: false, user_id: s.owner_id }, at).id;
     }
-    const spec = parseCron(s.cron);
-    const next = spec ? nextCronRun(spec, s.cron_timezone, at) : null;
-    if (next) s.next_run_at = next.toISOString();
+    const next = nextRunAfter(s.cron, s.cron_timezone, at);
+    if (next) s.run_due_at = next.toISOString();
   }
 }
 

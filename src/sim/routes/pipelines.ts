@@ -164,7 +164,7 @@ const createSchedule: Handler = (ctx) => {
     ref,
     cron,
     cron_timezone: zone,
-    next_run_at: nextRun,
+    run_due_at: nextRun,
     active,
     created_at: iso,
     updated_at: iso,
@@ -191,7 +191,7 @@ const editSchedule: Handler = (ctx) => {
   if (active !== undefined) s.active = active;
   s.cron = cron;
   s.cron_timezone = zone;
-  s.next_run_at = nextRun;
+  s.run_due_at = nextRun;
   s.updated_at = ctx.now.toISOString();
   return json(200, presentSchedule(ctx, s, true));
 };

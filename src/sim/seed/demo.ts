@@ -148,7 +148,7 @@ function schedule(
     ref: p.default_branch,
     cron: spec.cron,
     cron_timezone: spec.zone,
-    next_run_at: (next ?? b.now).toISOString(),
+    run_due_at: (next ?? b.now).toISOString(),
     active: spec.active,
     created_at: b.iso(spec.hoursAgo),
     updated_at: b.iso(spec.hoursAgo),

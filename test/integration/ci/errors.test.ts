@@ -275,7 +275,7 @@ describe('people without a usable token', () => {
       userId: PEOPLE.eve.id,
       token: 'glpat-revoked-by-an-admin',
       serverUrl: h.sim.url,
-      verifiedAt: new Date(),
+      verifiedAt: h.clock.now(),
       username: null,
     });
     try {
@@ -328,9 +328,10 @@ describe('stale and forged buttons', () => {
 
 describe('a server that is down', () => {
   it('says it could not be reached, for commands and for buttons, without error codes', async () => {
-    const sim = await startSim();
+    const sim = await startSim(h.clock);
     const bot = await startApp({
       gitlabUrl: sim.url,
+      now: h.clock.now,
       transport: createTransport({ baseUrl: sim.url, retry: { limit: 1, maxTotalMs: 3000 }, delay: async () => {} }),
     });
     try {

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Transport } from '../../../src/gitlab/http.js';
+import { type FakeClock, fakeClock, TEST_START } from '../../support/clock.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { expectNoUnexpectedErrors, findSurfaceProblems } from '../../support/slack-checks.js';
 import { buttonsOf, type FoundButton, type Interaction, messageText } from '../../support/slack-driver.js';
@@ -26,6 +27,8 @@ export interface Seen {
 }
 
 export interface CiHarness {
+  /** The time of the simulator and the bot alike; back at TEST_START before each test. */
+  clock: FakeClock;
   sim: RunningSimulator;
   bot: StartedApp;
   /** The simulator's request log since the test began (from entry `from`), without sequence numbers and times. */
@@ -87,6 +90,7 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCo
   let fromSeq = 0;
   let fromLog = 0;
   let interactions: Interaction[] = [];
+  const clock = fakeClock();
 
   const calls = (from = 0): Call[] =>
     sim
@@ -110,6 +114,7 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCo
   };
 
   const h: CiHarness = {
+    clock,
     get sim() {
       return sim;
     },
@@ -155,9 +160,10 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCo
   };
 
   beforeAll(async () => {
-    sim = await startSim();
+    sim = await startSim(clock);
     bot = await startApp({
       gitlabUrl: sim.url,
+      now: clock.now,
       ...(o.transport ? { transport: o.transport(sim.url) } : {}),
       ...(o.slashCommand ? { slashCommand: o.slashCommand } : {}),
     });
@@ -171,6 +177,7 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCo
     await sim?.close();
   });
   beforeEach(() => {
+    clock.set(TEST_START);
     sim.reset();
     fromSeq = bot.fake.lastSeq;
     fromLog = bot.logs.length;

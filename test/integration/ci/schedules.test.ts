@@ -88,6 +88,22 @@ describe('a schedule card', () => {
     expectWithinLimits(seen.it);
   });
 
+  it('shows the next run moving on with the clock when a card is asked for again after the hour', async () => {
+    h.clock.set('2026-03-02T10:58:00Z');
+    const created = await h.ask('bob', 'schedule create demo/web "Hourly smoke test" main "0 * * * *"', /Created by/);
+    const id = Number(/Schedule #(\d+) /.exec(created.text)?.[1]);
+    expect(created.text).toContain(
+      `*Next run*\n${formatDateTime(new Date('2026-03-02T11:00:00Z'), 'America/New_York')} (in 2 minutes)`,
+    );
+
+    h.clock.advance(3 * 60_000);
+    const later = await h.ask('bob', `schedule demo/web ${id}`, /Schedule #\d+ /);
+    expect(h.calls(1)).toEqual([call('GET', `${SCHEDULES}/${id}`, 'bob')]);
+    expect(later.text).toContain(
+      `*Next run*\n${formatDateTime(new Date('2026-03-02T12:00:00Z'), 'America/New_York')} (in 59 minutes)`,
+    );
+  });
+
   it('shows an inactive schedule with Activate and no next run', async () => {
     const seen = await h.ask('alice', 'schedule demo/web 2', /Schedule #2 /);
     expect(seen.text).toContain('*Next run*\n— (inactive)');

@@ -2,9 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Demo, startDemo } from '../../../src/console/demo.js';
 import { parseCommand } from '../../../src/grammar/index.js';
 import { NOUNS } from '../../../src/nouns/index.js';
+import { fakeClock } from '../../support/clock.js';
 
 // Every command the bot carries out, typed into the demo console with real demo ids.
-// Confirmation prompts are answered by pressing their first button ("Yes, …").
+// Confirmation prompts are answered by pressing their "Yes, …" button (YES below): button
+// numbers run on through the session, so its number is read from what the prompt showed.
+const YES = '(press the Yes button of the last answer)';
 const SCRIPT = [
   'help',
   'help jobs',
@@ -22,15 +25,15 @@ const SCRIPT = [
   'job play demo/web 13',
   'job keep demo/web 1',
   'job cancel demo/web 22',
-  '1',
+  YES,
   'job erase demo/web 7',
-  '1',
+  YES,
   'pipelines demo/web --status failed',
   'pipeline demo/web 2',
   'pipeline run demo/web main',
   'pipeline retry demo/web 2',
   'pipeline cancel demo/web 9',
-  '1',
+  YES,
   'schedules demo/web --scope active',
   'schedule demo/web 1',
   'schedule create demo/web "Nightly docs" main "0 3 * * *" --tz Europe/Berlin',
@@ -38,9 +41,9 @@ const SCRIPT = [
   'schedule deactivate demo/web 1',
   'schedule activate demo/web 1',
   'schedule take demo/web 2',
-  '1',
+  YES,
   'schedule delete demo/web 3',
-  '1',
+  YES,
   'deployments demo/web',
   'deployment demo/web 1',
   'use --clear',
@@ -58,7 +61,11 @@ const output: string[] = [];
 const queue = [...SCRIPT];
 
 beforeAll(async () => {
-  demo = await startDemo({ write: (t) => output.push(t), ask: async () => queue.shift() ?? null });
+  demo = await startDemo({
+    write: (t) => output.push(t),
+    ask: async () => queue.shift() ?? null,
+    now: fakeClock().now,
+  });
 });
 afterAll(async () => {
   await demo?.close();
@@ -68,7 +75,12 @@ describe('the demo console', () => {
   it('carries out every implemented command of COMMANDS.md without an error that is not the command’s own', async () => {
     const turns: { line: string; said: string }[] = [];
     while (queue.length > 0) {
-      const line = queue.shift() as string;
+      let line = queue.shift() as string;
+      if (line === YES) {
+        const yes = /\[(\d+) Yes, /.exec(turns.at(-1)?.said ?? '');
+        expect(yes, `a Yes button after "${turns.at(-1)?.line}"`).not.toBeNull();
+        line = yes?.[1] ?? '';
+      }
       const before = output.length;
       await demo.session.handle(line);
       turns.push({ line, said: output.slice(before).join('\n') });

@@ -40,12 +40,28 @@ describe('npm run demo with a script', () => {
   }, 130_000);
 
   it('switches people, answers a modal from the script and exits at the end of the script', () => {
-    const r = runDemo(['as eve', '/gl job demo/secret 8', 'disconnect', 'connect', 'sim-eve-token', 'whoami', 'tick']);
+    const r = runDemo([
+      'as eve',
+      '/gl job demo/secret 8',
+      'disconnect',
+      '/gl connect glpat-typed-on-the-command-line',
+      'connect',
+      'sim-eve-token',
+      'whoami',
+      'tick',
+    ]);
     expect(r.status).toBe(0);
     expect(r.stdout).toContain('Now acting as eve.');
     expect(r.stdout).toMatch(/not found, or you have no access/);
     expect(r.stdout).toMatch(/Disconnected/);
-    expect(r.stdout).toMatch(/Personal access token: sim-eve-token/);
+    // the console's echo of a command line masks a token in it (what the bot answers is the bot's)
+    expect(r.stdout).toContain('eve> /gl connect glpat-********\n');
+    expect(r.stdout.split('\n').filter((l) => l.startsWith('eve> '))).not.toContainEqual(
+      expect.stringContaining('glpat-typed'),
+    );
+    // the token typed into the form is not shown back
+    expect(r.stdout).toContain('Personal access token: ********\n');
+    expect(r.stdout).not.toContain('sim-eve-token');
     expect(r.stdout).toMatch(/form: Connected/);
     expect(r.stdout).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
     expect(r.stdout).toMatch(/The simulator ticked/);

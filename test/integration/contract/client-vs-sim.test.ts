@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitlabClient, type GitlabClient } from '../../../src/gitlab/client.js';
 import { createTransport, type Transport } from '../../../src/gitlab/http.js';
+import { fakeClock } from '../../support/clock.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 // The bot's client and the simulator are written from the same contract by different
@@ -12,7 +13,7 @@ let alice: GitlabClient;
 let root: GitlabClient;
 
 beforeAll(async () => {
-  sim = await startSim();
+  sim = await startSim(fakeClock());
   transport = createTransport({ baseUrl: sim.url, retry: { limit: 0 } });
   alice = createGitlabClient(transport, TOKENS.alice);
   root = createGitlabClient(transport, TOKENS.root);

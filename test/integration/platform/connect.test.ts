@@ -1,15 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../../support/clock.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 let sim: RunningSimulator;
 let bot: StartedApp;
+const clock = fakeClock();
 
 beforeAll(async () => {
-  sim = await startSim();
-  bot = await startApp({ gitlabUrl: sim.url });
+  sim = await startSim(clock);
+  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
 });
 afterAll(async () => {
   await bot?.stop({ removeData: true });

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../../support/clock.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 let sim: RunningSimulator;
 let bot: StartedApp;
+const clock = fakeClock();
 
 beforeAll(async () => {
-  sim = await startSim();
-  bot = await startApp({ gitlabUrl: sim.url });
+  sim = await startSim(clock);
+  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
 });
 afterAll(async () => {
   await bot?.stop({ removeData: true });
@@ -38,6 +40,25 @@ describe('App Home', () => {
     const view = await second.waitFor((r) => r.method === 'views.publish');
     expect(JSON.stringify(view?.view)).toMatch(/Connected to/);
     expect(JSON.stringify(view?.view)).not.toMatch(/"Connect"/);
+  });
+
+  it('publishes the home tab when Slack rate-limits the first tries: the client waits Retry-After and retries', async () => {
+    bot.fake.rateLimit('views.publish', { times: 2, retryAfter: 0 });
+    const seq = bot.fake.lastSeq;
+    const opened = await bot.slack.event({
+      type: 'app_home_opened',
+      user: PEOPLE.carol.id,
+      channel: 'D0CAROL',
+      tab: 'home',
+    });
+    expect(opened.ack.status).toBe(200);
+    expect(await opened.waitFor((r) => r.method === 'views.publish' && r.ok, 10_000)).not.toBeNull();
+    expect(
+      bot.fake
+        .since(seq)
+        .filter((r) => r.method === 'views.publish')
+        .map((r) => r.error ?? 'ok'),
+    ).toEqual(['ratelimited', 'ratelimited', 'ok']);
   });
 
   it('ignores the Messages tab', async () => {

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../../support/clock.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim } from '../../support/start-sim.js';
 
 let sim: RunningSimulator;
 let bot: StartedApp;
+const clock = fakeClock();
 
 beforeAll(async () => {
-  sim = await startSim();
-  bot = await startApp({ gitlabUrl: sim.url });
+  sim = await startSim(clock);
+  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
 });
 afterAll(async () => {
   await bot?.stop({ removeData: true });

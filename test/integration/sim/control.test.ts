@@ -107,6 +107,68 @@ describe('faults', () => {
   });
 });
 
+describe('revoke', () => {
+  it("makes one user's token answer 401 on every route until restored, and logs those calls without a user", async () => {
+    const set = await s.post('/__sim/revoke', { as: null, json: { username: 'alice' } });
+    expect(set.status).toBe(200);
+    expect(set.data).toEqual({ username: 'alice', revoked: true });
+    for (const answer of [
+      await s.get('/user'),
+      await s.get(`/projects/${WEB}`),
+      await s.get(`/projects/${WEB}/jobs`),
+      await s.post(`/projects/${WEB}/issues`, { form: { title: 'never made' } }),
+      await s.get('/todos', { as: null, headers: { Authorization: 'Bearer sim-alice-token' } }),
+    ]) {
+      expect(answer.status).toBe(401);
+      expect(answer.data).toEqual({ message: '401 Unauthorized' });
+    }
+    expect((await s.get('/user', { as: 'bob' })).status).toBe(200);
+    const restored = await s.post('/__sim/revoke', { as: null, json: { username: 'alice', restore: true } });
+    expect(restored.data).toEqual({ username: 'alice', revoked: false });
+    expect((await s.get('/user')).data.username).toBe('alice');
+    expect(
+      s
+        .sim()
+        .requests()
+        .map((e) => [e.status, e.user]),
+    ).toEqual([
+      [401, null],
+      [401, null],
+      [401, null],
+      [401, null],
+      [401, null],
+      [200, 'bob'],
+      [200, 'alice'],
+    ]);
+    const issues = await s.all(`/projects/${WEB}/issues`, { query: { search: 'never made' } });
+    expect(issues).toEqual([]);
+  });
+
+  it('is undone by a reset, and available in-process', async () => {
+    s.sim().revoke('bob');
+    expect((await s.get('/user', { as: 'bob' })).status).toBe(401);
+    await s.post('/__sim/reset');
+    expect((await s.get('/user', { as: 'bob' })).status).toBe(200);
+    s.sim().revoke('bob');
+    s.sim().revoke('bob', { restore: true });
+    expect((await s.get('/user', { as: 'bob' })).status).toBe(200);
+  });
+
+  it('answers 404 for an unknown user and 400 without a username or with a bad restore, changing nothing', async () => {
+    const unknown = await s.post('/__sim/revoke', { as: null, json: { username: 'mallory' } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.data).toEqual({ message: '404 User Not Found' });
+    const none = await s.post('/__sim/revoke', { as: null, json: {} });
+    expect(none.status).toBe(400);
+    expect(none.data).toEqual({ error: 'username is missing' });
+    const badRestore = await s.post('/__sim/revoke', { as: null, json: { username: 'alice', restore: 'maybe' } });
+    expect(badRestore.status).toBe(400);
+    expect(badRestore.data).toEqual({ error: 'restore is invalid' });
+    expect((await s.get('/user')).status).toBe(200);
+    expect(s.sim().requests()).toHaveLength(1);
+  });
+});
+
 describe('tick', () => {
   it('answers with the number of ticks so far', async () => {
     const res = await s.post('/__sim/tick');

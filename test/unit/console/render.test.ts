@@ -14,6 +14,27 @@ describe('the console renderer', () => {
     expect(mrkdwnToText('<http://x|http://x> <#C1|general> snake_case_name', userName)).toBe(
       'http://x #general snake_case_name',
     );
+    // the state circles of schedule rows
+    expect(mrkdwnToText(':large_green_circle: :white_circle: :calendar:', userName)).toBe('🟢 ⚪ 📅');
+  });
+
+  it('shows code spans and code blocks verbatim, unescaping only &amp;, &lt; and &gt;', () => {
+    expect(mrkdwnToText('*Cron*\n`0 2 * * *` (UTC)', userName)).toBe('Cron\n`0 2 * * *` (UTC)');
+    expect(mrkdwnToText('`*/5 * * * *` and `_a_ :x: <@U0ALICE> &lt;b&gt; &amp;`', userName)).toBe(
+      '`*/5 * * * *` and `_a_ :x: <@U0ALICE> <b> &`',
+    );
+    expect(mrkdwnToText('```\n* one *\n_two_ :x:\n&lt;/html&gt;\n```\nafter *bold*', userName)).toBe(
+      '```\n* one *\n_two_ :x:\n</html>\n```\nafter bold',
+    );
+    expect(mrkdwnToText('*`main`* is _the `dev_branch`_ ref', userName)).toBe('`main` is the `dev_branch` ref');
+    // a lone backtick opens nothing
+    expect(mrkdwnToText('it`s *fine*', userName)).toBe('it`s fine');
+  });
+
+  it('keeps code verbatim in fields and in the fallback text', () => {
+    const r = renderBlocks([fields(['*Cron*\n`0 * * * *` (UTC)'])], 'x', { userName, firstButton: 1 });
+    expect(r.text).toBe('  Cron: `0 * * * *` (UTC)');
+    expect(renderBlocks(undefined, 'cron `* * * * *`', { userName, firstButton: 1 }).text).toBe('cron `* * * * *`');
   });
 
   it('shows headers, fields, context and numbered buttons, counting on from the first number', () => {
@@ -49,6 +70,11 @@ describe('the console renderer', () => {
       [5, 'Trace', 'gl:job.trace'],
     ]);
     expect(r.buttons[1]?.confirm?.title?.text).toBe('Erase?');
+  });
+
+  it('shows buttons unnumbered, and returns none, when no numbers are wanted', () => {
+    const blocks = [actions([button({ text: 'Retry', def: JobButtons.retry, value: { p: 'demo/web', j: 8 } })])];
+    expect(renderBlocks(blocks, 'x', { userName, firstButton: null })).toEqual({ text: '[Retry]', buttons: [] });
   });
 
   it('falls back to the message text when there are no blocks', () => {

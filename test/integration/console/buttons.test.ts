@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Demo, startDemo } from '../../../src/console/demo.js';
+import { fakeClock } from '../../support/clock.js';
+
+// Pressing buttons in the console: numbers run on through the session, any button still shown
+// can be pressed, a redrawn message's old numbers stop working, and a deleted message's say so.
+
+let demo: Demo;
+const output: string[] = [];
+const answers: string[] = [];
+
+beforeAll(async () => {
+  demo = await startDemo({
+    write: (t) => output.push(t),
+    ask: async () => answers.shift() ?? null,
+    now: fakeClock().now,
+  });
+});
+afterAll(async () => {
+  await demo?.close();
+});
+
+/** What the console printed for one line. */
+async function say(line: string): Promise<string> {
+  const before = output.length;
+  await demo.session.handle(line);
+  return output.slice(before).join('\n');
+}
+
+/** The number the console gave the button labelled `label` in `said`. */
+function numberOf(said: string, label: string): number {
+  const m = new RegExp(`\\[(\\d+) ${label}[ \\]]`).exec(said);
+  if (!m) expect.fail(`no button "${label}" in:\n${said}`);
+  return Number(m[1]);
+}
+
+const numbers = (said: string) => [...said.matchAll(/\[(\d+) /g)].map((m) => Number(m[1]));
+
+describe('console buttons', () => {
+  it('has nothing to press before the first answer, and says how presses work in its help', async () => {
+    expect(await say('1')).toBe('No buttons to press yet.');
+    expect(await say('help')).toContain('numbers run on through the session');
+  });
+
+  it('numbers on across answers and presses a button of an earlier answer', async () => {
+    const list = await say('jobs demo/web --scope failed');
+    const card = await say('job demo/web 8');
+    const listRetry = numberOf(list, 'Retry');
+    expect(numbers(list)).toEqual([1]);
+    expect(Math.min(...numbers(card))).toBe(2);
+
+    const pressed = await say(String(listRetry));
+    expect(pressed).toMatch(/updated/);
+    expect(pressed).toMatch(/Retried by @alice/);
+    // the redrawn list got new numbers after every number given so far
+    expect(Math.min(...numbers(pressed))).toBe(Math.max(...numbers(card)) + 1);
+
+    const stale = await say(`click ${listRetry}`);
+    expect(stale).toBe(
+      `Button ${listRetry} was on an earlier version of its message; its buttons are now ${numbers(pressed)[0]}–${numbers(pressed).at(-1)}.`,
+    );
+
+    // the card of the first answer is still as it was shown: its Retry is pressed, and says job 8 was retried already
+    expect(await say(String(numberOf(card, 'Retry')))).toMatch(/Already retried by @alice/);
+  });
+
+  it('says so when a button of a deleted message is pressed, and sends nothing', async () => {
+    const prompt = await say('schedule delete demo/web 3');
+    await say(String(numberOf(prompt, 'Never mind')));
+    const seq = demo.fake.lastSeq;
+    const yes = numberOf(prompt, 'Yes, delete schedule #3');
+    expect(await say(String(yes))).toBe(`Button ${yes} was on a message that has since been deleted.`);
+    expect(demo.fake.lastSeq).toBe(seq);
+  });
+
+  it('shows a message again with new numbers when it changed since it was shown', async () => {
+    const shared = await say('job demo/web 8 --share');
+    const trace = numberOf(shared, 'Trace');
+    const message = [...demo.fake.messages.values()].filter((m) => !m.ephemeral).at(-1);
+    if (!message) expect.fail('the shared card is not in the fake Slack');
+    const res = await fetch(`${demo.fake.apiUrl}chat.update`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${demo.fake.botToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ channel: message.channel, ts: message.ts, text: message.text, blocks: message.blocks }),
+    });
+    expect(await res.json()).toMatchObject({ ok: true });
+
+    const again = await say(String(trace));
+    expect(again).toMatch(
+      new RegExp(
+        `^Button ${trace}'s message has changed since it was shown; here it is now:\\n┌ posted in #demo, updated`,
+      ),
+    );
+    const newTrace = numberOf(again, 'Trace');
+    expect(newTrace).toBeGreaterThan(trace);
+    expect(await say(String(newTrace))).toMatch(/Trace of job #8/);
+  });
+
+  it('names the numbers there are when one that was never given is pressed', async () => {
+    const said = await say('click 999');
+    expect(said).toMatch(/^There is no button 999; buttons so far are 1–\d+\.$/);
+  });
+});
