@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTransport, type RequestOptions, type ResponseKind, type Transport } from '../../../src/gitlab/http.js';
+import { createLogger } from '../../../src/logger.js';
 import { expectNoUnexpectedErrors, expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 import { PEOPLE, startApp } from '../../support/start-app.js';
@@ -10,8 +11,15 @@ import { buttonOf, call, useCiBot, WEB } from './harness.js';
 // every status of ARCHITECTURE §4's table that CI can meet, timeouts, rate limits, a server
 // that is down, people without (valid) tokens, and buttons that are stale or forged.
 
-/** Waits the transport was asked for, instead of sleeping through them (Retry-After is honoured, not slept). */
+/** Waits the transport took between attempts, as its 'gitlab retry' log lines name them (got sleeps them for real). */
 const waits: number[] = [];
+const logger = createLogger({
+  level: 'debug',
+  sink: (line) => {
+    const entry = JSON.parse(line) as { msg: string; waitMs?: number };
+    if (entry.msg === 'gitlab retry') waits.push(entry.waitMs as number);
+  },
+});
 let fast: Transport;
 let short: Transport;
 let active: 'fast' | 'short' = 'fast';
@@ -32,11 +40,8 @@ const switching: Transport = {
 
 const h = useCiBot({
   transport: (baseUrl) => {
-    const delay = async (ms: number) => {
-      waits.push(ms);
-    };
-    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, delay });
-    short = createTransport({ baseUrl, timeoutMs: 500, retry: { limit: 1, maxTotalMs: 3000 }, delay });
+    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, logger });
+    short = createTransport({ baseUrl, timeoutMs: 500, retry: { limit: 1, maxTotalMs: 3000 }, logger });
     return switching;
   },
 });
@@ -321,7 +326,7 @@ describe('a server that is down', () => {
     const sim = await startSim();
     const bot = await startApp({
       gitlabUrl: sim.url,
-      transport: createTransport({ baseUrl: sim.url, retry: { limit: 1, maxTotalMs: 3000 }, delay: async () => {} }),
+      transport: createTransport({ baseUrl: sim.url, retry: { limit: 1, maxTotalMs: 3000 } }),
     });
     try {
       await bot.connect(PEOPLE.alice, TOKENS.alice);
