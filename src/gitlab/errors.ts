@@ -107,18 +107,26 @@ export class ConflictError extends GitlabError {
   override readonly code = 'gitlab_conflict';
 }
 
-/** 429 that outlived the retry budget (or asked to wait longer than the budget allows). */
+/**
+ * 429 that outlived the retries, or asked to wait longer than the call's time budget allows.
+ * `attempts` tells them apart: 1 means the server's wait was not taken (retrying was pointless or
+ * not allowed); more means the bot retried `attempts - 1` times and gave up.
+ */
 export class RateLimitedError extends GitlabError {
   override readonly code = 'gitlab_rate_limited';
+  /** The last answer's Retry-After, rounded up to whole seconds; null when it sent none (or none readable). */
   readonly retryAfterSeconds: number | null;
+  /** Requests made for this call, the last (rate-limited) one included; at least 1. */
+  readonly attempts: number;
 
-  constructor(init: GitlabErrorInit & { retryAfterSeconds: number | null }) {
+  constructor(init: GitlabErrorInit & { retryAfterSeconds: number | null; attempts?: number }) {
     super(init);
     this.retryAfterSeconds = init.retryAfterSeconds;
+    this.attempts = init.attempts ?? 1;
   }
 
   override toJSON(): Record<string, unknown> {
-    return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds };
+    return { ...super.toJSON(), retryAfterSeconds: this.retryAfterSeconds, attempts: this.attempts };
   }
 }
 
@@ -168,7 +176,9 @@ export class ResponseShapeError extends GitlabError {
 }
 
 /** The class that stands for an HTTP error status (anything not listed is a plain GitlabError). */
-export function errorForStatus(init: GitlabErrorInit & { retryAfterSeconds?: number | null }): GitlabError {
+export function errorForStatus(
+  init: GitlabErrorInit & { retryAfterSeconds?: number | null; attempts?: number },
+): GitlabError {
   switch (init.status) {
     case 400:
       return new BadRequestError(init);

@@ -1,32 +1,17 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
-import got, { type Got, type PlainResponse, RequestError } from 'got';
+import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
+import got, { HTTPError, ParseError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
-import {
-  cleanMessage,
-  errorForStatus,
-  type GitlabError,
-  ResponseShapeError,
-  serverMessageOf,
-  UnavailableError,
-} from './errors.js';
+import { cleanMessage, errorForStatus, ResponseShapeError, serverMessageOf, UnavailableError } from './errors.js';
 import type { HeaderBag } from './paginate.js';
 import { encodeParams, type Params } from './params.js';
 import { toApiPath } from './paths.js';
+import { parseRateLimit, parseRetryAfter, type RateLimit } from './rate-limit.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 export type ResponseKind = 'json' | 'text' | 'stream';
-
-/** What the `RateLimit-*` headers of a response said (null per header that was absent). */
-export interface RateLimit {
-  limit: number | null;
-  remaining: number | null;
-  /** Epoch seconds at which the window resets. */
-  reset: number | null;
-  /** Requests the server counted in this window (GitLab's `RateLimit-Observed`). */
-  observed: number | null;
-}
 
 export interface RetryOptions {
   /** Retries after the first attempt (default 3). */
@@ -35,19 +20,18 @@ export interface RetryOptions {
   baseDelayMs?: number;
   /** Cap of one backoff step (default 4000 ms); a server's Retry-After is honoured above it. */
   maxDelayMs?: number;
-  /** Budget for all attempts and waits of one call (default 15000 ms). */
+  /** Budget for all attempts and waits of one call (default 15000 ms): a wait that would overrun it is not taken. */
   maxTotalMs?: number;
 }
 
 export interface TransportOptions {
   /** GITLAB_URL, without `/api/v4`. */
   baseUrl: string;
-  /** Per attempt (default 10000 ms): until the whole answer for json/text, until the headers for streams. */
+  /** Per attempt (default 10000 ms): until the whole answer for json/text, each step until the headers for streams. */
   timeoutMs?: number;
   retry?: RetryOptions;
+  /** Each attempt and each wait is a debug line ('gitlab request', 'gitlab retry' with `waitMs`). */
   logger?: Logger;
-  /** Waits between attempts; injectable so tests need not sleep. */
-  delay?: (ms: number) => Promise<void>;
   /** Jitter source in [0, 1). */
   random?: () => number;
   /** Epoch milliseconds; used for time budgets and HTTP-date `Retry-After`. */
@@ -85,261 +69,120 @@ export interface Transport {
   close(): void;
 }
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
-/** Failures before or during a response that are safe to retry for idempotent methods (as got's own list). */
-const RETRY_ERROR_CODES = new Set([
-  'ETIMEDOUT',
-  'ECONNRESET',
-  'EADDRINUSE',
-  'ECONNREFUSED',
-  'EPIPE',
-  'ENOTFOUND',
-  'ENETUNREACH',
-  'EAI_AGAIN',
-]);
-const MAX_ERROR_BODY_BYTES = 64 * 1024;
-
-export const defaultDelay = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** `Retry-After` as milliseconds to wait: delta-seconds or an HTTP date; null when absent or unreadable. */
-export function parseRetryAfter(value: string | undefined, nowMs: number): number | null {
-  if (value === undefined) return null;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  if (!/[a-z]/i.test(trimmed)) return null;
-  const at = Date.parse(trimmed);
-  if (Number.isNaN(at)) return null;
-  return Math.max(0, at - nowMs);
-}
-
-function headerValue(headers: HeaderBag, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-export function parseRateLimit(headers: HeaderBag): RateLimit | null {
-  const read = (name: string): number | null => {
-    const raw = headerValue(headers, name);
-    if (raw === undefined || raw.trim() === '') return null;
-    const n = Number(raw.trim());
-    return Number.isFinite(n) ? n : null;
-  };
-  const rateLimit = {
-    limit: read('ratelimit-limit'),
-    remaining: read('ratelimit-remaining'),
-    reset: read('ratelimit-reset'),
-    observed: read('ratelimit-observed'),
-  };
-  return Object.values(rateLimit).some((v) => v !== null) ? rateLimit : null;
-}
-
-type Outcome =
-  | { kind: 'response'; status: number; headers: HeaderBag; text: string | null; stream: Readable | null }
-  | { kind: 'failure'; timedOut: boolean; code: string | null };
-
-async function readCapped(stream: Readable): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of stream) {
-      const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk));
-      chunks.push(buffer);
-      size += buffer.length;
-      if (size >= MAX_ERROR_BODY_BYTES) break;
-    }
-  } catch {
-    // The status already tells what happened; a broken error body adds nothing.
-  } finally {
-    stream.destroy();
-  }
-  return Buffer.concat(chunks).toString('utf8');
-}
-
-function failureOf(error: unknown): Outcome {
-  if (error instanceof RequestError) {
-    return { kind: 'failure', timedOut: error.name === 'TimeoutError', code: error.code ?? null };
-  }
-  return { kind: 'failure', timedOut: false, code: null };
-}
+/** One call's own facts, handed to got's hooks as `context.call`: they outlive each attempt's options. */
+type Call = { where: { method: string; path: string }; token: string; started: number };
+const callOf = (options: Options): Call => options.context.call as Call;
+const FORM = 'application/x-www-form-urlencoded';
+const NOT_JSON = [{ path: [], message: 'the body is not JSON' }];
+// Reads retry on these and on got's error codes (network, timeouts); writes only on a 429, which says it was not done.
+const READS = { methods: ['GET', 'HEAD'] as Method[], statusCodes: [429, 502, 503, 504] };
+const WRITES = { methods: ['POST', 'PUT', 'DELETE'] as Method[], statusCodes: [429], errorCodes: [] };
+/** A download may outlast one attempt: each step up to its headers is bounded, then any silence (TLS, stalls). */
+const downloadTimeout = (t: number) => ({ request: undefined, lookup: t, connect: t, response: t, socket: t });
 
 /** GitLab's token must not follow a redirect to another origin (artifacts may redirect to object storage). */
-function dropTokenAcrossOrigins(
-  options: { url?: string | URL | undefined; headers: Record<string, unknown> },
-  response: PlainResponse,
-): void {
-  const target = options.url ? new URL(String(options.url)) : null;
-  const source = new URL(response.url);
-  if (!target || target.origin !== source.origin) delete options.headers['private-token'];
+function dropTokenAcrossOrigins(options: NormalizedOptions, response: PlainResponse): void {
+  if (new URL(String(options.url)).origin !== new URL(response.url).origin) delete options.headers['private-token'];
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const limit = options.retry?.limit ?? 3;
-  const baseDelayMs = options.retry?.baseDelayMs ?? 250;
-  const maxDelayMs = options.retry?.maxDelayMs ?? 4000;
-  const maxTotalMs = options.retry?.maxTotalMs ?? 15_000;
-  const logger = options.logger ?? silentLogger;
-  const delay = options.delay ?? defaultDelay;
-  const random = options.random ?? Math.random;
-  const now = options.now ?? Date.now;
-
-  const agents = {
-    http: new http.Agent({ keepAlive: true }),
-    https: new https.Agent({ keepAlive: true }),
-  };
-  const instance: Got = got.extend({
-    prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
-    agent: agents,
-    retry: { limit: 0 },
-    throwHttpErrors: false,
-    followRedirect: true,
-    headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
-    hooks: { beforeRedirect: [dropTokenAcrossOrigins] },
-  });
-
+  const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now } = options;
+  const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
+  const debug = logger.level === 'debug';
+  const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   let lastRateLimit: RateLimit | null = null;
 
-  const backoff = (retry: number): number => {
-    const cap = Math.min(maxDelayMs, baseDelayMs * 2 ** retry);
-    return Math.round(cap / 2 + (random() * cap) / 2);
-  };
-
-  async function attemptOnce(
-    url: string,
-    method: HttpMethod,
-    headers: Record<string, string>,
-    body: string | undefined,
-    kind: ResponseKind,
-    attemptTimeoutMs: number,
-  ): Promise<Outcome> {
-    if (kind !== 'stream') {
-      try {
-        const response = await instance(url, {
-          method,
-          headers,
-          body,
-          responseType: 'text',
-          timeout: { request: attemptTimeoutMs },
-        });
-        return {
-          kind: 'response',
-          status: response.statusCode,
-          headers: response.headers,
-          text: response.body,
-          stream: null,
-        };
-      } catch (error) {
-        return failureOf(error);
-      }
+  /** Every attempt ends here once, answered or not: the rate-limit headers it carried, and its log line. */
+  function attemptEnded(call: Call, attempt: number, answer?: PlainResponse, failed?: RequestError) {
+    const rateLimit = answer ? parseRateLimit(answer.headers) : null;
+    if (rateLimit) lastRateLimit = rateLimit;
+    if (debug) {
+      const error = answer ? undefined : failed instanceof TimeoutError ? 'timeout' : failed?.code;
+      const ms = Date.now() - ((answer ?? failed)?.timings?.start ?? Date.now());
+      logger.debug('gitlab request', { ...call.where, status: answer?.statusCode ?? null, error, ms, attempt });
     }
-    const stream = instance.stream(url, { method, headers, body, timeout: { socket: attemptTimeoutMs } });
-    return new Promise<Outcome>((resolve) => {
-      // Only the wait for the headers is bounded: a large download may take longer than one attempt.
-      // got wraps whatever destroys the stream, so the timeout is known by this flag, not by the error.
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        stream.destroy();
-        resolve({ kind: 'failure', timedOut: true, code: 'ETIMEDOUT' });
-      }, attemptTimeoutMs);
-      stream.once('response', (response: PlainResponse) => {
-        clearTimeout(timer);
-        resolve({ kind: 'response', status: response.statusCode, headers: response.headers, text: null, stream });
-      });
-      // Stays attached after the response: the caller adds its own listeners, but an unobserved
-      // stream error must not crash the process.
-      stream.on('error', (error: unknown) => {
-        clearTimeout(timer);
-        if (!timedOut) resolve(failureOf(error));
-      });
+    return rateLimit;
+  }
+
+  /** got asks this after each failed attempt: 0 fails the call now, anything else is the wait got sleeps first. */
+  function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): number {
+    const call = callOf(error.options);
+    const answer = error instanceof HTTPError || error instanceof ParseError ? error.response : undefined;
+    attemptEnded(call, attempt, answer, error);
+    if (computedValue === 0) return 0; // got's own rules said no: retry.limit, methods, statusCodes, errorCodes
+    const step = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+    const wait = parseRetryAfter(answer?.headers['retry-after'], now()) ?? Math.round(step / 2 + (random() * step) / 2);
+    const left = maxTotalMs - (now() - call.started) - wait;
+    if (left <= 0) return 0;
+    // The next attempt (got retries with these very options) gets no more time than is left of the budget.
+    const timeout = error.options.timeout as Record<string, number | undefined>;
+    for (const key in timeout) if (timeout[key] !== undefined) timeout[key] = Math.min(timeoutMs, left);
+    if (debug) logger.debug('gitlab retry', { ...call.where, waitMs: wait, attempt });
+    return Math.max(1, wait); // a Retry-After of 0 means "now", which got would read as "never"
+  }
+
+  /** What every failed call rejects with: a GitlabError, the server's words scrubbed of the token. */
+  function toGitlabError(error: RequestError): Error {
+    const { where, token } = callOf(error.options);
+    if (error instanceof ParseError)
+      return new ResponseShapeError({ ...where, status: error.response.statusCode, issues: NOT_JSON });
+    if (error instanceof HTTPError) {
+      const { statusCode: status, headers, rawBody } = error.response;
+      const retryAfterMs = parseRetryAfter(headers['retry-after'], now());
+      const retryAfterSeconds = retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000);
+      const serverMessage = serverMessageOf(rawBody?.toString('utf8') ?? '', [token]);
+      const attempts = error.request.retryCount + 1;
+      return errorForStatus({ ...where, status, serverMessage, retryAfterSeconds, attempts });
+    }
+    const timedOut = error instanceof TimeoutError && (error.options.timeout as Record<string, number>)[error.event];
+    const call = `${where.method} ${where.path}`;
+    const message = timedOut
+      ? `GitLab did not answer ${call} within ${timedOut} ms`
+      : `GitLab could not be reached for ${call} (${cleanMessage(error.code, [token]) ?? 'network error'})`;
+    return new UnavailableError({ ...where, status: null, reason: timedOut ? 'timeout' : 'network', message });
+  }
+
+  const reads = got.extend({
+    prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
+    agent,
+    headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
+    timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
+    retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
+    parseJson: (text) => (text.trim() === '' ? undefined : JSON.parse(text)),
+    hooks: { beforeRedirect: [dropTokenAcrossOrigins], beforeError: [toGitlabError] },
+  });
+  const writes = reads.extend({ retry: WRITES });
+  const downloads = reads.extend({ timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)) });
+
+  function openStream(url: string, init: object): Promise<{ answer: PlainResponse; body: Request }> {
+    return new Promise((resolve, reject) => {
+      const follow = (stream: Request): void => {
+        stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
+        stream.once('retry', (_count: number, _error: unknown, next: () => Request) => follow(next()));
+        stream.once('response', (answer: PlainResponse) => {
+          stream.removeAllListeners('retry'); // the body is the caller's now: a failure in it is not retried
+          resolve({ answer, body: stream });
+        });
+      };
+      follow(downloads.stream(url, init));
     });
   }
 
-  async function request<K extends ResponseKind = 'json'>(
-    req: RequestOptions<K>,
-  ): Promise<TransportResponse<BodyOf<K>>> {
-    const kind: ResponseKind = req.responseType ?? 'json';
-    const method = req.method;
-    const apiPath = toApiPath(req.path);
+  async function fetchBody({ method, responseType = 'json' }: RequestOptions<ResponseKind>, url: string, init: object) {
+    const instance = method === 'GET' || method === 'HEAD' ? reads : writes;
+    const answer = await instance<unknown>(url, { ...init, responseType: responseType as 'json' }); // BodyOf<K> types it
+    return { answer, body: answer.body === '' && responseType === 'json' ? undefined : answer.body };
+  }
+
+  async function request<K extends ResponseKind>(req: RequestOptions<K>): Promise<TransportResponse<BodyOf<K>>> {
     const query = encodeParams(req.query);
     const url = `${req.path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
-    const headers: Record<string, string> = {};
-    if (req.token) headers['private-token'] = req.token;
-    let body: string | undefined;
-    if (req.form) {
-      body = encodeParams(req.form);
-      headers['content-type'] = 'application/x-www-form-urlencoded';
-    }
-    const idempotent = method === 'GET' || method === 'HEAD';
-    const secrets = [req.token];
-    let used = 0;
-
-    for (let attempt = 0; ; attempt += 1) {
-      const attemptTimeoutMs = Math.max(1, Math.min(timeoutMs, maxTotalMs - used));
-      const started = now();
-      const outcome = await attemptOnce(url, method, headers, body, kind, attemptTimeoutMs);
-      const ms = Math.max(0, now() - started);
-      used += ms;
-
-      if (outcome.kind === 'failure') {
-        logger.debug('gitlab request', {
-          method,
-          path: apiPath,
-          status: null,
-          error: outcome.timedOut ? 'timeout' : (outcome.code ?? 'network'),
-          ms,
-          attempt: attempt + 1,
-        });
-        const retryable =
-          idempotent && (outcome.timedOut || (outcome.code !== null && RETRY_ERROR_CODES.has(outcome.code)));
-        if (retryable && attempt < limit) {
-          const wait = backoff(attempt);
-          if (used + wait < maxTotalMs) {
-            logger.debug('gitlab retry', { method, path: apiPath, waitMs: wait, attempt: attempt + 1 });
-            await delay(wait);
-            used += wait;
-            continue;
-          }
-        }
-        throw new UnavailableError({
-          status: null,
-          method,
-          path: apiPath,
-          reason: outcome.timedOut ? 'timeout' : 'network',
-          message: outcome.timedOut
-            ? `GitLab did not answer ${method} ${apiPath} within ${attemptTimeoutMs} ms`
-            : `GitLab could not be reached for ${method} ${apiPath} (${cleanMessage(outcome.code ?? 'network error', secrets) ?? 'network error'})`,
-        });
-      }
-
-      const { status } = outcome;
-      logger.debug('gitlab request', { method, path: apiPath, status, ms, attempt: attempt + 1 });
-      const rateLimit = parseRateLimit(outcome.headers);
-      if (rateLimit) lastRateLimit = rateLimit;
-
-      if ((status >= 200 && status < 300) || status === 304) {
-        return {
-          status,
-          headers: outcome.headers,
-          body: decodeBody(kind, outcome, method, apiPath) as BodyOf<K>,
-          rateLimit,
-        };
-      }
-
-      const retryAfterMs = parseRetryAfter(headerValue(outcome.headers, 'retry-after'), now());
-      const retryable = status === 429 || (idempotent && RETRY_STATUSES.has(status));
-      if (retryable && attempt < limit) {
-        const wait = retryAfterMs ?? backoff(attempt);
-        if (used + wait < maxTotalMs) {
-          outcome.stream?.destroy();
-          logger.debug('gitlab retry', { method, path: apiPath, status, waitMs: wait, attempt: attempt + 1 });
-          await delay(wait);
-          used += wait;
-          continue;
-        }
-      }
-      throw await errorOf(outcome, method, apiPath, retryAfterMs, secrets);
-    }
+    const headers = { 'private-token': req.token || undefined, 'content-type': req.form && FORM };
+    const call: Call = { where: { method: req.method, path: toApiPath(req.path) }, token: req.token, started: now() };
+    const init = { context: { call }, method: req.method, headers, body: req.form && encodeParams(req.form) };
+    const { answer, body } = await (req.responseType === 'stream' ? openStream(url, init) : fetchBody(req, url, init));
+    const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
+    return { status: answer.statusCode, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
   }
 
   return {
@@ -348,47 +191,7 @@ export function createTransport(options: TransportOptions): Transport {
       return lastRateLimit;
     },
     close() {
-      agents.http.destroy();
-      agents.https.destroy();
+      for (const pool of Object.values(agent)) pool.destroy();
     },
   };
-}
-
-function decodeBody(
-  kind: ResponseKind,
-  outcome: Extract<Outcome, { kind: 'response' }>,
-  method: string,
-  apiPath: string,
-): unknown {
-  if (kind === 'stream') return outcome.stream;
-  const text = outcome.text ?? '';
-  if (kind === 'text') return text;
-  if (text.trim() === '') return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new ResponseShapeError({
-      status: outcome.status,
-      method,
-      path: apiPath,
-      issues: [{ path: [], message: 'the body is not JSON' }],
-    });
-  }
-}
-
-async function errorOf(
-  outcome: Extract<Outcome, { kind: 'response' }>,
-  method: string,
-  apiPath: string,
-  retryAfterMs: number | null,
-  secrets: readonly string[],
-): Promise<GitlabError> {
-  const text = outcome.stream ? await readCapped(outcome.stream) : (outcome.text ?? '');
-  return errorForStatus({
-    status: outcome.status,
-    method,
-    path: apiPath,
-    serverMessage: serverMessageOf(text, secrets),
-    retryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
-  });
 }

@@ -161,7 +161,7 @@ function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage
   }
   if (err instanceof RateLimitedError) {
     const wait = err.retryAfterSeconds ? `${err.retryAfterSeconds} s` : 'a minute';
-    const attempts = (err as { attempts?: number }).attempts ?? 1;
+    const attempts = err.attempts;
     return say(
       ':snail:',
       attempts > 1

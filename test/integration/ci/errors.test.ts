@@ -1,5 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTransport, type RequestOptions, type ResponseKind, type Transport } from '../../../src/gitlab/http.js';
+import { createLogger } from '../../../src/logger.js';
 import { expectNoUnexpectedErrors, expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 import { PEOPLE, startApp } from '../../support/start-app.js';
@@ -10,8 +11,15 @@ import { buttonOf, call, useCiBot, WEB } from './harness.js';
 // every status of ARCHITECTURE §4's table that CI can meet, timeouts, rate limits, a server
 // that is down, people without (valid) tokens, and buttons that are stale or forged.
 
-/** Waits the transport was asked for, instead of sleeping through them (Retry-After is honoured, not slept). */
+/** Waits the transport took between attempts, as its 'gitlab retry' log lines name them (got sleeps them for real). */
 const waits: number[] = [];
+const logger = createLogger({
+  level: 'debug',
+  sink: (line) => {
+    const entry = JSON.parse(line) as { msg: string; waitMs?: number };
+    if (entry.msg === 'gitlab retry') waits.push(entry.waitMs as number);
+  },
+});
 let fast: Transport;
 let short: Transport;
 let active: 'fast' | 'short' = 'fast';
@@ -32,11 +40,8 @@ const switching: Transport = {
 
 const h = useCiBot({
   transport: (baseUrl) => {
-    const delay = async (ms: number) => {
-      waits.push(ms);
-    };
-    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, delay });
-    short = createTransport({ baseUrl, timeoutMs: 500, retry: { limit: 1, maxTotalMs: 3000 }, delay });
+    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, logger });
+    short = createTransport({ baseUrl, timeoutMs: 500, retry: { limit: 1, maxTotalMs: 3000 }, logger });
     return switching;
   },
 });
@@ -102,7 +107,7 @@ describe('statuses of the error table', () => {
     ]);
     expect(waits).toEqual([1000]);
     expect(seen.text).toContain(
-      'The server is rate limiting requests (429) and asks for a longer wait than a command can take; nothing was done. Try again in 1 s.',
+      'The server is rate limiting requests (429); the bot retried 1 time and gave up. Try again in 1 s.',
     );
 
     h.sim.setFaults({});
@@ -116,6 +121,18 @@ describe('statuses of the error table', () => {
       call('POST', `${WEB}/jobs/13/play`, 'bob', { status: 429 }),
     ]);
     expect(click.text).toContain('Try again in 2 s.');
+  });
+
+  it('says how long to wait when the server asks for a longer wait than a command may take', async () => {
+    h.sim.setFaults({ errorRate: 1, errorStatus: 429, retryAfter: 120 });
+    const seen = await h.ask('alice', 'job demo/web 8', /rate limiting/);
+    // The wait is not taken: it would outlast the command, so the person is told at once.
+    expect(h.calls()).toEqual([call('GET', `${WEB}/jobs/8`, 'alice', { status: 429 })]);
+    expect(waits).toEqual([]);
+    expect(seen.text).toContain(
+      'The server is rate limiting requests (429) and asks for a longer wait than a command can take; nothing was done. Try again in 120 s.',
+    );
+    expect(seen.text).not.toContain('gave up');
   });
 
   it('acknowledges first, then says the server did not answer in time', async () => {
@@ -332,7 +349,7 @@ describe('a server that is down', () => {
     const bot = await startApp({
       gitlabUrl: sim.url,
       now: h.clock.now,
-      transport: createTransport({ baseUrl: sim.url, retry: { limit: 1, maxTotalMs: 3000 }, delay: async () => {} }),
+      transport: createTransport({ baseUrl: sim.url, retry: { limit: 1, maxTotalMs: 3000 } }),
     });
     try {
       await bot.connect(PEOPLE.alice, TOKENS.alice);

@@ -97,6 +97,8 @@ describe('retries', () => {
     const error = await h.client.jobs.get(1, 8).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RateLimitedError);
     expect((error as RateLimitedError).retryAfterSeconds).toBe(60);
+    // One request: the server's wait was not taken, which a view words differently from "retried and gave up".
+    expect((error as RateLimitedError).attempts).toBe(1);
     expect((error as RateLimitedError).serverMessage).toBe('slow down');
     expect(h.delays).toEqual([]);
     expect(h.server.requests).toHaveLength(1);
@@ -105,7 +107,9 @@ describe('retries', () => {
   it('gives up after the retry limit with the rate-limited error', async () => {
     h = await startHarness({ retry: { limit: 2 } });
     h.server.setHandler(() => ({ status: 429, headers: { 'retry-after': '1' } }));
-    await expect(h.client.todos.list()).rejects.toBeInstanceOf(RateLimitedError);
+    const error = await h.client.todos.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect(error).toMatchObject({ attempts: 3, retryAfterSeconds: 1 });
     expect(h.server.requests).toHaveLength(3);
     expect(h.delays).toEqual([1000, 1000]);
   });
@@ -186,6 +190,33 @@ describe('timeouts', () => {
     await expect(h.client.jobs.get(1, 8)).rejects.toBeInstanceOf(UnavailableError);
     expect(h.server.requests).toHaveLength(3);
     expect(h.delays).toHaveLength(2);
+  });
+
+  it('gives a retry only what is left of the total budget', async () => {
+    // The clock moves only when the server sees a request: the first answer costs 1200 ms of a 2000 ms budget.
+    let clock = 0;
+    h = await startHarness({
+      timeoutMs: 1000,
+      retry: { limit: 1, maxTotalMs: 2000, baseDelayMs: 100 },
+      now: () => clock,
+    });
+    h.server.setHandler(() => {
+      clock += 1200;
+      return h.server.requests.length === 1 ? { status: 503 } : { hang: true };
+    });
+    const error = await h.client.jobs.get(1, 8).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnavailableError);
+    // 2000 - 1200 spent - 75 waited (the 100 ms step with random() = 0.5) leaves 725 ms for the second attempt.
+    expect(h.delays).toEqual([75]);
+    expect((error as Error).message).toBe('GitLab did not answer GET /projects/1/jobs/8 within 725 ms');
+    expect(h.server.requests).toHaveLength(2);
+  });
+
+  it('never gives one attempt more than the whole budget', async () => {
+    h = await startHarness({ timeoutMs: 5000, retry: { limit: 0, maxTotalMs: 150 } });
+    h.server.setHandler(() => ({ hang: true }));
+    const error = await h.client.jobs.get(1, 8).catch((e: unknown) => e);
+    expect((error as Error).message).toBe('GitLab did not answer GET /projects/1/jobs/8 within 150 ms');
   });
 
   it('bounds the wait for the headers of a download too, and retries it as a read', async () => {

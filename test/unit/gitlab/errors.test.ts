@@ -47,6 +47,14 @@ describe('errorForStatus', () => {
     expect((error as RateLimitedError).retryAfterSeconds).toBe(30);
     expect(error.toJSON()).toMatchObject({ retryAfterSeconds: 30, code: 'gitlab_rate_limited' });
   });
+
+  it('says how many requests a rate-limited call made, one unless told otherwise', () => {
+    const once = errorForStatus({ status: 429, ...at, retryAfterSeconds: 60 }) as RateLimitedError;
+    const gaveUp = errorForStatus({ status: 429, ...at, retryAfterSeconds: 2, attempts: 4 }) as RateLimitedError;
+    expect(once.attempts).toBe(1);
+    expect(gaveUp.attempts).toBe(4);
+    expect(gaveUp.toJSON()).toMatchObject({ retryAfterSeconds: 2, attempts: 4 });
+  });
 });
 
 describe('GitlabError', () => {

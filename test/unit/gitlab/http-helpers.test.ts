@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
-import { defaultDelay, parseRateLimit, parseRetryAfter } from '../../../src/gitlab/http.js';
+import { describe, expect, it } from 'vitest';
+import { parseRateLimit, parseRetryAfter } from '../../../src/gitlab/rate-limit.js';
 
 describe('parseRetryAfter', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -37,24 +37,5 @@ describe('parseRateLimit', () => {
 
   it('gives null when a response has none of them', () => {
     expect(parseRateLimit({ 'content-type': 'application/json' })).toBeNull();
-  });
-});
-
-describe('defaultDelay', () => {
-  afterEach(() => {
-    vi.useRealTimers();
-  });
-
-  it('resolves after the given milliseconds and not before', async () => {
-    vi.useFakeTimers();
-    let done = false;
-    const waiting = defaultDelay(1000).then(() => {
-      done = true;
-    });
-    await vi.advanceTimersByTimeAsync(999);
-    expect(done).toBe(false);
-    await vi.advanceTimersByTimeAsync(1);
-    await waiting;
-    expect(done).toBe(true);
   });
 });

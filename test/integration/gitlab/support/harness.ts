@@ -13,8 +13,8 @@ export interface Harness {
   client: GitlabClient;
   /** Every log line the transport wrote (debug level). */
   logLines: string[];
-  /** Every wait the transport asked for. */
-  delays: number[];
+  /** Every wait the transport had got sleep, as its 'gitlab retry' log lines name them. */
+  readonly delays: number[];
   /** The single request the last call made (fails the test if there were more or none). */
   only(): RecordedRequest;
   close(): Promise<void>;
@@ -23,13 +23,9 @@ export interface Harness {
 export async function startHarness(options: Partial<TransportOptions> = {}): Promise<Harness> {
   const server = await startRecordingServer();
   const logLines: string[] = [];
-  const delays: number[] = [];
   const transport = createTransport({
     baseUrl: server.url,
     logger: createLogger({ level: 'debug', sink: (line) => logLines.push(line) }),
-    delay: async (ms) => {
-      delays.push(ms);
-    },
     random: () => 0.5,
     ...options,
   });
@@ -38,7 +34,10 @@ export async function startHarness(options: Partial<TransportOptions> = {}): Pro
     transport,
     client: createGitlabClient(transport, TOKEN),
     logLines,
-    delays,
+    get delays() {
+      const entries = logLines.map((line) => JSON.parse(line) as { msg: string; waitMs?: number });
+      return entries.filter((entry) => entry.msg === 'gitlab retry').map((entry) => entry.waitMs as number);
+    },
     only() {
       if (server.requests.length !== 1) throw new Error(`expected exactly one request, saw ${server.requests.length}`);
       return server.requests[0]!;
