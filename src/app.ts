@@ -1,14 +1,14 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { App, type Logger as BoltLogger, LogLevel } from '@slack/bolt';
+import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
+import type { CommandKey } from './grammar/index.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerHomeListener } from './listeners/home.js';
+import { createSlackApp } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { registerViewListeners } from './listeners/views.js';
 import type { Logger } from './logger.js';
@@ -18,6 +18,7 @@ import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
+import { createPeopleResolver } from './operations/people.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession } from './operations/session.js';
 import type { ChannelStore } from './store/channel-store.js';
@@ -46,29 +47,6 @@ export interface BotApp {
   stop(): Promise<void>;
 }
 
-const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
-  debug: LogLevel.DEBUG,
-  info: LogLevel.INFO,
-  warn: LogLevel.WARN,
-  error: LogLevel.ERROR,
-};
-
-/** Bolt and its Web API client log through our logger, so their lines are redacted too. */
-function boltLoggerFrom(logger: Logger): BoltLogger {
-  const line = (msg: unknown[]) =>
-    msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
-  const child = logger.child({ component: 'bolt' });
-  return {
-    debug: (...msg) => child.debug(line(msg)),
-    info: (...msg) => child.info(line(msg)),
-    warn: (...msg) => child.warn(line(msg)),
-    error: (...msg) => child.error(line(msg)),
-    setLevel: () => {},
-    getLevel: () => BOLT_LEVELS[logger.level],
-    setName: () => {},
-  };
-}
-
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, db } = deps;
   const now = deps.now ?? (() => new Date());
@@ -90,36 +68,8 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
   });
 
-  const healthz = {
-    path: '/healthz',
-    method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const ok = checkDatabase(db);
-      res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status: ok ? 'ok' : 'database unavailable', mode: config.slack.mode }));
-    },
-  };
-  const boltLogger = boltLoggerFrom(logger);
-  const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
-  const app =
-    config.slack.mode === 'socket'
-      ? new App({
-          token: config.slack.botToken,
-          appToken: config.slack.appToken ?? '',
-          socketMode: true,
-          port: config.port,
-          customRoutes: [healthz],
-          logger: boltLogger,
-          clientOptions,
-        })
-      : new App({
-          token: config.slack.botToken,
-          signingSecret: config.slack.signingSecret ?? '',
-          port: config.port,
-          customRoutes: [healthz],
-          logger: boltLogger,
-          clientOptions,
-        });
+  const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
+  const { app } = slack;
 
   const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor);
   const projects = createProjectResolver({ access, channels: deps.channels });
@@ -130,6 +80,7 @@ export function createApp(deps: AppDeps): BotApp {
     resolveProject: (ctx, ref) => projects.resolve(ctx, ref),
     timeZoneOf: createTimeZoneLookup(app.client, logger),
     connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
+    people: createPeopleResolver({ access, tokens: deps.tokens, serverUrl: config.gitlabUrl }),
   });
 
   const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
@@ -137,7 +88,7 @@ export function createApp(deps: AppDeps): BotApp {
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
   registerActionListener(app, { dispatch, sessionOf, now });
   registerViewListeners(app, { ...shared, account: createAccountOperations(opsDeps), now });
-  registerHomeListener(app, { ...shared, sessionOf });
+  registerHomeListener(app, { ...shared, sessionOf, ships: (key) => dispatch.ships(key as CommandKey) });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;
@@ -151,11 +102,7 @@ export function createApp(deps: AppDeps): BotApp {
     app,
     platform,
     dispatch,
-    async start() {
-      const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
-      const address = typeof server?.address === 'function' ? server.address() : null;
-      return { port: address && typeof address === 'object' ? address.port : config.port };
-    },
+    start: () => slack.start(),
     async stop() {
       await app.stop();
     },

@@ -1,4 +1,5 @@
 import type { Resource } from './gitlab/project.js';
+import type { Text } from './views/mrkdwn.js';
 
 // The bot's own error classes. Each has a stable `code` that the error middleware maps
 // to a short message; anything that is not one of these (or a GitlabError) is
@@ -47,8 +48,9 @@ export class StaleActionError extends BotError {
 /** Input that parsed but cannot be acted on (a path that resolves to nothing, a missing title…). */
 export class InvalidInputError extends BotError {
   readonly code = 'invalid_input';
-  constructor(readonly userMessage: string) {
-    super(userMessage);
+  /** What the person is told: plain words (escaped when shown) or markup made by a view. */
+  constructor(readonly userMessage: Text) {
+    super(String(userMessage));
     this.name = 'InvalidInputError';
   }
 }
@@ -76,6 +78,20 @@ export class RefusedError extends BotError {
   ) {
     super(`${refusal.action} refused (${refusal.status ?? 'no status'})`);
     this.name = 'RefusedError';
+  }
+}
+
+/** A person named in a command who could not be turned into a server user; nothing was sent. */
+export class UnknownPersonError extends BotError {
+  readonly code = 'unknown_person';
+  constructor(
+    /** `no_user`: no such username on the server; `not_connected` / `no_username`: a Slack mention the bot cannot map. */
+    readonly reason: 'no_user' | 'not_connected' | 'no_username',
+    /** The username, or the Slack user id of the mention. */
+    readonly who: string,
+  ) {
+    super(`unknown person (${reason})`);
+    this.name = 'UnknownPersonError';
   }
 }
 

@@ -1,5 +1,6 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
@@ -30,6 +31,16 @@ async function main(): Promise<void> {
   const tokens = createTokenStore(db, createSealer(config.encryption));
   const resealed = await tokens.resealStale();
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
+
+  // A bot token Slack refuses cannot work at all: say so once and stop, instead of failing every request.
+  const slack = await checkBotToken(config);
+  if (!slack.ok && slack.refused) {
+    process.stderr.write(
+      `The bot could not start: Slack refused SLACK_BOT_TOKEN (${slack.error}). Copy the Bot User OAuth Token (xoxb-…) of the installed app again.\n`,
+    );
+    process.exit(1);
+  }
+  if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
 
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
 

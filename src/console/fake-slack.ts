@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { findBlockViolations, findLimitViolations } from '../views/limits.js';
 import { checkUnfurls, historyPage, type MessageMetadata, parseMetadata } from './fake-slack-rules.js';
+import { FakeSocketMode } from './fake-socket.js';
 
 // A local stand-in for Slack's Web API: records every call in order, keeps the messages
 // people would see (posted, ephemeral, updated through chat.update or a response_url,
@@ -41,6 +42,8 @@ export interface FakeMessage {
 export interface FakeSlackOptions {
   /** The clock behind message timestamps (default: real time). */
   now?: () => Date;
+  /** An app-level token (`xapp-…`): apps.connections.open then hands out a Socket Mode connection. */
+  appToken?: string;
 }
 
 export interface FakeRecord {
@@ -110,6 +113,9 @@ export class FakeSlack extends EventEmitter {
   private lastTsSeconds = 0;
   private idCounter = 0;
   private readonly now: () => Date;
+  /** Socket Mode: the app-level token apps.connections.open accepts, and the socket it hands out. */
+  private readonly appToken: string | null;
+  readonly socketMode = new FakeSocketMode();
   port = 0;
 
   constructor(
@@ -123,6 +129,7 @@ export class FakeSlack extends EventEmitter {
     this.setMaxListeners(0);
     this.users = new Map(users.map((u) => [u.id, u]));
     this.now = o.now ?? (() => new Date());
+    this.appToken = o.appToken ?? null;
   }
 
   get baseUrl(): string {
@@ -141,6 +148,10 @@ export class FakeSlack extends EventEmitter {
         res.end(JSON.stringify({ ok: false, error: `fake_internal_error: ${String(err)}` }));
       });
     });
+    this.server.on('upgrade', (req, socket) => {
+      if ((req.url ?? '').startsWith('/socket')) this.socketMode.upgrade(req, socket);
+      else socket.end('HTTP/1.1 404 Not Found\r\n\r\n');
+    });
     await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve));
     this.port = (this.server.address() as AddressInfo).port;
     return this;
@@ -150,6 +161,7 @@ export class FakeSlack extends EventEmitter {
     const s = this.server;
     this.server = null;
     if (!s) return;
+    this.socketMode.dropAll();
     s.closeAllConnections();
     await new Promise<void>((resolve) => s.close(() => resolve()));
   }
@@ -284,7 +296,13 @@ export class FakeSlack extends EventEmitter {
       return send(429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(limit.retryAfter) });
     }
     if (!token) response = { ok: false, error: 'not_authed' };
-    else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };
+    else if (method === 'apps.connections.open') {
+      // Only the app-level token opens a socket, as in Slack.
+      response =
+        this.appToken && token === this.appToken
+          ? { ok: true, url: `ws://127.0.0.1:${this.port}/socket/${this.nextId('S')}` }
+          : { ok: false, error: token === this.botToken ? 'not_allowed_token_type' : 'invalid_auth' };
+    } else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };
     else response = this.api(method, body, rec);
     rec.ok = response.ok === true;
     if (!rec.ok && typeof response.error === 'string') rec.error = response.error;

@@ -110,14 +110,18 @@ function packSections(blocks: string[]): string[] {
   return sections.map(escapeMrkdwn);
 }
 
-function overview(slash: string): HelpText {
+/** Which commands this bot carries out; help advertises only those. */
+type Ships = (key: string) => boolean;
+
+function overview(slash: string, ships: Ships): HelpText {
   const intro = [
     `\`${slash} <noun> [<verb>] [<target>] [<arguments>] [--flags]\``,
     `Answers are shown only to you; add \`--share\` to a read to post it in the channel. \`${slash} help <noun>\` shows one noun's verbs, flags and examples.`,
   ].join('\n');
   const groups = new Map<NounGroup, string[]>();
   for (const noun of allNouns()) {
-    const entries = entriesOf(noun);
+    const entries = entriesOf(noun).filter((e) => ships(e.key));
+    if (entries.length === 0) continue;
     const lines = groups.get(noun.group) ?? [];
     const only = entries.length === 1 ? entries[0] : undefined;
     if (only) {
@@ -146,20 +150,30 @@ function overview(slash: string): HelpText {
   return { title: `${slash}: GitLab from Slack`, sections: packSections(blocks) };
 }
 
-function nounHelp(noun: Noun, slash: string): HelpText {
-  const blocks = [nounHeader(noun, slash), ...entriesOf(noun).map((e) => entryBlock(e, slash))];
+function nounHelp(noun: Noun, slash: string, ships: Ships): HelpText {
+  const blocks = [
+    nounHeader(noun, slash),
+    ...entriesOf(noun)
+      .filter((e) => ships(e.key))
+      .map((e) => entryBlock(e, slash)),
+  ];
   return { title: `${slash} ${noun.name}: help`, sections: packSections(blocks) };
 }
 
 export type HelpResult = { ok: true; help: HelpText } | { ok: false; error: UsageError };
 
 /** `/gl help` (no topic) or `/gl help <noun>` (any spelling of the noun), generated from the spec table. */
-export function buildHelp(topic: string | undefined, options: { slashCommand?: string } = {}): HelpResult {
+export function buildHelp(
+  topic: string | undefined,
+  options: { slashCommand?: string; ships?: Ships } = {},
+): HelpResult {
   const slash = options.slashCommand ?? DEFAULT_SLASH_COMMAND;
+  const ships = options.ships ?? (() => true);
   const word = topic?.trim() ?? '';
-  if (word === '') return { ok: true, help: overview(slash) };
+  if (word === '') return { ok: true, help: overview(slash, ships) };
   const hit = lookupNoun(word);
-  if (hit) return { ok: true, help: nounHelp(hit.noun, slash) };
+  if (hit && entriesOf(hit.noun).some((e) => ships(e.key))) return { ok: true, help: nounHelp(hit.noun, slash, ships) };
+  if (hit) return { ok: false, error: { message: escapeMrkdwn(`${echo(word)} is not carried out by this bot yet.`) } };
   const suggestion = closest(word, nounCandidates());
   const near = suggestion === undefined ? undefined : lookupNoun(suggestion)?.noun;
   if (suggestion !== undefined && near !== undefined) {

@@ -7,13 +7,14 @@ export interface HomeListenerOptions {
   serverUrl: string;
   slashCommand: string;
   sessionOf(actor: Actor): Session;
+  ships(key: string): boolean;
 }
 
 export function registerHomeListener(app: App, o: HomeListenerOptions): void {
   app.event('app_home_opened', async ({ event, client, context }) => {
     if (event.tab !== 'home') return;
     const session = o.sessionOf({ teamId: context.teamId ?? '', userId: event.user, userName: '' });
-    const help = buildHelp(undefined, { slashCommand: o.slashCommand });
+    const help = buildHelp(undefined, { slashCommand: o.slashCommand, ships: o.ships });
     await client.views.publish({
       user_id: event.user,
       view: buildHomeView({

@@ -1,5 +1,5 @@
 import { AccountButtons, LinkButtons, ListButtons, NoopButtons } from '../buttons/common.js';
-import { buildHelp } from '../grammar/index.js';
+import { buildHelp, type CommandKey } from '../grammar/index.js';
 import { createAccountOperations } from '../operations/account.js';
 import {
   buildChannelDefaultCleared,
@@ -19,7 +19,10 @@ const n = noun('account', (d) => createAccountOperations(d));
 export const account = n.define({
   commands: {
     async help(cmd, _ctx, s) {
-      const result = buildHelp(cmd.args.topic, { slashCommand: s.slashCommand });
+      const result = buildHelp(cmd.args.topic, {
+        slashCommand: s.slashCommand,
+        ships: (key) => s.ships(key as CommandKey),
+      });
       return ephemeral(result.ok ? buildHelpMessage(result.help) : buildUsageMessage(result.error));
     },
     async connect(_cmd, ctx, s) {

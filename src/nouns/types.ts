@@ -4,6 +4,7 @@ import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/inde
 import type { ButtonDef, ButtonValue } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { RequestContext } from '../operations/context.js';
+import type { PeopleResolver } from '../operations/people.js';
 import type { ChannelStore } from '../store/channel-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -48,6 +49,8 @@ export interface Platform {
   connectMetadata(channelId: string | null): string;
   /** Whether a command of the language is carried out by this bot (so help and examples advertise only those). */
   ships(key: CommandKey): boolean;
+  /** People named in commands (ids, usernames, mentions of connected people) as server user ids. */
+  readonly people: PeopleResolver;
   /**
    * Parses a list's command text again and draws page `place.page` of it (Next page, after a row action).
    * `expect` is the list the caller drew its row for: another list in the button value is refused.

@@ -7,6 +7,7 @@ import {
   RefusedError,
   StaleActionError,
   TokenRevokedError,
+  UnknownPersonError,
 } from '../errors.js';
 import {
   BadRequestError,
@@ -25,6 +26,7 @@ import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
 import { code, type Md, md, type Text } from './mrkdwn.js';
+import { unknownPerson } from './people.js';
 
 // Every failure a person can hit, in words: the bot's own errors, the server's refusals of an action,
 // and the server's statuses, each naming what the request was about.
@@ -218,6 +220,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof InvalidInputError) return say(':warning:', err.userMessage);
+  if (err instanceof UnknownPersonError) return say(':bust_in_silhouette:', unknownPerson(err, o.serverUrl));
   if (err instanceof RefusedError) {
     const text = refusalText(err.refusal);
     if (text) return say(':no_entry:', text);

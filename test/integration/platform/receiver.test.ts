@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NOUNS as GRAMMAR_NOUNS, SPEC } from '../../../src/grammar/index.js';
+import { NOUNS } from '../../../src/nouns/index.js';
 import { fakeClock } from '../../support/clock.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim } from '../../support/start-sim.js';
@@ -28,8 +30,14 @@ describe('the HTTP receiver', () => {
     const it = await bot.slack.command(PEOPLE.carol, 'help');
     expect(it.ack.status).toBe(200);
     const text = it.text();
-    for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment', 'issue', 'digest'])
-      expect(text).toContain(word);
+    for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment']) expect(text).toContain(word);
+    // Help advertises exactly the nouns this bot carries out.
+    const shipped = new Set(NOUNS.flatMap((n) => n.commandKeys).map((k) => SPEC.find((e) => e.key === k)?.noun));
+    for (const noun of GRAMMAR_NOUNS.filter((n) => n.group !== 'account')) {
+      const word = `\`/gl ${'plural' in noun && noun.plural ? noun.plural : noun.name}`;
+      if (shipped.has(noun.name)) expect(text).toContain(word);
+      else expect(text).not.toContain(word);
+    }
     expect(sim.requests()).toEqual([]);
   });
 

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { startFakeSlack } from '../../../src/console/fake-slack.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' });
@@ -57,11 +58,13 @@ describe('npm start', () => {
       SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
       TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     };
+    const slack = await startFakeSlack(secrets.SLACK_BOT_TOKEN, []);
     const child = spawn(process.execPath, ['dist/main.js'], {
       cwd: root,
       env: {
         ...baseEnv(),
         ...secrets,
+        SLACK_API_URL: slack.apiUrl,
         PORT: String(port),
         GITLAB_URL: 'http://127.0.0.1:9',
         DATABASE_PATH: path.join(dir, 'bot.db'),
@@ -91,9 +94,52 @@ describe('npm start', () => {
       expect(output).toMatch(/"msg":"bot started"/);
       expect(output).toMatch(/"msg":"shutting down","signal":"SIGTERM"/);
       for (const secret of Object.values(secrets)) expect(output).not.toContain(secret);
+      // The bot token was checked with Slack once before the bot said it started.
+      expect(slack.calls('auth.test').length).toBeGreaterThan(0);
+      expect(slack.calls('auth.test').every((r) => r.ok)).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
+      await slack.close();
     }
   }, 200_000);
+
+  it('stops with one clear line when Slack refuses the bot token', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-start-'));
+    const slack = await startFakeSlack(`xoxb-the-real-one-${crypto.randomBytes(4).toString('hex')}`, []);
+    const wrong = `xoxb-${crypto.randomBytes(8).toString('hex')}`;
+    try {
+      // Not spawnSync: the fake Slack answering auth.test runs in this process.
+      const child = spawn(process.execPath, ['dist/main.js'], {
+        cwd: root,
+        env: {
+          ...baseEnv(),
+          SLACK_BOT_TOKEN: wrong,
+          SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
+          SLACK_API_URL: slack.apiUrl,
+          PORT: String(await freePort()),
+          GITLAB_URL: 'http://127.0.0.1:9',
+          TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+          DATABASE_PATH: path.join(dir, 'bot.db'),
+        },
+      });
+      const r = { status: null as number | null, stdout: '', stderr: '' };
+      child.stdout?.on('data', (d) => {
+        r.stdout += d;
+      });
+      child.stderr?.on('data', (d) => {
+        r.stderr += d;
+      });
+      r.status = await exited(child);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim()).toBe(
+        'The bot could not start: Slack refused SLACK_BOT_TOKEN (invalid_auth). Copy the Bot User OAuth Token (xoxb-…) of the installed app again.',
+      );
+      expect(r.stdout + r.stderr).not.toMatch(/bot started|\n\s+at /);
+      expect(r.stdout + r.stderr).not.toContain(wrong);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+      await slack.close();
+    }
+  }, 100_000);
 });

@@ -1,0 +1,128 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import type { Config } from '../config.js';
+import type { Logger } from '../logger.js';
+
+// The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
+// health check also says whether the socket to Slack is up: without it no request reaches the bot.
+
+const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
+  debug: LogLevel.DEBUG,
+  info: LogLevel.INFO,
+  warn: LogLevel.WARN,
+  error: LogLevel.ERROR,
+};
+
+/** Bolt and its Web API client log through our logger, so their lines are redacted too. */
+function boltLoggerFrom(logger: Logger): BoltLogger {
+  const line = (msg: unknown[]) =>
+    msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
+  const child = logger.child({ component: 'bolt' });
+  return {
+    debug: (...msg) => child.debug(line(msg)),
+    info: (...msg) => child.info(line(msg)),
+    warn: (...msg) => child.warn(line(msg)),
+    error: (...msg) => child.error(line(msg)),
+    setLevel: () => {},
+    getLevel: () => BOLT_LEVELS[logger.level],
+    setName: () => {},
+  };
+}
+
+export interface SlackApp {
+  app: App;
+  /** Starts serving; resolves with the HTTP port once Slack can reach the bot. */
+  start(): Promise<{ port: number }>;
+}
+
+export function createSlackApp(o: { config: Config; logger: Logger; databaseOk(): boolean }): SlackApp {
+  const { config } = o;
+  const boltLogger = boltLoggerFrom(o.logger);
+  const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
+  let socketUp = false;
+
+  const healthz = {
+    path: '/healthz',
+    method: ['GET'],
+    handler: (_req: IncomingMessage, res: ServerResponse) => {
+      const database = o.databaseOk();
+      const slack = config.slack.mode !== 'socket' || socketUp;
+      const status = !database ? 'database unavailable' : !slack ? 'not connected to Slack' : 'ok';
+      res.writeHead(database && slack ? 200 : 503, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ status, mode: config.slack.mode }));
+    },
+  };
+
+  if (config.slack.mode === 'socket') {
+    const receiver = new SocketModeReceiver({
+      appToken: config.slack.appToken ?? '',
+      logger: boltLogger,
+      customRoutes: [healthz],
+      installerOptions: { port: config.port, clientOptions },
+    });
+    receiver.client.on('connected', () => {
+      socketUp = true;
+    });
+    for (const down of ['disconnected', 'reconnecting', 'connecting']) {
+      receiver.client.on(down, () => {
+        socketUp = false;
+      });
+    }
+    const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions });
+    const httpServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
+    return {
+      app,
+      async start() {
+        await app.start();
+        const address = httpServer()?.address() as AddressInfo | null | undefined;
+        return { port: address?.port ?? config.port };
+      },
+    };
+  }
+
+  const app = new App({
+    token: config.slack.botToken,
+    signingSecret: config.slack.signingSecret ?? '',
+    port: config.port,
+    customRoutes: [healthz],
+    logger: boltLogger,
+    clientOptions,
+  });
+  return {
+    app,
+    async start() {
+      const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
+      const address = typeof server?.address === 'function' ? server.address() : null;
+      return { port: address && typeof address === 'object' ? address.port : config.port };
+    },
+  };
+}
+
+/** Slack's answers that mean the bot token itself is no good: the bot cannot work until an operator fixes it. */
+const TOKEN_REFUSED = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
+
+export type BotTokenCheck = { ok: true; team: string | null } | { ok: false; refused: boolean; error: string };
+
+/** One `auth.test` with the bot token, without the Web API client's long retries. */
+export async function checkBotToken(config: Config): Promise<BotTokenCheck> {
+  const client = new webApi.WebClient(config.slack.botToken, {
+    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    retryConfig: { retries: 0 },
+    timeout: 5000,
+    logLevel: LogLevel.ERROR,
+  });
+  try {
+    const res = await client.auth.test();
+    return { ok: true, team: typeof res.team === 'string' ? res.team : null };
+  } catch (err) {
+    const code = (err as { data?: { error?: unknown } }).data?.error;
+    const error =
+      typeof code === 'string'
+        ? code
+        : (err as { code?: unknown }).code === 'slack_webapi_request_error'
+          ? 'unreachable'
+          : 'unexpected answer';
+    return { ok: false, refused: typeof code === 'string' && TOKEN_REFUSED.has(code), error };
+  }
+}

@@ -1,0 +1,157 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type BotApp, createApp } from '../../../src/app.js';
+import { loadConfig } from '../../../src/config.js';
+import { type FakeSlack, startFakeSlack } from '../../../src/console/fake-slack.js';
+import { slashCommandBody } from '../../../src/console/payloads.js';
+import { createLogger } from '../../../src/logger.js';
+import { createChannelStore } from '../../../src/store/channel-store.js';
+import { type Db, openDatabase } from '../../../src/store/database.js';
+import { createSealer } from '../../../src/store/sealer.js';
+import { createTokenStore } from '../../../src/store/token-store.js';
+import { fakeClock } from '../../support/clock.js';
+import { PEOPLE } from '../../support/start-app.js';
+import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+
+// Socket Mode end to end: the bot opens its socket through the fake Slack's apps.connections.open,
+// /healthz says 503 until Slack's hello and whenever the socket is down, and a slash command sent
+// over the socket is acknowledged and answered through its response_url.
+
+const BOT_TOKEN = `xoxb-socket-${crypto.randomBytes(6).toString('hex')}`;
+const APP_TOKEN = `xapp-1-socket-${crypto.randomBytes(6).toString('hex')}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.on('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function health(port: number): Promise<{ status: number; body: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  return { status: res.status, body: await res.text() };
+}
+
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read().catch(() => undefined as T);
+    if (v !== undefined && ok(v)) return v;
+    if (Date.now() > deadline) throw new Error(`never happened; last ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+let fake: FakeSlack;
+let sim: RunningSimulator;
+let bot: BotApp;
+let db: Db;
+let port: number;
+let dir: string;
+let started: Promise<unknown>;
+
+beforeAll(async () => {
+  const clock = fakeClock();
+  sim = await startSim(clock);
+  fake = await startFakeSlack(BOT_TOKEN, Object.values(PEOPLE), { appToken: APP_TOKEN });
+  fake.socketMode.holdHello = true;
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-socket-'));
+  port = await freePort();
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: BOT_TOKEN,
+    SLACK_APP_TOKEN: APP_TOKEN,
+    SLACK_API_URL: fake.apiUrl,
+    PORT: String(port),
+    GITLAB_URL: sim.url,
+    TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    DATABASE_PATH: path.join(dir, 'bot.db'),
+  });
+  db = openDatabase(config.databasePath);
+  const tokens = createTokenStore(db, createSealer(config.encryption));
+  await tokens.save({
+    teamId: 'T0TEST',
+    userId: PEOPLE.alice.id,
+    token: TOKENS.alice,
+    serverUrl: sim.url,
+    verifiedAt: clock.now(),
+    username: 'alice',
+  });
+  const logger = createLogger({ level: 'error', sink: () => {} });
+  bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now: clock.now });
+  started = bot.start();
+});
+
+afterAll(async () => {
+  await bot?.stop().catch(() => {});
+  db?.close();
+  await fake?.close();
+  await sim?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('Socket Mode', () => {
+  it('answers /healthz with 503 until Slack says hello on the socket, then 200', async () => {
+    const before = await until(
+      () => health(port),
+      () => fake.socketMode.connections > 0,
+    );
+    expect(before.status).toBe(503);
+    expect(JSON.parse(before.body)).toEqual({ status: 'not connected to Slack', mode: 'socket' });
+    expect(fake.calls('apps.connections.open').map((r) => r.ok)).toEqual([true]);
+
+    fake.socketMode.releaseHello();
+    await started;
+    const after = await until(
+      () => health(port),
+      (h) => h.status === 200,
+    );
+    expect(JSON.parse(after.body)).toEqual({ status: 'ok', mode: 'socket' });
+  });
+
+  it('carries out a slash command sent over the socket and answers through its response_url', async () => {
+    const responseUrl = fake.registerResponseUrl({ channel: 'C0SOCK', user: PEOPLE.alice.id });
+    const body = slashCommandBody({
+      user: PEOPLE.alice,
+      command: '/gl',
+      text: 'job demo/web 8',
+      channel: 'C0SOCK',
+      responseUrl,
+      triggerId: fake.issueTrigger(),
+    });
+    const from = fake.lastSeq;
+    const ack = await fake.socketMode.send('slash_commands', Object.fromEntries(new URLSearchParams(body)));
+    expect(ack).not.toBeNull();
+    const answer = await fake.waitFor((r) => r.kind === 'response_url' && /Job #8/.test(String(r.body.text)), {
+      fromSeq: from,
+    });
+    expect(answer?.ok).toBe(true);
+    expect(sim.requests().some((r) => r.path === '/api/v4/projects/demo%2Fweb/jobs/8' && r.user === 'alice')).toBe(
+      true,
+    );
+  });
+
+  it('answers 503 again while the socket is down, and 200 once the client has reconnected', async () => {
+    fake.socketMode.holdHello = true;
+    fake.socketMode.dropAll();
+    const down = await until(
+      () => health(port),
+      (h) => h.status === 503,
+    );
+    expect(JSON.parse(down.body).status).toBe('not connected to Slack');
+    fake.socketMode.releaseHello();
+    await until(
+      () => health(port),
+      (h) => h.status === 200,
+      15_000,
+    );
+    expect(fake.calls('apps.connections.open').length).toBeGreaterThanOrEqual(2);
+  }, 30_000);
+});
