@@ -27,6 +27,7 @@ import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
 import { code, type Md, md, type Text } from './mrkdwn.js';
 import { unknownPerson } from './people.js';
+import { REFUSALS } from './refusals.js';
 
 // Every failure a person can hit, in words: the bot's own errors, the server's refusals of an action,
 // and the server's statuses, each naming what the request was about.
@@ -75,22 +76,6 @@ const READS: Record<string, string> = {
   'list-deployments': 'deployments',
 };
 
-const JOB_FORBIDDEN: Record<string, string> = {
-  retry: 'cannot be retried: only finished jobs can, and only by developers of the project',
-  cancel: 'cannot be canceled: it is not running, or you may not run jobs in this project',
-  play: 'cannot be played: it is not a manual job, or you may not run jobs in this project',
-  erase: 'cannot be erased: only finished jobs can, by developers of the project',
-  keep: 'cannot keep its artifacts: you may not change jobs in this project',
-};
-
-const SCHEDULE_WHAT: Record<string, string> = {
-  take: 'take ownership of it',
-  activate: 'activate it',
-  deactivate: 'deactivate it',
-  delete: 'delete it',
-  edit: 'change this schedule',
-};
-
 /** A refusal as a sentence; null when there is nothing better to say than the status itself. */
 export function refusalText(r: Refusal): Md | null {
   const label = resourceLabel(r.subject);
@@ -108,25 +93,7 @@ export function refusalText(r: Refusal): Md | null {
         ? md`${label} has no artifacts to keep, or it was not found (404).`
         : md`${label} has no artifacts, or it was not found (404).`;
   }
-  switch (r.subject.kind) {
-    case 'job':
-      if (r.reason === 'not_manual') return md`${label} cannot be played: only manual jobs can be played.`;
-      if (r.status === 403 && JOB_FORBIDDEN[r.action]) return md`${label} ${JOB_FORBIDDEN[r.action]} (403).`;
-      return null;
-    case 'pipeline':
-      if (r.status === 403) {
-        const verb = r.action === 'retry' ? 'retried' : 'canceled';
-        return md`${label} cannot be ${verb}: you may not run pipelines in this project, or its state does not allow it (403).`;
-      }
-      return null;
-    case 'schedule':
-      if (r.status === 403) {
-        return md`${label}: you may not ${SCHEDULE_WHAT[r.action] ?? r.action} (403). Only maintainers, or the schedule's owner, can.`;
-      }
-      return null;
-    default:
-      return null;
-  }
+  return REFUSALS[r.subject.kind]?.(r, label) ?? null;
 }
 
 function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage {

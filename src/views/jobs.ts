@@ -1,5 +1,6 @@
 import type { Button } from '@slack/types';
 import { JobButtons } from '../buttons/ci.js';
+import type { Refusal } from '../errors.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import {
@@ -264,4 +265,18 @@ export function buildArtifacts(o: {
     blocks.push(actions(openButton(o.downloadUrl, 'Download')));
   }
   return message(`${o.title}: ${o.fileName ?? 'artifacts'}`, blocks);
+}
+
+const JOB_FORBIDDEN: Record<string, string> = {
+  retry: 'cannot be retried: only finished jobs can, and only by developers of the project',
+  cancel: 'cannot be canceled: it is not running, or you may not run jobs in this project',
+  play: 'cannot be played: it is not a manual job, or you may not run jobs in this project',
+  erase: 'cannot be erased: only finished jobs can, by developers of the project',
+  keep: 'cannot keep its artifacts: you may not change jobs in this project',
+};
+
+export function jobRefusal(r: Refusal, label: string): Md | null {
+  if (r.reason === 'not_manual') return md`${label} cannot be played: only manual jobs can be played.`;
+  if (r.status === 403 && JOB_FORBIDDEN[r.action]) return md`${label} ${JOB_FORBIDDEN[r.action]} (403).`;
+  return null;
 }

@@ -1,4 +1,5 @@
 import { PipelineButtons } from '../buttons/ci.js';
+import type { Refusal } from '../errors.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import {
@@ -161,4 +162,10 @@ export function buildRefMissing(project: string, slashCommand: string): SlackMes
       md`If ${code(project)} is the ref, name the project first, or set this channel's default with ${code(`${slashCommand} use group/project`)}.`,
     ]),
   ]);
+}
+
+export function pipelineRefusal(r: Refusal, label: string): Md | null {
+  if (r.status !== 403) return null;
+  const verb = r.action === 'retry' ? 'retried' : 'canceled';
+  return md`${label} cannot be ${verb}: you may not run pipelines in this project, or its state does not allow it (403).`;
 }

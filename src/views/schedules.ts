@@ -1,5 +1,6 @@
 import type { Button } from '@slack/types';
 import { ScheduleButtons } from '../buttons/ci.js';
+import type { Refusal } from '../errors.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { PipelineSchedule } from '../gitlab/schemas.js';
 import {
@@ -17,7 +18,7 @@ import {
 import { type CardContext, openButton, when } from './common.js';
 import { formatDateTime } from './format.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { code, linked, md, mention } from './mrkdwn.js';
+import { code, linked, type Md, md, mention } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { pipelineUrl } from './pipelines.js';
 import { statusEmoji } from './status.js';
@@ -144,4 +145,17 @@ export function buildScheduleList(
     page,
     place: o.place,
   });
+}
+
+const SCHEDULE_WHAT: Record<string, string> = {
+  take: 'take ownership of it',
+  activate: 'activate it',
+  deactivate: 'deactivate it',
+  delete: 'delete it',
+  edit: 'change this schedule',
+};
+
+export function scheduleRefusal(r: Refusal, label: string): Md | null {
+  if (r.status !== 403) return null;
+  return md`${label}: you may not ${SCHEDULE_WHAT[r.action] ?? r.action} (403). Only maintainers, or the schedule's owner, can.`;
 }
