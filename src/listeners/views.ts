@@ -1,15 +1,36 @@
-import type { App } from '@slack/bolt';
-import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
+import type { App, RespondFn, ViewSubmitAction } from '@slack/bolt';
+import { StaleActionError } from '../errors.js';
+import { BlockIds, CallbackIds, decodeModalSubmission, InputActionIds, MODAL_PREFIX } from '../ids.js';
+import type { Dispatch } from '../nouns/assemble.js';
+import type { ModalContext, ViewStateValues } from '../nouns/types.js';
 import type { AccountOperations } from '../operations/account.js';
+import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
-import { acknowledge } from './acknowledge.js';
+import { acknowledge, setAnswerChannel } from './acknowledge.js';
+import { type Delivery, deliver } from './deliver.js';
 
 export interface ViewListenerOptions {
   account: AccountOperations;
   serverUrl: string;
   slashCommand: string;
+  dispatch: Dispatch;
+  sessionOf(actor: Actor): Session;
   now(): Date;
+}
+
+/** Answers through a response_url kept from the click that opened a modal (as Bolt's own respond does). */
+function respondVia(url: string): RespondFn {
+  return async (message) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(typeof message === 'string' ? { text: message } : message),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`the response_url answered ${res.status}`);
+    return res;
+  };
 }
 
 export function registerViewListeners(app: App, o: ViewListenerOptions): void {
@@ -44,5 +65,56 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       response_action: 'update',
       view: buildConnectedModal(o.serverUrl, o.slashCommand, check.username),
     });
+  });
+
+  // The modals nouns register: field errors keep a modal open; otherwise it closes and the answer goes to
+  // where it was opened (its private_metadata says which channel, and which message to redraw).
+  app.view<ViewSubmitAction>(new RegExp(`^${MODAL_PREFIX}`), async ({ ack, body, view, context, client, logger }) => {
+    const decoded = decodeModalSubmission(view.callback_id, view.private_metadata, o.dispatch.modalDefs);
+    if (!decoded.ok) throw new StaleActionError(decoded.reason);
+    const handler = o.dispatch.modal(decoded.name);
+    if (!handler) throw new StaleActionError(`no handler for ${decoded.name}`);
+    setAnswerChannel(context, decoded.channelId);
+    const actor = {
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      userName: body.user.name,
+    };
+    const ctx: ModalContext = {
+      actor,
+      channelId: decoded.channelId,
+      now: o.now(),
+      session: o.sessionOf(actor),
+      values: view.state.values as unknown as ViewStateValues,
+      message: decoded.message,
+    };
+    const answer = await handler(decoded.value, ctx);
+    if (answer.kind === 'errors') {
+      await acknowledge(context, ack, { response_action: 'errors', errors: answer.errors });
+      return;
+    }
+    await acknowledge(context, ack);
+    const reply = await answer.reply();
+    const delivery: Delivery = {
+      client,
+      respond: undefined,
+      userId: actor.userId,
+      channelId: decoded.channelId,
+      triggerId: body.trigger_id,
+      message: decoded.message,
+    };
+    // The opening click's response_url redraws ephemeral and posted messages alike; once it has expired
+    // (30 minutes, 5 answers) a posted message is updated with chat.update and an ephemeral one is answered anew.
+    if (decoded.responseUrl && reply.kind !== 'upload') {
+      try {
+        await deliver({ ...delivery, respond: respondVia(decoded.responseUrl) }, reply);
+        return;
+      } catch (err) {
+        logger.info(
+          `the response_url of a modal's message is no longer usable; answering another way (${String(err)})`,
+        );
+      }
+    }
+    await deliver(delivery, reply);
   });
 }
