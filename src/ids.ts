@@ -53,6 +53,9 @@ export const ProjectKeySchema = z.union([
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** A commit sha as the server writes it (a typed `--sha` may be shortened). */
+export const ShaSchema = z.string().regex(/^[0-9a-f]{7,64}$/i);
+
 /** Where a row button sits: the list's command text and page, so the list can be redrawn after the action. */
 export const ListPlace = {
   q: z.string().max(1200).optional(),

@@ -140,10 +140,20 @@ export function createSession(d: SessionDeps): Session {
       { userName, firstButton: null },
     ).text;
     d.write(`┌ form: ${title}\n${indent(intro)}`);
-    const values: Record<string, string | null> = {};
+    const values: Record<string, string | string[] | null> = {};
     for (const b of blocks) {
       if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
       const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
+      const element = b.element as CheckboxesElement | undefined;
+      if (element?.type === 'checkboxes') {
+        const ticked = await askCheckboxes(label, element);
+        if (ticked === null) {
+          d.write('  (form cancelled)');
+          return;
+        }
+        values[b.block_id] = ticked;
+        continue;
+      }
       const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `, { secret: isSecretInput(b, label) });
       if (answer === null) {
         d.write('  (form cancelled)');
@@ -160,6 +170,26 @@ export function createSession(d: SessionDeps): Session {
       return;
     }
     await show(submitted);
+  }
+
+  /** Checkboxes as questions: one option is a yes/no, several are ticked by number; Enter keeps what is ticked. */
+  async function askCheckboxes(label: string, el: CheckboxesElement): Promise<string[] | null> {
+    const options = el.options ?? [];
+    const initial = (el.initial_options ?? []).map((o) => o.value);
+    if (options.length === 1) {
+      const only = options[0] as CheckboxesElement['options'][number];
+      const on = initial.includes(only.value);
+      const answer = await d.ask(`  ${label}: ${only.text.text}? ${on ? '[Y/n]' : '[y/N]'} `);
+      if (answer === null) return null;
+      const a = answer.trim().toLowerCase();
+      return (a === '' ? on : a === 'y' || a === 'yes') ? [only.value] : [];
+    }
+    const list = options.map((o, i) => `${i + 1} ${o.text.text}${initial.includes(o.value) ? ' (ticked)' : ''}`).join(', ');
+    const answer = await d.ask(`  ${label} (${list}; numbers to tick, Enter to keep): `);
+    if (answer === null) return null;
+    if (answer.trim() === '') return initial;
+    const picked = answer.split(/[\s,]+/).map((w) => options[Number(w) - 1]?.value);
+    return picked.filter((v): v is string => v !== undefined);
   }
 
   /** The button behind a number, if it is still on screen as it was numbered; otherwise says why not. */
@@ -266,6 +296,12 @@ export function createSession(d: SessionDeps): Session {
       return true;
     },
   };
+}
+
+interface CheckboxesElement {
+  type: 'checkboxes';
+  options: { text: { text: string }; value: string }[];
+  initial_options?: { value: string }[];
 }
 
 function range(m: NumberedMessage): string {

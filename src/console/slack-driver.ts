@@ -234,16 +234,33 @@ export class SlackDriver {
     return it;
   }
 
-  /** Submits a modal; `values` maps an input's block_id to the text typed into it. */
-  async submitView(user: SlackPerson, view: Record<string, unknown>, values: Record<string, string | null>) {
+  /**
+   * Submits a modal; `values` maps an input's block_id to the text typed into it, or for checkboxes to the
+   * values of the options ticked (null: none). Inputs left out keep their initial value (initial options).
+   */
+  async submitView(user: SlackPerson, view: Record<string, unknown>, values: Record<string, string | string[] | null>) {
     const fake = this.o.fake;
     const triggerId = fake.issueTrigger();
     const it = new Interaction(fake, fake.lastSeq, { channel: null, user, triggerId });
     const state: Record<string, Record<string, unknown>> = {};
     for (const raw of (view.blocks as Block[] | undefined) ?? []) {
       if (raw.type !== 'input' || !raw.block_id) continue;
-      const el = raw.element as { type: string; action_id: string; initial_value?: string };
-      const v = raw.block_id in values ? values[raw.block_id] : (el.initial_value ?? null);
+      const el = raw.element as {
+        type: string;
+        action_id: string;
+        initial_value?: string;
+        options?: { value: string }[];
+        initial_options?: { value: string }[];
+      };
+      const given = raw.block_id in values ? values[raw.block_id] : undefined;
+      if (el.type === 'checkboxes') {
+        const ticked =
+          given === undefined ? (el.initial_options ?? []).map((o) => o.value) : given === null ? [] : [given].flat();
+        const selected = (el.options ?? []).filter((o) => ticked.includes(o.value));
+        state[raw.block_id] = { [el.action_id]: { type: el.type, selected_options: selected } };
+        continue;
+      }
+      const v = given === undefined ? (el.initial_value ?? null) : Array.isArray(given) ? given.join(',') : given;
       state[raw.block_id] = { [el.action_id]: { type: el.type, value: v } };
     }
     it.ack = await this.post(viewSubmissionBody({ user, view, values: state, triggerId }), undefined);

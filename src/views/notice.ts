@@ -18,6 +18,14 @@ export const DONE_BY: Record<string, string> = {
   run: 'Started',
   create: 'Created',
   edit: 'Updated',
+  merge: 'Merged',
+  'auto-merge': 'Set to merge when the pipeline succeeds',
+  'cancel-auto-merge': 'Automatic merge canceled',
+  close: 'Closed',
+  reopen: 'Reopened',
+  subscribe: 'Subscribed',
+  unsubscribe: 'Unsubscribed',
+  todo: 'Todo added',
 };
 
 export type Notice =

@@ -1,6 +1,7 @@
 import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
 import { jobRefusal } from './jobs.js';
+import { mergeRequestRefusal } from './merge-requests.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
@@ -13,4 +14,5 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   job: jobRefusal,
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,
+  merge_request: mergeRequestRefusal,
 };
