@@ -184,7 +184,9 @@ export function createSession(d: SessionDeps): Session {
       const a = answer.trim().toLowerCase();
       return (a === '' ? on : a === 'y' || a === 'yes') ? [only.value] : [];
     }
-    const list = options.map((o, i) => `${i + 1} ${o.text.text}${initial.includes(o.value) ? ' (ticked)' : ''}`).join(', ');
+    const list = options
+      .map((o, i) => `${i + 1} ${o.text.text}${initial.includes(o.value) ? ' (ticked)' : ''}`)
+      .join(', ');
     const answer = await d.ask(`  ${label} (${list}; numbers to tick, Enter to keep): `);
     if (answer === null) return null;
     if (answer.trim() === '') return initial;
