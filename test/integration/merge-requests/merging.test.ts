@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectWithinLimits } from '../../support/slack-checks.js';
+import { messageText } from '../../support/slack-driver.js';
+import { PEOPLE } from '../../support/start-app.js';
 import { buttonOf, call, useCiBot } from '../ci/harness.js';
 import { headOf, headPipelineRead, labels, MR, openModal, REMOVE_SOURCE, submit } from './support.js';
 
@@ -253,5 +255,172 @@ describe('merge when pipeline succeeds', () => {
       'Not set to merge when the pipeline succeeds any more, so there is nothing to cancel. Nothing was changed.',
     );
     expect(stale.message.key).toBe(shared.message.key);
+  });
+});
+
+describe('two merges of the same merge request at once', () => {
+  it('send one merge call: the second waits for the first and shows the merged card', async () => {
+    const sha = await headOf(h, 3);
+    const shared = await h.ask('bob', 'mr demo/web!3 --share', /!3 Fix currency rounding/);
+    const forAlice = await openModal(h, 'alice', buttonOf(shared, /^Merge$/));
+    const forBob = await openModal(h, 'bob', buttonOf(shared, /^Merge$/));
+    const from = h.calls().length;
+    const seq = h.bot.fake.lastSeq;
+    // Slow answers keep the first merge under way while the second arrives.
+    h.sim.setFaults({ latencyMs: 150 });
+    await Promise.all([
+      h.bot.slack.submitView(PEOPLE.alice, forAlice.view, {}),
+      h.bot.slack.submitView(PEOPLE.bob, forBob.view, {}),
+    ]);
+    const redraws = await h.bot.fake.waitFor(
+      () => h.bot.fake.since(seq, (r) => r.kind === 'response_url' && r.ok).length >= 2,
+      { fromSeq: seq },
+    );
+    expect(redraws).not.toBeNull();
+    const texts = h.bot.fake
+      .since(seq, (r) => r.kind === 'response_url' && r.ok)
+      .map((r) => messageText({ text: String(r.body.text), blocks: r.body.blocks as unknown[] }));
+    const merges = h.calls(from).filter((c) => c.path === `${MR(3)}/merge`);
+    expect(merges).toHaveLength(1);
+    const merger = merges[0]?.user === 'alice' ? 'U0ALICE' : 'U0BOB';
+    const other = merger === 'U0ALICE' ? 'bob' : 'alice';
+    expect(h.calls(from)).toEqual([
+      call('PUT', `${MR(3)}/merge`, merges[0]?.user ?? '', { body: { sha, should_remove_source_branch: 'false' } }),
+      call('GET', MR(3), other),
+    ]);
+    expect(texts.some((t) => t.includes(`Merged by <@${merger}>`))).toBe(true);
+    expect(texts.some((t) => t.includes(`Already merged by <@${merger}> a moment ago. Nothing was changed.`))).toBe(
+      true,
+    );
+    expect(h.bot.fake.messages.get(shared.message.key)?.text).toContain(': merged');
+  });
+
+  it('from a double click on the typed prompt send one merge call', async () => {
+    const sha = await headOf(h, 3);
+    const prompt = await h.ask('alice', 'mr merge demo/web!3', /Yes, merge !3/);
+    const yes = buttonOf(prompt, /^Yes, merge !3$/);
+    const from = h.calls().length;
+    h.sim.setFaults({ latencyMs: 150 });
+    await Promise.all([h.click('alice', yes), h.click('alice', yes)]);
+    // Both clicks are answered on the prompt: the merged card, then the card the second click found.
+    const both = await h.bot.fake.waitFor(() => (h.bot.fake.messages.get(prompt.message.key)?.version ?? 0) >= 3);
+    expect(both).not.toBeNull();
+    const final = messageText(h.bot.fake.messages.get(prompt.message.key) ?? prompt.message);
+    expect(final).toContain('Already merged by <@U0ALICE> a moment ago. Nothing was changed.');
+    expect(h.calls(from)).toEqual([
+      call('PUT', `${MR(3)}/merge`, 'alice', { body: { sha } }),
+      call('GET', MR(3), 'alice'),
+    ]);
+  });
+});
+
+describe('the typed merge', () => {
+  it('asks first, naming what will be merged and how, then merges the head it named as whoever says yes', async () => {
+    const sha = await headOf(h, 3);
+    const from = h.calls().length;
+    const prompt = await h.ask(
+      'bob',
+      'mr merge demo/web!3 --remove-source-branch --message "Round each cart line (fixes #4)"',
+      /Yes, merge !3/,
+    );
+    expect(h.calls(from)).toEqual([call('GET', MR(3), 'bob')]);
+    expect(prompt.text).toContain(
+      ':warning: Merge !3 *Fix currency rounding in cart totals* — `fix/currency-rounding` → `main` at `3e47ce32`? `fix/currency-rounding` is deleted once merged. Merge commit message: “Round each cart line (fixes #4)”.',
+    );
+    expect(labels(prompt)).toEqual(['Yes, merge !3', 'Never mind']);
+
+    const merged = await h.press('bob', buttonOf(prompt, /^Yes, merge !3$/), /Merged by/);
+    expect(h.calls(from + 1)).toEqual([
+      call('PUT', `${MR(3)}/merge`, 'bob', {
+        body: { sha, should_remove_source_branch: 'true', merge_commit_message: 'Round each cart line (fixes #4)' },
+      }),
+    ]);
+    expect(merged.message.key).toBe(prompt.message.key);
+    expect(merged.text).toContain('Merged by <@U0BOB> · merge commit');
+  });
+
+  it('answers with the card and the reason, without a merge call, when the merge request cannot be merged', async () => {
+    const from = h.calls().length;
+    const conflicting = await h.ask('alice', 'mr merge demo/web!4', /!4 Upgrade to webpack 5/);
+    const merged = await h.ask('alice', 'mr accept demo/web!1', /!1 Redesign checkout/);
+    const wip = await h.ask('alice', 'mr merge demo/web!6', /!6 WIP: Dark mode/);
+    const auto = await h.ask('alice', 'mr merge demo/web!2 --mwps', /!2 Add search/);
+    expect(h.calls(from)).toEqual([
+      call('GET', MR(4), 'alice'),
+      headPipelineRead('chore/webpack-5', 'alice'),
+      call('GET', MR(1), 'alice'),
+      call('GET', MR(6), 'alice'),
+      headPipelineRead('feature/dark-mode', 'alice'),
+      call('GET', MR(2), 'alice'),
+      headPipelineRead('feature/search-suggestions', 'alice'),
+    ]);
+    expect(conflicting.text).toContain(
+      'It has conflicts with `main`: resolve them before merging. Nothing was changed.',
+    );
+    expect(merged.text).toContain('Already merged. Nothing was changed.');
+    expect(wip.text).toContain('It is marked as work in progress: remove the WIP prefix from its title first.');
+    expect(auto.text).toContain('It is already set to merge when the pipeline succeeds. Nothing was changed.');
+  });
+
+  it('takes a shortened --sha of the head, and refuses another sha or a word that is no sha without merging', async () => {
+    const sha = await headOf(h, 3);
+    const from = h.calls().length;
+    const prompt = await h.ask('alice', `mr merge demo/web!3 --sha ${sha.slice(0, 7)}`, /Yes, merge !3/);
+    expect(JSON.parse(buttonOf(prompt, /^Yes, merge/).value ?? '{}')).toEqual({ p: 'demo/web', i: 3, s: sha });
+    const other = await h.ask('alice', 'mr merge demo/web!3 --sha deadbeef', /not `deadbeef`/);
+    const word = await h.ask('alice', 'mr merge demo/web!3 --sha main', /takes a commit sha/);
+    expect(h.calls(from)).toEqual([
+      call('GET', MR(3), 'alice'),
+      call('GET', MR(3), 'alice'),
+      headPipelineRead('fix/currency-rounding', 'alice'),
+    ]);
+    expect(other.text).toContain('Its head is `3e47ce32`, not `deadbeef`');
+    expect(word.text).toContain(
+      '`--sha` takes a commit sha (7 to 64 hexadecimal characters), not `main`. Nothing was sent.',
+    );
+  });
+
+  it('sets a merge when the pipeline succeeds, and says so when GitLab merged at once because no pipeline was running', async () => {
+    const sha = await headOf(h, 7);
+    const prompt = await h.ask('alice', 'mr merge demo/web!7 --when-pipeline-succeeds', /Yes, merge !7/);
+    expect(prompt.text).toContain('at `8efc7d97` when its pipeline succeeds?');
+    const from = h.calls().length;
+    const merged = await h.press('alice', buttonOf(prompt, /^Yes, merge !7$/), /Merged by/);
+    expect(h.calls(from)).toEqual([
+      call('PUT', `${MR(7)}/merge`, 'alice', { body: { sha, merge_when_pipeline_succeeds: 'true' } }),
+    ]);
+    expect(merged.text).toMatch(
+      /Merged by <@U0ALICE> · merge commit `[0-9a-f]{8}` \(at once: no pipeline of its head was running\)/,
+    );
+  });
+
+  it('refuses a prompt answered after new commits were pushed (409)', async () => {
+    const prompt = await h.ask('alice', 'mr merge demo/web!3', /Yes, merge !3/);
+    const { sha } = h.sim.push({
+      project: 'demo/web',
+      branch: 'fix/currency-rounding',
+      username: 'bob',
+      files: ['README.md'],
+    });
+    const stale = await h.press('alice', buttonOf(prompt, /^Yes, merge !3$/), /New commits were pushed/);
+    expect(stale.text).toContain(`the head is now \`${sha.slice(0, 8)}\``);
+    expect(labels(stale)).toContain('Merge');
+  });
+});
+
+describe('eve, who is no member of demo/secret', () => {
+  it('is told its merge requests are not found or not hers to see, and nothing else is called', async () => {
+    const from = h.calls().length;
+    const card = await h.ask('eve', 'mr demo/secret!1', /not found/);
+    const merge = await h.ask('eve', 'mr merge demo/secret!1', /not found/);
+    const list = await h.ask('eve', 'mrs demo/secret', /not found/);
+    expect(h.calls(from)).toEqual([
+      call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests/1', 'eve', { status: 404 }),
+      call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests/1', 'eve', { status: 404 }),
+      call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests', 'eve', { status: 404 }),
+    ]);
+    expect(card.text).toContain('Merge request demo/secret!1 was not found, or you have no access to it (404).');
+    expect(merge.text).toContain('Merge request demo/secret!1 was not found, or you have no access to it (404).');
+    expect(list.text).toContain('Project demo/secret was not found, or you have no access to it (404).');
   });
 });
