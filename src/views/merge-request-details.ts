@@ -190,7 +190,7 @@ export function buildVersions(
   const title = `Diff versions of ${mrRef(project, mr.iid)}`;
   const lines = versions.map(
     (v) =>
-      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} files` : ''} · ${when(v.created_at, o.now)}`,
+      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} file${v.real_size === '1' ? '' : 's'}` : ''} · ${when(v.created_at, o.now)}`,
   );
   const blocks: Block[] = [section(md`:card_index_dividers: ${bold(title)} · ${versions.length}, newest first`)];
   if (versions.length === 0) blocks.push(section('No diff versions.'));

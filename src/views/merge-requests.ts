@@ -455,7 +455,7 @@ export function mergeRequestRefusal(r: Refusal, label: string): Md | null {
   const status = r.status ?? '?';
   switch (r.reason) {
     case 'merge_denied':
-      return md`You may not merge ${label} (${status}): that needs the right to push to its target branch.`;
+      return md`You may not merge ${label.replace(/^Merge request/, 'merge request')} (${status}): that needs the right to push to its target branch.`;
     case 'not_mergeable':
       return md`${label} cannot be merged (${status}): it has conflicts, is marked work in progress, or is already merged or closed.`;
     case 'not_mergeable_now':
@@ -473,7 +473,8 @@ export function mergeRequestRefusal(r: Refusal, label: string): Md | null {
   }
   const verb = FORBIDDEN[r.action];
   if ((r.status === 403 || r.status === 401) && verb) {
-    return md`You may not ${verb} ${label} (${status}): that needs the Developer role in the project, or being its author.`;
+    const what = label.replace(/^Merge request/, 'merge request');
+    return md`You may not ${verb} ${what} (${status}): that needs the Developer role in the project, or being its author.`;
   }
   return null;
 }
