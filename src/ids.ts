@@ -105,6 +105,8 @@ export interface OpenedFrom {
    * usable for 30 minutes and 5 answers).
    */
   responseUrl?: string | null;
+  /** When the modal was opened: a response_url is only good for 30 minutes after its click. */
+  at?: Date;
 }
 
 /**
@@ -124,6 +126,7 @@ export function encodeModalMetadata<D extends ModalDef>(
     v: value,
     ...(m ? { m } : {}),
     ...(from.responseUrl ? { r: from.responseUrl } : {}),
+    ...(from.at ? { a: from.at.getTime() } : {}),
   });
   if (text.length > 3000)
     throw new Error(`private_metadata of ${def.name} is ${text.length} characters (Slack allows 3000)`);
@@ -142,6 +145,7 @@ const ModalEnvelopeSchema = z
       .url({ protocol: /^https?$/ })
       .max(1000)
       .optional(),
+    a: z.number().int().nonnegative().optional(),
   })
   .strict();
 
@@ -152,6 +156,7 @@ export type ModalDecodeResult =
       channelId: string | null;
       message: { ts: string; ephemeral: boolean } | null;
       responseUrl: string | null;
+      openedAt: Date | null;
       value: unknown;
     }
   | { ok: false; reason: string };
@@ -185,6 +190,7 @@ export function decodeModalSubmission(
     channelId: envelope.data.c,
     message: m ? { ts: m.t, ephemeral: m.e } : null,
     responseUrl: envelope.data.r ?? null,
+    openedAt: envelope.data.a === undefined ? null : new Date(envelope.data.a),
     value: value.data,
   };
 }

@@ -19,6 +19,9 @@ export interface ViewListenerOptions {
   now(): Date;
 }
 
+/** How long a response_url is worth trying: Slack's 30 minutes, less a margin for the request itself. */
+const RESPONSE_URL_LIFETIME_MS = 29 * 60 * 1000;
+
 /** Answers through a response_url kept from the click that opened a modal (as Bolt's own respond does). */
 function respondVia(url: string): RespondFn {
   return async (message) => {
@@ -103,9 +106,11 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       triggerId: body.trigger_id,
       message: decoded.message,
     };
-    // The opening click's response_url redraws ephemeral and posted messages alike; once it has expired
-    // (30 minutes, 5 answers) a posted message is updated with chat.update and an ephemeral one is answered anew.
-    if (decoded.responseUrl && reply.kind !== 'upload') {
+    // The opening click's response_url redraws ephemeral and posted messages alike. Slack keeps it for 30
+    // minutes and 5 answers: after that a posted message is updated with chat.update and an ephemeral one
+    // (which nothing else can change) is answered with a fresh ephemeral message.
+    const fresh = !decoded.openedAt || ctx.now.getTime() - decoded.openedAt.getTime() < RESPONSE_URL_LIFETIME_MS;
+    if (decoded.responseUrl && fresh && reply.kind !== 'upload') {
       try {
         await deliver({ ...delivery, respond: respondVia(decoded.responseUrl) }, reply);
         return;

@@ -249,7 +249,7 @@ const openMerge = (auto: boolean) =>
       MrModals.merge,
       ctx.channelId,
       { p: v.p, i: v.i, s: v.s, w: auto },
-      { message: ctx.message, responseUrl: ctx.responseUrl ?? null },
+      { message: ctx.message, responseUrl: ctx.responseUrl ?? null, at: ctx.now },
     );
     return { kind: 'modal', view: buildMergeModal(v, auto, metadata) };
   });

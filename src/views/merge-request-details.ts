@@ -142,7 +142,7 @@ export function buildDiffAnswer(
   const inline = escapeText(diff).replace(/```/g, "'''");
   let file: DiffAnswer['file'] = null;
   if (inline.length + 6 <= INLINE_DIFF && listed.left === 0) {
-    blocks.push(section(Md.trusted(`\`\`\`${inline}\`\`\``)));
+    blocks.push(section(Md.trusted(`\`\`\`\n${inline}\`\`\``)));
   } else {
     const content = diff.length > DIFF_FILE_LIMIT ? diff.slice(0, DIFF_FILE_LIMIT) : diff;
     const lines = content.replace(/\n$/, '').split('\n').length;

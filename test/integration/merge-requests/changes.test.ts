@@ -19,7 +19,7 @@ describe('mr changes', () => {
       'Fix currency rounding in cart totals · `fix/currency-rounding` → `main` at `3e47ce32`',
     );
     expect(seen.text).toContain('`src/cart/totals.ts` · +1 −1');
-    expect(seen.text).toContain('```diff --git a/src/cart/totals.ts b/src/cart/totals.ts\n--- a/src/cart/totals.ts');
+    expect(seen.text).toContain('```\ndiff --git a/src/cart/totals.ts b/src/cart/totals.ts\n--- a/src/cart/totals.ts');
     expect(h.bot.fake.calls('files.completeUploadExternal')).toHaveLength(0);
   });
 
@@ -42,7 +42,9 @@ describe('mr changes', () => {
     for (const path of [FILES[0], FILES[2499], 'src/routes.tsx']) {
       expect(file?.content).toContain(`diff --git a/${path} b/${path}`);
     }
-    expect(file?.content.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toHaveLength(10006);
+    expect((file?.content ?? '').split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'))).toHaveLength(
+      10006,
+    );
     expectWithinLimits(seen.it);
   });
 

@@ -95,6 +95,27 @@ describe('the Merge button', () => {
   });
 });
 
+describe('a merge modal submitted after its click’s response_url has expired (30 minutes)', () => {
+  it('updates a posted card with chat.update', async () => {
+    const shared = await h.ask('bob', 'mr demo/web!3 --share', /!3 Fix currency rounding/);
+    const modal = await openModal(h, 'alice', buttonOf(shared, /^Merge$/));
+    h.clock.advance(31 * 60 * 1000);
+    const merged = await submit(h, 'alice', modal, {}, /Merged by <@U0ALICE>/);
+    expect(merged.message.key).toBe(shared.message.key);
+    expect(merged.it.records().map((r) => [r.method, r.ok])).toEqual([['chat.update', true]]);
+  });
+
+  it('answers an ephemeral card with a fresh ephemeral card in its channel', async () => {
+    const own = await h.ask('alice', 'mr demo/web!3', /!3 Fix currency rounding/);
+    const modal = await openModal(h, 'alice', buttonOf(own, /^Merge$/));
+    h.clock.advance(31 * 60 * 1000);
+    const merged = await submit(h, 'alice', modal, {}, /Merged by <@U0ALICE>/);
+    expect(merged.message.key).not.toBe(own.message.key);
+    expect(merged.message).toMatchObject({ channel: 'C0TEST', ephemeral: true, visibleTo: 'U0ALICE' });
+    expect(merged.it.records().map((r) => [r.method, r.ok])).toEqual([['chat.postEphemeral', true]]);
+  });
+});
+
 describe('a merge that is refused', () => {
   it('says new commits were pushed since the card was drawn (409) and redraws the card with the new head', async () => {
     const old = await headOf(h, 3);
