@@ -1,4 +1,5 @@
 import { account } from './account.js';
+import { awards } from './awards.js';
 import { deployments } from './deployments.js';
 import { jobs } from './jobs.js';
 import { pipelines } from './pipelines.js';
@@ -6,4 +7,4 @@ import { schedules } from './schedules.js';
 import type { Noun } from './types.js';
 
 /** Every noun the bot carries out. Adding a noun is its own files and one line here. */
-export const NOUNS: readonly Noun[] = [account, jobs, pipelines, schedules, deployments];
+export const NOUNS: readonly Noun[] = [account, jobs, pipelines, schedules, deployments, awards];
