@@ -5,6 +5,7 @@ import { jobRefusal } from './jobs.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
+import { todoRefusal } from './todos.js';
 
 /** The words for a refusal of an action on a resource; null when the status says it best. */
 export type RefusalWords = (r: Refusal, label: string) => Md | null;
@@ -14,5 +15,6 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   job: jobRefusal,
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,
+  todo: todoRefusal,
   award: awardRefusal,
 };
