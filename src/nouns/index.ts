@@ -1,6 +1,7 @@
 import { account } from './account.js';
 import { awards } from './awards.js';
 import { deployments } from './deployments.js';
+import { events } from './events.js';
 import { jobs } from './jobs.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
@@ -8,4 +9,4 @@ import { todos } from './todos.js';
 import type { Noun } from './types.js';
 
 /** Every noun the bot carries out. Adding a noun is its own files and one line here. */
-export const NOUNS: readonly Noun[] = [account, jobs, pipelines, schedules, deployments, awards, todos];
+export const NOUNS: readonly Noun[] = [account, jobs, pipelines, schedules, deployments, awards, todos, events];
