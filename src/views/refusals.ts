@@ -2,6 +2,7 @@ import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
 import { awardRefusal } from './awards.js';
 import { jobRefusal } from './jobs.js';
+import { keyRefusal } from './keys.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
@@ -16,5 +17,6 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,
   todo: todoRefusal,
+  key: keyRefusal,
   award: awardRefusal,
 };
