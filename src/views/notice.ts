@@ -18,6 +18,8 @@ export const DONE_BY: Record<string, string> = {
   run: 'Started',
   create: 'Created',
   edit: 'Updated',
+  done: 'Marked done',
+  'done-all': 'Marked all done',
 };
 
 export type Notice =
