@@ -1,5 +1,6 @@
 import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
+import { issueRefusal } from './issues.js';
 import { jobRefusal } from './jobs.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
@@ -13,4 +14,5 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   job: jobRefusal,
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,
+  issue: issueRefusal,
 };
