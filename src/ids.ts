@@ -72,6 +72,86 @@ export function encodeButtonValue<D extends ButtonDef>(def: D, value: z.input<D[
   return text;
 }
 
+/** A modal a noun opens: its name (the callback_id after the prefix) and the schema of what it remembers. */
+export interface ModalDef<N extends string = string, S extends z.ZodType = z.ZodType> {
+  readonly name: N;
+  readonly schema: S;
+}
+
+export type ModalValue<D extends ModalDef> = z.output<D['schema']>;
+
+export const MODAL_PREFIX = 'gl:modal:';
+
+/** The modals of one noun: `defineModals('issue', { create: schema })` names them `issue.create`. */
+export function defineModals<P extends string, M extends Record<string, z.ZodType>>(
+  prefix: P,
+  schemas: M,
+): { readonly [K in keyof M & string]: ModalDef<`${P}.${K}`, M[K]> } {
+  return defineButtons(prefix, schemas);
+}
+
+export function callbackIdFor(def: ModalDef): string {
+  return `${MODAL_PREFIX}${def.name}`;
+}
+
+/**
+ * A modal's private_metadata: the channel it was opened from (where its answer goes) and what the modal
+ * remembers (its value, checked against the modal's schema when it is submitted).
+ */
+export function encodeModalMetadata<D extends ModalDef>(
+  def: D,
+  channelId: string | null,
+  value: z.input<D['schema']>,
+): string {
+  const text = JSON.stringify({ c: channelId, v: value });
+  if (text.length > 3000)
+    throw new Error(`private_metadata of ${def.name} is ${text.length} characters (Slack allows 3000)`);
+  return text;
+}
+
+const ModalEnvelopeSchema = z.object({ c: z.string().max(64).nullable(), v: z.unknown() }).strict();
+
+export type ModalDecodeResult =
+  | { ok: true; name: string; channelId: string | null; value: unknown }
+  | { ok: false; reason: string };
+
+/** The modal a submission names, where it was opened, and what it remembers, checked against its schema. */
+export function decodeModalSubmission(
+  callbackId: unknown,
+  metadata: unknown,
+  modals: ReadonlyMap<string, ModalDef>,
+): ModalDecodeResult {
+  if (typeof callbackId !== 'string' || !callbackId.startsWith(MODAL_PREFIX)) {
+    return { ok: false, reason: "not one of this bot's forms" };
+  }
+  const name = callbackId.slice(MODAL_PREFIX.length);
+  const def = modals.get(name);
+  if (!def) return { ok: false, reason: `unknown form ${JSON.stringify(name.slice(0, 60))}` };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(String(metadata ?? ''));
+  } catch {
+    return { ok: false, reason: 'the form does not say where it came from' };
+  }
+  const envelope = ModalEnvelopeSchema.safeParse(raw);
+  if (!envelope.success) return { ok: false, reason: 'the form does not say where it came from' };
+  const value = def.schema.safeParse(envelope.data.v);
+  if (!value.success) return { ok: false, reason: 'the form does not have the expected shape' };
+  return { ok: true, name, channelId: envelope.data.c, value: value.data };
+}
+
+/** One input of a submitted modal as Slack sends it (the field that is set depends on the element's type). */
+export interface ViewInputState {
+  type: string;
+  value?: string | null;
+  selected_date?: string | null;
+  selected_option?: { value: string } | null;
+  selected_options?: { value: string }[];
+}
+
+/** A submitted modal's inputs: block_id → action_id → state. */
+export type ViewStateValues = Readonly<Record<string, Readonly<Record<string, ViewInputState>>>>;
+
 // The connect modal remembers where it was opened, to answer there.
 const ConnectMetadataSchema = z.object({ c: z.string().max(64).nullable() }).strict();
 export type ConnectMetadata = { channelId: string | null };

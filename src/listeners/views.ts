@@ -1,14 +1,28 @@
-import type { App } from '@slack/bolt';
-import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
+import type { App, ViewSubmitAction } from '@slack/bolt';
+import { StaleActionError } from '../errors.js';
+import {
+  BlockIds,
+  CallbackIds,
+  decodeModalSubmission,
+  InputActionIds,
+  MODAL_PREFIX,
+  type ViewStateValues,
+} from '../ids.js';
+import type { Dispatch } from '../nouns/assemble.js';
+import type { ModalContext } from '../nouns/types.js';
 import type { AccountOperations } from '../operations/account.js';
+import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
-import { acknowledge } from './acknowledge.js';
+import { acknowledge, setAnswerChannel } from './acknowledge.js';
+import { deliver } from './deliver.js';
 
 export interface ViewListenerOptions {
   account: AccountOperations;
   serverUrl: string;
   slashCommand: string;
+  dispatch: Dispatch;
+  sessionOf(actor: Actor): Session;
   now(): Date;
 }
 
@@ -44,5 +58,42 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       response_action: 'update',
       view: buildConnectedModal(o.serverUrl, o.slashCommand, check.username),
     });
+  });
+
+  // The modals nouns register: field errors keep a modal open; otherwise it closes and the answer goes to
+  // the channel it was opened from (its private_metadata says which).
+  app.view<ViewSubmitAction>(new RegExp(`^${MODAL_PREFIX}`), async ({ ack, body, view, context, client }) => {
+    const decoded = decodeModalSubmission(view.callback_id, view.private_metadata, o.dispatch.modalDefs);
+    if (!decoded.ok) throw new StaleActionError(decoded.reason);
+    const handler = o.dispatch.modal(decoded.name);
+    if (!handler) throw new StaleActionError(`no handler for ${decoded.name}`);
+    setAnswerChannel(context, decoded.channelId);
+    const actor = {
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      userName: body.user.name,
+    };
+    const ctx: ModalContext = {
+      actor,
+      channelId: decoded.channelId,
+      now: o.now(),
+      session: o.sessionOf(actor),
+      values: view.state.values as unknown as ViewStateValues,
+    };
+    const answer = await handler(decoded.value, ctx);
+    if (answer.kind === 'errors') {
+      await acknowledge(context, ack, { response_action: 'errors', errors: answer.errors });
+      return;
+    }
+    await acknowledge(context, ack);
+    const delivery = {
+      client,
+      respond: undefined,
+      userId: actor.userId,
+      channelId: decoded.channelId,
+      triggerId: body.trigger_id,
+      message: null,
+    };
+    await deliver(delivery, await answer.reply());
   });
 }

@@ -20,6 +20,17 @@ export const DONE_BY: Record<string, string> = {
   edit: 'Updated',
   done: 'Marked done',
   'done-all': 'Marked all done',
+  close: 'Closed',
+  reopen: 'Reopened',
+  subscribe: 'Subscribed',
+  unsubscribe: 'Unsubscribed',
+  todo: 'Added to the todos',
+  thumbsup: ':thumbsup: given',
+  move: 'Moved',
+  estimate: 'Estimate set',
+  'reset-estimate': 'Estimate reset',
+  spend: 'Time logged',
+  'reset-spent': 'Spent time reset',
 };
 
 export type Notice =

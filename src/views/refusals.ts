@@ -1,6 +1,7 @@
 import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
 import { awardRefusal } from './awards.js';
+import { issueRefusal } from './issues.js';
 import { jobRefusal } from './jobs.js';
 import { keyRefusal } from './keys.js';
 import type { Md } from './mrkdwn.js';
@@ -19,4 +20,5 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   todo: todoRefusal,
   key: keyRefusal,
   award: awardRefusal,
+  issue: issueRefusal,
 };
