@@ -85,7 +85,7 @@ export type ModalValue<D extends ModalDef> = z.output<D['schema']>;
 
 export const MODAL_PREFIX = 'gl:modal:';
 
-/** The modals of one noun: `defineModals('mr', { merge: schema })` names them `mr.merge`. */
+/** The modals of one noun: `defineModals('issue', { create: schema })` names them `issue.create`. */
 export function defineModals<P extends string, M extends Record<string, z.ZodType>>(
   prefix: P,
   schemas: M,
@@ -194,6 +194,18 @@ export function decodeModalSubmission(
     value: value.data,
   };
 }
+
+/** One input of a submitted modal as Slack sends it (the field that is set depends on the element's type). */
+export interface ViewInputState {
+  type: string;
+  value?: string | null;
+  selected_date?: string | null;
+  selected_option?: { value: string } | null;
+  selected_options?: { value: string }[];
+}
+
+/** A submitted modal's inputs: block_id → action_id → state. */
+export type ViewStateValues = Readonly<Record<string, Readonly<Record<string, ViewInputState>>>>;
 
 // The connect modal remembers where it was opened, to answer there.
 const ConnectMetadataSchema = z.object({ c: z.string().max(64).nullable() }).strict();

@@ -76,6 +76,7 @@ const EMOJI: Record<string, string> = {
   link: '🔗',
   page_facing_up: '📄',
   card_index_dividers: '🗂',
+  arrow_right: '➡',
 };
 
 // Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they

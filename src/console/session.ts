@@ -2,7 +2,7 @@ import { BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
-import type { FoundButton, Interaction, SlackDriver } from './slack-driver.js';
+import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
 
 // The console's conversation: one line in, what Slack would have shown out. Lines are
 // slash commands, button presses by number, or console commands (as, tick, help, quit).
@@ -140,21 +140,13 @@ export function createSession(d: SessionDeps): Session {
       { userName, firstButton: null },
     ).text;
     d.write(`┌ form: ${title}\n${indent(intro)}`);
-    const values: Record<string, string | string[] | null> = {};
+    const values: Record<string, string | null> = {};
     for (const b of blocks) {
       if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
       const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
-      const element = b.element as CheckboxesElement | undefined;
-      if (element?.type === 'checkboxes') {
-        const ticked = await askCheckboxes(label, element);
-        if (ticked === null) {
-          d.write('  (form cancelled)');
-          return;
-        }
-        values[b.block_id] = ticked;
-        continue;
-      }
-      const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `, { secret: isSecretInput(b, label) });
+      const answer = await d.ask(`  ${label}${inputHint(b.element)}${b.optional ? ' (optional)' : ''}: `, {
+        secret: isSecretInput(b, label),
+      });
       if (answer === null) {
         d.write('  (form cancelled)');
         return;
@@ -170,28 +162,6 @@ export function createSession(d: SessionDeps): Session {
       return;
     }
     await show(submitted);
-  }
-
-  /** Checkboxes as questions: one option is a yes/no, several are ticked by number; Enter keeps what is ticked. */
-  async function askCheckboxes(label: string, el: CheckboxesElement): Promise<string[] | null> {
-    const options = el.options ?? [];
-    const initial = (el.initial_options ?? []).map((o) => o.value);
-    if (options.length === 1) {
-      const only = options[0] as CheckboxesElement['options'][number];
-      const on = initial.includes(only.value);
-      const answer = await d.ask(`  ${label}: ${only.text.text}? ${on ? '[Y/n]' : '[y/N]'} `);
-      if (answer === null) return null;
-      const a = answer.trim().toLowerCase();
-      return (a === '' ? on : a === 'y' || a === 'yes') ? [only.value] : [];
-    }
-    const list = options
-      .map((o, i) => `${i + 1} ${o.text.text}${initial.includes(o.value) ? ' (ticked)' : ''}`)
-      .join(', ');
-    const answer = await d.ask(`  ${label} (${list}; numbers to tick, Enter to keep): `);
-    if (answer === null) return null;
-    if (answer.trim() === '') return initial;
-    const picked = answer.split(/[\s,]+/).map((w) => options[Number(w) - 1]?.value);
-    return picked.filter((v): v is string => v !== undefined);
   }
 
   /** The button behind a number, if it is still on screen as it was numbered; otherwise says why not. */
@@ -298,12 +268,6 @@ export function createSession(d: SessionDeps): Session {
       return true;
     },
   };
-}
-
-interface CheckboxesElement {
-  type: 'checkboxes';
-  options: { text: { text: string }; value: string }[];
-  initial_options?: { value: string }[];
 }
 
 function range(m: NumberedMessage): string {

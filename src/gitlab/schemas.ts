@@ -246,6 +246,9 @@ export const IssueSchema = z
     subscribed: z.boolean().optional(),
     time_stats: TimeStatsSchema.optional(),
     _links: LinksSchema.optional(),
+    // Sent by servers newer than 9.5: who closed it, and the issue a moved one became (a global id).
+    closed_by: UserBasicSchema.nullish(),
+    moved_to_id: id.nullish(),
   })
   .transform(({ assignees, assignee, ...rest }) => ({
     ...rest,

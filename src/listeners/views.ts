@@ -1,8 +1,15 @@
 import type { App, RespondFn, ViewSubmitAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
-import { BlockIds, CallbackIds, decodeModalSubmission, InputActionIds, MODAL_PREFIX } from '../ids.js';
+import {
+  BlockIds,
+  CallbackIds,
+  decodeModalSubmission,
+  InputActionIds,
+  MODAL_PREFIX,
+  type ViewStateValues,
+} from '../ids.js';
 import type { Dispatch } from '../nouns/assemble.js';
-import type { ModalContext, ViewStateValues } from '../nouns/types.js';
+import type { ModalContext } from '../nouns/types.js';
 import type { AccountOperations } from '../operations/account.js';
 import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';

@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
-import type { ButtonDef, ButtonValue, ModalDef, ModalValue } from '../ids.js';
+import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { RequestContext } from '../operations/context.js';
 import type { PeopleResolver } from '../operations/people.js';
@@ -112,18 +112,6 @@ export interface ButtonBinding<Ops> {
   def: ButtonDef;
   handle: ButtonHandler<ButtonDef, Ops>;
 }
-
-/** One input of a submitted modal as Slack sends it (the field that is set depends on the element's type). */
-export interface ViewInputState {
-  type: string;
-  value?: string | null;
-  selected_date?: string | null;
-  selected_option?: { value: string } | null;
-  selected_options?: { value: string }[];
-}
-
-/** A submitted modal's inputs: block_id → action_id → state. */
-export type ViewStateValues = Readonly<Record<string, Readonly<Record<string, ViewInputState>>>>;
 
 /**
  * A modal submission's context: the channel (and the message, when the modal remembers one) is where the

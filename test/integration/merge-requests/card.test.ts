@@ -116,8 +116,8 @@ describe('the card buttons', () => {
     ]);
     expect(off.text).toContain('Unsubscribed by <@U0BOB>');
 
-    const todo = await h.press('bob', buttonOf(off, /^Add todo$/), /Todo added by/);
-    expect(todo.text).toContain('Todo added by <@U0BOB>');
+    const todo = await h.press('bob', buttonOf(off, /^Add todo$/), /Added to the todos by/);
+    expect(todo.text).toContain('Added to the todos by <@U0BOB>');
     const t = h.calls().length;
     const twice = await h.press('bob', buttonOf(todo, /^Add todo$/), /already one of your todos/);
     expect(h.calls(t)).toEqual([

@@ -150,7 +150,7 @@ describe('mr subscribe, unsubscribe and todo', () => {
     const on = await h.ask('bob', 'mr watch demo/web!6', /Subscribed by/);
     const off = await h.ask('bob', 'mr unsub demo/web!6', /Unsubscribed by/);
     const notOn = await h.ask('bob', 'mr unsubscribe demo/web!6', /not subscribed/);
-    const todo = await h.ask('bob', 'mr todo demo/web!6', /Todo added by/);
+    const todo = await h.ask('bob', 'mr todo demo/web!6', /Added to the todos by/);
     const todoAgain = await h.ask('bob', 'mr add-todo demo/web!6', /already one of your todos/);
     const pipeline = headPipelineRead('feature/dark-mode', 'bob');
     expect(h.calls()).toEqual([
@@ -170,7 +170,7 @@ describe('mr subscribe, unsubscribe and todo', () => {
     expect(on.text).toContain('Subscribed by <@U0BOB>');
     expect(off.text).toContain('Unsubscribed by <@U0BOB>');
     expect(notOn.text).toContain('You were not subscribed. Nothing was changed.');
-    expect(todo.text).toContain('Todo added by <@U0BOB>');
+    expect(todo.text).toContain('Added to the todos by <@U0BOB>');
     expect(todoAgain.text).toContain('It is already one of your todos. Nothing was changed.');
   });
 });

@@ -39,7 +39,7 @@ describe('the Merge button', () => {
     // Opening the modal asks the server nothing.
     expect(h.calls(from)).toEqual([call('GET', MR(3), 'bob'), headPipelineRead('fix/currency-rounding', 'bob')]);
 
-    const merged = await submit(h, 'alice', modal, { [REMOVE_SOURCE]: ['remove'] }, /Merged by/);
+    const merged = await submit(h, 'alice', modal, { [REMOVE_SOURCE]: 'remove' }, /Merged by/);
     expect(h.calls(from + 2)).toEqual([
       call('PUT', `${MR(3)}/merge`, 'alice', { body: { sha, should_remove_source_branch: 'true' } }),
     ]);

@@ -49,7 +49,7 @@ export async function submit(
   h: CiHarness,
   person: PersonName,
   modal: OpenedModal,
-  values: Record<string, string | string[] | null>,
+  values: Record<string, string | null>,
   until: RegExp,
 ): Promise<Submitted> {
   const it = await h.bot.slack.submitView(PEOPLE[person], modal.view, values);
