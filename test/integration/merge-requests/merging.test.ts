@@ -262,6 +262,23 @@ describe('merge when pipeline succeeds', () => {
     expect(labels(after)).toEqual(['Unsubscribe', 'Add todo', 'Changes', 'Open in GitLab']);
   });
 
+  it('typed cancel-auto-merge sends PUT, and on a server that routes it as POST (405) falls back to POST', async () => {
+    const canceled = await h.ask('bob', 'mr cancel-mwps demo/web!2', /Automatic merge canceled by/);
+    const merged = await h.ask('bob', 'mr cancel-auto-merge demo/web!1', /nothing to cancel/);
+    expect(h.calls()).toEqual([
+      call('PUT', `${MR(2)}/cancel_merge_when_pipeline_succeeds`, 'bob'),
+      headPipelineRead('feature/search-suggestions', 'bob'),
+      // Not open: the documented PUT answers 405, so the client tries the POST 9.5 servers route.
+      call('PUT', `${MR(1)}/cancel_merge_when_pipeline_succeeds`, 'bob', { status: 405 }),
+      call('POST', `${MR(1)}/cancel_merge_when_pipeline_succeeds`, 'bob', { status: 201 }),
+    ]);
+    expect(canceled.text).toContain('Automatic merge canceled by <@U0BOB> · !2');
+    expect(canceled.text).not.toContain('Set to merge when the pipeline succeeds');
+    expect(merged.text).toContain(
+      'Merge request demo/web!1 is not set to merge when the pipeline succeeds (406), so there is nothing to cancel.',
+    );
+  });
+
   it('cancel on a card that is out of date says there is nothing to cancel', async () => {
     const shared = await h.ask('alice', 'mr demo/web!2 --share', /!2 Add search/);
     await h.ask('bob', 'mr cancel-auto-merge demo/web!2', /Automatic merge canceled by <@U0BOB>/);
