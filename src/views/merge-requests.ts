@@ -23,7 +23,8 @@ import { type Notice, noticeBlocks } from './notice.js';
 import { shortSha, statusBadge } from './status.js';
 
 // Merge requests as people scan them: a card whose buttons fit the state (Merge pinned to the head sha
-// the card shows), list rows, the merge modal and typed confirmations, and the words for what went wrong.
+// the card shows), list rows, the delete confirmation, time figures, and the words for refusals. What
+// merging says and the merge modal are in merge-request-merging.ts.
 
 type ListItem = MergeRequest | MergeRequestSimple;
 
