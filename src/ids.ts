@@ -53,6 +53,9 @@ export const ProjectKeySchema = z.union([
 
 export const Id = z.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 
+/** A commit sha as the server writes it (a typed `--sha` may be shortened). */
+export const ShaSchema = z.string().regex(/^[0-9a-f]{7,64}$/i);
+
 /** Where a row button sits: the list's command text and page, so the list can be redrawn after the action. */
 export const ListPlace = {
   q: z.string().max(1200).optional(),
@@ -94,25 +97,68 @@ export function callbackIdFor(def: ModalDef): string {
   return `${MODAL_PREFIX}${def.name}`;
 }
 
+/** The message a modal was opened from, to redraw it when the modal is submitted. */
+export interface OpenedFrom {
+  message?: { ts: string; ephemeral: boolean } | null;
+  /**
+   * The opening click's response_url: the one way to redraw an ephemeral message later (Slack keeps it
+   * usable for 30 minutes and 5 answers).
+   */
+  responseUrl?: string | null;
+  /** When the modal was opened: a response_url is only good for 30 minutes after its click. */
+  at?: Date;
+}
+
 /**
- * A modal's private_metadata: the channel it was opened from (where its answer goes) and what the modal
- * remembers (its value, checked against the modal's schema when it is submitted).
+ * A modal's private_metadata: the channel it was opened from (where its answer goes), optionally the message
+ * it was opened from, and what the modal remembers (its value, checked against the modal's schema when it is
+ * submitted).
  */
 export function encodeModalMetadata<D extends ModalDef>(
   def: D,
   channelId: string | null,
   value: z.input<D['schema']>,
+  from: OpenedFrom = {},
 ): string {
-  const text = JSON.stringify({ c: channelId, v: value });
+  const m = from.message ? { t: from.message.ts, e: from.message.ephemeral } : undefined;
+  const text = JSON.stringify({
+    c: channelId,
+    v: value,
+    ...(m ? { m } : {}),
+    ...(from.responseUrl ? { r: from.responseUrl } : {}),
+    ...(from.at ? { a: from.at.getTime() } : {}),
+  });
   if (text.length > 3000)
     throw new Error(`private_metadata of ${def.name} is ${text.length} characters (Slack allows 3000)`);
   return text;
 }
 
-const ModalEnvelopeSchema = z.object({ c: z.string().max(64).nullable(), v: z.unknown() }).strict();
+const ModalEnvelopeSchema = z
+  .object({
+    c: z.string().max(64).nullable(),
+    v: z.unknown(),
+    m: z
+      .object({ t: z.string().max(64), e: z.boolean() })
+      .strict()
+      .optional(),
+    r: z
+      .url({ protocol: /^https?$/ })
+      .max(1000)
+      .optional(),
+    a: z.number().int().nonnegative().optional(),
+  })
+  .strict();
 
 export type ModalDecodeResult =
-  | { ok: true; name: string; channelId: string | null; value: unknown }
+  | {
+      ok: true;
+      name: string;
+      channelId: string | null;
+      message: { ts: string; ephemeral: boolean } | null;
+      responseUrl: string | null;
+      openedAt: Date | null;
+      value: unknown;
+    }
   | { ok: false; reason: string };
 
 /** The modal a submission names, where it was opened, and what it remembers, checked against its schema. */
@@ -137,7 +183,16 @@ export function decodeModalSubmission(
   if (!envelope.success) return { ok: false, reason: 'the form does not say where it came from' };
   const value = def.schema.safeParse(envelope.data.v);
   if (!value.success) return { ok: false, reason: 'the form does not have the expected shape' };
-  return { ok: true, name, channelId: envelope.data.c, value: value.data };
+  const m = envelope.data.m;
+  return {
+    ok: true,
+    name,
+    channelId: envelope.data.c,
+    message: m ? { ts: m.t, ephemeral: m.e } : null,
+    responseUrl: envelope.data.r ?? null,
+    openedAt: envelope.data.a === undefined ? null : new Date(envelope.data.a),
+    value: value.data,
+  };
 }
 
 /** One input of a submitted modal as Slack sends it (the field that is set depends on the element's type). */

@@ -72,6 +72,10 @@ const EMOJI: Record<string, string> = {
   thumbsdown: '👎',
   '-1': '👎',
   stopwatch: '⏱',
+  memo: '📝',
+  link: '🔗',
+  page_facing_up: '📄',
+  card_index_dividers: '🗂',
   arrow_right: '➡',
 };
 

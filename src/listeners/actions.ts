@@ -34,7 +34,14 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
         userId: body.user.id,
         userName: body.user.name ?? body.user.id,
       };
-      const ctx: ButtonContext = { actor, channelId, now: o.now(), message, session: o.sessionOf(actor) };
+      const ctx: ButtonContext = {
+        actor,
+        channelId,
+        now: o.now(),
+        message,
+        session: o.sessionOf(actor),
+        responseUrl: body.response_url ?? null,
+      };
       const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
       await deliver(delivery, await handler(decoded.value, ctx));
     },

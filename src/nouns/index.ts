@@ -5,6 +5,7 @@ import { events } from './events.js';
 import { issues } from './issues.js';
 import { jobs } from './jobs.js';
 import { keys } from './keys.js';
+import { mergeRequests } from './merge-requests.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
 import { todos } from './todos.js';
@@ -22,4 +23,5 @@ export const NOUNS: readonly Noun[] = [
   todos,
   events,
   keys,
+  mergeRequests,
 ];

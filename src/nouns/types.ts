@@ -78,6 +78,8 @@ export interface CommandContext extends RequestContext {
 export interface ButtonContext extends RequestContext {
   /** The message that carried the button (null inside modals and on the Home tab). */
   message: { ts: string; ephemeral: boolean } | null;
+  /** The click's response_url, for a modal opened by the click to redraw the message later. */
+  responseUrl?: string | null;
 }
 
 type ListCommandShape = { flags: { page?: number; perPage?: number }; share: boolean };
@@ -111,12 +113,16 @@ export interface ButtonBinding<Ops> {
   handle: ButtonHandler<ButtonDef, Ops>;
 }
 
-/** A modal submission's context: the channel is the one the modal was opened from (its private_metadata). */
+/**
+ * A modal submission's context: the channel (and the message, when the modal remembers one) is where the
+ * modal was opened from (its private_metadata); an `update` reply redraws that message.
+ */
 export interface ModalContext extends RequestContext {
   values: ViewStateValues;
+  message: { ts: string; ephemeral: boolean } | null;
 }
 
-/** What a modal submission answers: field errors keep it open; otherwise it closes and `reply` answers in the channel. */
+/** What a modal submission answers: field errors keep it open; otherwise it closes and `reply` answers where it was opened. */
 export type ModalAnswer =
   | { kind: 'errors'; errors: Record<string, string> }
   | { kind: 'accept'; reply: () => Promise<Reply> };

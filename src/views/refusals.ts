@@ -4,6 +4,7 @@ import { awardRefusal } from './awards.js';
 import { issueRefusal } from './issues.js';
 import { jobRefusal } from './jobs.js';
 import { keyRefusal } from './keys.js';
+import { mergeRequestRefusal } from './merge-requests.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
@@ -21,4 +22,5 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   key: keyRefusal,
   award: awardRefusal,
   issue: issueRefusal,
+  merge_request: mergeRequestRefusal,
 };

@@ -8,6 +8,8 @@ import { fakeClock } from '../../support/clock.js';
 // Confirmation prompts are answered by pressing their "Yes, …" button (YES below): button
 // numbers run on through the session, so its number is read from what the prompt showed.
 const YES = '(press the Yes button of the last answer)';
+// A card's Merge button opens a form; the line after it answers the form's one question.
+const MERGE = '(press the Merge button of the last answer)';
 const SCRIPT = [
   'help',
   'help jobs',
@@ -91,6 +93,36 @@ const SCRIPT = [
   'as root',
   'issue agent demo/web#2',
   'as alice',
+  'mrs demo/web --state opened',
+  'mrs --scope assigned-to-me --state opened',
+  'mr demo/web!2',
+  'mr commits demo/web!2',
+  'mr changes demo/web!2',
+  'mr versions demo/web!2',
+  'mr version demo/web!2 4',
+  'mr closes demo/web!2',
+  'mr create demo/web feature/i18n-de main "Add German translations" --assignee alice --remove-source-branch',
+  'mr edit demo/web!8 --labels i18n --description "German strings for the shop"',
+  'mr subscribe demo/web!6',
+  'mr unsubscribe demo/web!6',
+  'mr todo demo/web!6',
+  'mr estimate demo/web!3 2d',
+  'mr spend demo/web!3 1h30m',
+  'mr time demo/web!3',
+  'mr reset-estimate demo/web!3',
+  'mr reset-spent demo/web!3',
+  'mr cancel-auto-merge demo/web!2',
+  'mr merge demo/web!2 --when-pipeline-succeeds',
+  YES,
+  'mr demo/web!7',
+  MERGE,
+  'y',
+  'mr merge demo/web!3 --remove-source-branch --message "Round each cart line"',
+  YES,
+  'mr close demo/web!8',
+  'mr reopen demo/web!8',
+  'mr delete demo/web!5',
+  YES,
   'use --clear',
   'disconnect',
   'connect',
@@ -125,6 +157,11 @@ describe('the demo console', () => {
         const yes = /\[(\d+) Yes, /.exec(turns.at(-1)?.said ?? '');
         expect(yes, `a Yes button after "${turns.at(-1)?.line}"`).not.toBeNull();
         line = yes?.[1] ?? '';
+      }
+      if (line === MERGE) {
+        const merge = /\[(\d+) Merge\]/.exec(turns.at(-1)?.said ?? '');
+        expect(merge, `a Merge button after "${turns.at(-1)?.line}"`).not.toBeNull();
+        line = merge?.[1] ?? '';
       }
       const before = output.length;
       await demo.session.handle(line);

@@ -67,6 +67,9 @@ describe('modal metadata', () => {
       ok: true,
       name: 'issue.create',
       channelId: 'C1',
+      message: null,
+      responseUrl: null,
+      openedAt: null,
       value: { p: 'demo/web', m: 3 },
     });
     expect(decodeModalSubmission(id, encodeModalMetadata(IssueModals.create, null, { p: 7 }), MODALS)).toMatchObject({
