@@ -18,6 +18,8 @@ export interface FakeUser {
   name: string;
   realName?: string;
   tz?: string;
+  /** A workspace admin (users.info `is_admin`). */
+  isAdmin?: boolean;
 }
 
 export interface FakeMessage {
@@ -545,7 +547,15 @@ export class FakeSlack extends EventEmitter {
         const u = this.users.get(String(body.user ?? ''));
         if (!u) return err('user_not_found');
         return ok({
-          user: { id: u.id, name: u.name, real_name: u.realName ?? u.name, tz: u.tz ?? 'UTC', profile: {} },
+          user: {
+            id: u.id,
+            name: u.name,
+            real_name: u.realName ?? u.name,
+            tz: u.tz ?? 'UTC',
+            is_admin: u.isAdmin === true,
+            is_owner: false,
+            profile: {},
+          },
         });
       }
       case 'conversations.open': {

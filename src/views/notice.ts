@@ -18,6 +18,12 @@ export const DONE_BY: Record<string, string> = {
   run: 'Started',
   create: 'Created',
   edit: 'Updated',
+  pause: 'Paused',
+  resume: 'Resumed',
+  remove: 'Removed',
+  'digest-run': 'Run',
+  done: 'Marked done',
+  alldone: 'All todos marked done',
 };
 
 export type Notice =

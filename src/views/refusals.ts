@@ -1,5 +1,6 @@
 import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
+import { digestRefusal } from './digests.js';
 import { jobRefusal } from './jobs.js';
 import type { Md } from './mrkdwn.js';
 import { pipelineRefusal } from './pipelines.js';
@@ -10,6 +11,7 @@ export type RefusalWords = (r: Refusal, label: string) => Md | null;
 
 /** Each noun's view says why its actions are refused. */
 export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
+  digest: digestRefusal,
   job: jobRefusal,
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,
