@@ -55,14 +55,14 @@ export interface Collected {
   next: DigestCursor;
 }
 
-/** Splits what was read (any order) into the events not posted yet and the cursor after posting them. */
+/** Splits what was read (newest first, as the server lists them) into the events not posted yet and the cursor after posting them. */
 export function collectNew(events: readonly Event[], cursor: DigestCursor): Collected {
   const at = Date.parse(cursor.at);
   // Keys posted at the cursor's instant, counted: two identical events without ids are two events.
   const posted = new Map<string, number>();
   for (const k of cursor.keys) posted.set(k, (posted.get(k) ?? 0) + 1);
-  const fresh: { e: Event; t: number; key: string }[] = [];
-  for (const e of events) {
+  const fresh: { e: Event; t: number; key: string; i: number }[] = [];
+  for (const [i, e] of events.entries()) {
     const t = timeOf(e);
     if (t === null || t < at) continue;
     const key = eventKey(e);
@@ -73,9 +73,10 @@ export function collectNew(events: readonly Event[], cursor: DigestCursor): Coll
         continue;
       }
     }
-    fresh.push({ e, t, key });
+    fresh.push({ e, t, key, i });
   }
-  fresh.sort((a, b) => a.t - b.t);
+  // Oldest first; events of one instant keep the server's order reversed (it lists newest first).
+  fresh.sort((a, b) => a.t - b.t || b.i - a.i);
   const newest = fresh.at(-1);
   if (!newest) return { fresh: [], next: cursor };
   const atNewest = fresh.filter((f) => f.t === newest.t).map((f) => f.key);
