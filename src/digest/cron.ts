@@ -177,8 +177,23 @@ function matches(f: Fields, l: Local): boolean {
   );
 }
 
+// Digests sharing a schedule ask for the same next run thousands of times a minute: the last answer per schedule
+// holds for any time from where it was asked up to the run it named.
+const lastAnswers = new Map<string, { from: number; next: Date | null }>();
+
 /** The first run strictly after `after`, or null when the schedule has none within the next 30 years. */
 export function nextRunAfter(expression: string, zone: string, after: Date): Date | null {
+  const key = `${expression} ${zone}`;
+  const at = after.getTime();
+  const hit = lastAnswers.get(key);
+  if (hit && at >= hit.from && hit.next !== null && at < hit.next.getTime()) return hit.next;
+  const next = searchNextRun(expression, zone, after);
+  if (lastAnswers.size > 1000) lastAnswers.clear();
+  lastAnswers.set(key, { from: at, next });
+  return next;
+}
+
+function searchNextRun(expression: string, zone: string, after: Date): Date | null {
   const f = fieldsOf(expression);
   const start = localOf(after, zone);
   let day = new Date(Date.UTC(start.year, start.month - 1, start.day));

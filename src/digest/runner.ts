@@ -95,6 +95,24 @@ export function createRunner(deps: RunnerDeps) {
   const paths = createPathCache(deps.now);
 
   const nextOf = (d: Digest, at: Date) => nextRunAfter(d.cron, d.tz, at);
+
+  // Runs that found nothing new are written a few at a time: at 09:00 thousands of them end within a second, and
+  // one transaction for many is far cheaper than one each. Losing the last few to a crash costs a catch-up read.
+  const unwritten = new Map<number, RunRecord>();
+  let flushTimer: NodeJS.Timeout | null = null;
+  async function flush(): Promise<void> {
+    if (flushTimer) clearTimeout(flushTimer);
+    flushTimer = null;
+    if (unwritten.size === 0) return;
+    const batch = [...unwritten];
+    unwritten.clear();
+    await store.recordRuns(batch);
+  }
+  function recordLater(id: number, run: RunRecord): void {
+    unwritten.set(id, run);
+    if (unwritten.size >= 256) void flush();
+    else flushTimer ??= setTimeout(() => void flush(), 25);
+  }
   const record = (d: Digest, result: string, items: number): RunRecord => {
     const at = deps.now();
     return { at, result, items, nextRunAt: nextOf(d, at) };
@@ -244,6 +262,8 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   async function runOnce(id: number, o: { scheduledFor: Date; reason: RunReason }): Promise<RunOutcome> {
+    // A record of this digest's previous run still to be written would land after this run's own.
+    if (unwritten.has(id)) await flush();
     let d = await store.get(id);
     if (!d) return { kind: 'gone' };
 
@@ -284,7 +304,7 @@ export function createRunner(deps: RunnerDeps) {
 
     const items = content.kind === 'todos' ? content.read.items.length : content.fresh.length;
     if (items === 0) {
-      await store.recordRun(d.id, record(d, 'empty', 0));
+      recordLater(d.id, record(d, 'empty', 0));
       return { kind: 'empty', since: new Date(d.cursor.at) };
     }
 
@@ -359,9 +379,12 @@ export function createRunner(deps: RunnerDeps) {
 
   return {
     run,
-    /** Resolves once every run under way has finished (for a clean stop). */
+    /** Writes what runs left to be written. */
+    flush,
+    /** Resolves once every run under way has finished and been written (for a clean stop). */
     async idle(): Promise<void> {
       while (inFlight.size > 0) await Promise.allSettled([...inFlight.values()]);
+      await flush();
     },
   };
 }

@@ -1,26 +1,40 @@
 import { createTask, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.js';
 import type { Digest } from '../store/digest-store.js';
+import { type PacingClock, realClock } from './pacing.js';
 
-// One node-cron task per active digest, in the digest's zone (node-cron keeps to it across daylight-saving
-// changes). Runs are spread over the minute (maxRandomDelay) so that 10,000 digests due at 09:00 do not all start
-// at 09:00:00, and a run that starts late by up to most of a minute (a busy process) still runs instead of being
-// counted as missed. Arming again replaces a digest's task, so pause, resume, remove and edit take effect at once.
+// When digests run: node-cron, in each digest's zone (node-cron keeps to it across daylight-saving changes).
+// Digests that share a schedule (cron and zone) share one node-cron task: 10,000 digests at "0 9 * * 1-5" in
+// Europe/Berlin are one timer, not 10,000. When it fires, their runs start spread evenly over the minute, so the
+// server and Slack see a steady stream instead of a stampede at 09:00:00. Arming again moves a digest to its
+// schedule's task at once (pause, resume, remove and edit take effect immediately); a task whose last digest
+// leaves is destroyed.
 
 export interface SchedulerOptions {
   /** `cron`: node-cron tasks fire runs; `manual`: nothing fires by itself (tests drive runs with their clock). */
   mode: 'cron' | 'manual';
-  /** Starts the run of a digest for a slot; node-cron waits for the promise (no overlapping runs). */
+  /** Starts the run of a digest for a slot. */
   fire(id: number, slot: Date): Promise<unknown>;
   logger: Logger;
-  /** Runs start within this many milliseconds after their minute (default 50 s). */
+  /** The runs of one slot start spread over this many milliseconds after it (default 50 s). */
   spreadMs?: number;
+  /** The clock runs are spread by (injectable for tests). */
+  clock?: PacingClock;
 }
 
+interface Group {
+  key: string;
+  task: ScheduledTask | null;
+  ids: Set<number>;
+}
+
+const keyOf = (d: Pick<Digest, 'cron' | 'tz'>) => `${d.cron} ${d.tz}`;
+
 export function createDigestScheduler(o: SchedulerOptions) {
-  const tasks = new Map<number, ScheduledTask>();
-  const manual = new Set<number>();
+  const groups = new Map<string, Group>();
+  const groupOf = new Map<number, Group>();
   const spreadMs = o.spreadMs ?? 50_000;
+  const clock = o.clock ?? realClock;
   const log = o.logger.child({ component: 'node-cron' });
   const cronLogger = {
     info: (m: string) => log.debug(m),
@@ -30,49 +44,78 @@ export function createDigestScheduler(o: SchedulerOptions) {
   };
   let stopped = false;
 
-  const disarm = (id: number) => {
-    const task = tasks.get(id);
-    tasks.delete(id);
-    manual.delete(id);
-    if (task) void task.destroy();
-  };
+  /** One slot of a schedule: its digests' runs, started evenly over the spread, each not waiting for the last. */
+  async function fireGroup(group: Group, slot: Date): Promise<void> {
+    const ids = [...group.ids].sort((a, b) => a - b);
+    const started = clock.now();
+    const runs: Promise<unknown>[] = [];
+    for (const [i, id] of ids.entries()) {
+      if (stopped) break;
+      const wait = started + Math.floor((i * spreadMs) / ids.length) - clock.now();
+      if (wait > 0) await clock.sleep(wait);
+      // A digest paused or moved to another schedule meanwhile is not run for this one.
+      if (stopped || groupOf.get(id) !== group) continue;
+      runs.push(o.fire(id, slot));
+    }
+    await Promise.allSettled(runs);
+  }
+
+  function disarm(id: number): void {
+    const group = groupOf.get(id);
+    if (!group) return;
+    groupOf.delete(id);
+    group.ids.delete(id);
+    if (group.ids.size === 0) {
+      groups.delete(group.key);
+      if (group.task) void group.task.destroy();
+    }
+  }
 
   return {
-    /** Arms an active digest (replacing its task), disarms a paused one. */
+    /** Arms an active digest on its schedule's task (moving it from another), disarms a paused one. */
     arm(d: Digest): void {
+      const key = keyOf(d);
+      const current = groupOf.get(d.id);
+      if (current && current.key === key && d.active) return;
       disarm(d.id);
       if (!d.active || stopped) return;
-      if (o.mode === 'manual') {
-        manual.add(d.id);
-        return;
+      let group = groups.get(key);
+      if (!group) {
+        const g: Group = { key, task: null, ids: new Set() };
+        if (o.mode === 'cron') {
+          g.task = createTask(d.cron, (ctx) => (stopped ? undefined : fireGroup(g, ctx.date)), {
+            timezone: d.tz,
+            name: `digests ${key}`,
+            // A slot whose runs are still going when the next comes is skipped; nothing is lost, the next run
+            // covers it (the cursor did not move for what was not posted).
+            noOverlap: true,
+            // A busy process that notices its slot late still runs it.
+            missedExecutionTolerance: 30_000,
+            logger: cronLogger,
+          });
+          void g.task.start();
+        }
+        groups.set(key, g);
+        group = g;
       }
-      const task = createTask(d.cron, (ctx) => (stopped ? undefined : o.fire(d.id, ctx.date)), {
-        timezone: d.tz,
-        name: `digest-${d.id}`,
-        noOverlap: true,
-        maxRandomDelay: spreadMs,
-        // Late by less than this, a run still runs (the next slot is at least a minute away).
-        missedExecutionTolerance: Math.max(1000, 59_000 - spreadMs),
-        logger: cronLogger,
-      });
-      void task.start();
-      tasks.set(d.id, task);
+      group.ids.add(d.id);
+      groupOf.set(d.id, group);
     },
     disarm,
-    /** Whether a digest is armed (for tests and lists). */
     isArmed(id: number): boolean {
-      return tasks.has(id) || manual.has(id);
+      return groupOf.has(id);
     },
-    /** A digest's node-cron task (tests check its pattern, zone and matches through node-cron's own API). */
+    /** The node-cron task a digest runs on (tests check its pattern, zone and matches through node-cron's API). */
     task(id: number): ScheduledTask | undefined {
-      return tasks.get(id);
+      return groupOf.get(id)?.task ?? undefined;
     },
-    get size(): number {
-      return tasks.size + manual.size;
+    /** Armed digests, and the node-cron tasks they share. */
+    get size(): { digests: number; tasks: number } {
+      return { digests: groupOf.size, tasks: [...groups.values()].filter((g) => g.task).length };
     },
     stop(): void {
       stopped = true;
-      for (const id of [...tasks.keys(), ...manual]) disarm(id);
+      for (const id of [...groupOf.keys()]) disarm(id);
     },
   };
 }

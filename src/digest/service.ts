@@ -139,6 +139,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       runs.push(runner.run(d.id, { scheduledFor: d.nextRunAt, reason: 'catch-up' }));
     }
     await Promise.allSettled(runs);
+    await runner.flush();
   }
 
   return {
@@ -185,16 +186,28 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       scheduler.disarm(id);
       return store.remove(id);
     },
-    run: (id, reason = 'manual') => runner.run(id, { scheduledFor: o.now(), reason }),
+    async run(id, reason = 'manual') {
+      const outcome = await runner.run(id, { scheduledFor: o.now(), reason });
+      await runner.flush();
+      return outcome;
+    },
     async runDue(reason = 'scheduled') {
       const now = o.now().getTime();
       const due = (await store.listActive()).filter((d) => d.nextRunAt !== null && d.nextRunAt.getTime() <= now);
-      return Promise.all(
-        due.map(async (d) => ({
-          id: d.id,
-          outcome: await runner.run(d.id, { scheduledFor: d.nextRunAt ?? o.now(), reason }),
-        })),
-      );
+      const out: { id: number; outcome: RunOutcome }[] = [];
+      // In slices, so that thousands of due digests do not all wait in memory at once.
+      const slice = Math.max(1, (o.concurrency ?? 8) * 4);
+      for (let i = 0; i < due.length; i += slice) {
+        const part = due.slice(i, i + slice);
+        const outcomes = await Promise.all(
+          part.map((d) => runner.run(d.id, { scheduledFor: d.nextRunAt ?? o.now(), reason })),
+        );
+        part.forEach((d, j) => {
+          out.push({ id: d.id, outcome: outcomes[j] as RunOutcome });
+        });
+      }
+      await runner.flush();
+      return out;
     },
     async resumeOwner(teamId, userId) {
       const resumed = await store.resumeOwner(teamId, userId, ['token'], (d) => nextRunAfter(d.cron, d.tz, o.now()));
@@ -211,7 +224,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     },
     async start() {
       for (const d of await store.listActive()) scheduler.arm(d);
-      log.info('digests armed', { count: scheduler.size });
+      log.info('digests armed', scheduler.size);
       void recover().then(
         () => markRecovered(),
         (err: unknown) => {
@@ -232,7 +245,10 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     runAndTell(id, userId, describe) {
       void runner
         .run(id, { scheduledFor: o.now(), reason: 'manual' })
-        .then(describe)
+        .then(async (outcome) => {
+          await runner.flush();
+          return describe(outcome);
+        })
         .then((said) => (said?.message ? o.slack.postEphemeral(said.channelId, userId, said.message) : undefined))
         .catch((err: unknown) => {
           log.warn('could not tell a person how the digest run they asked for went', {

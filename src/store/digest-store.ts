@@ -102,6 +102,8 @@ export interface DigestStore {
   remove(id: number): Promise<boolean>;
   /** A run that posted nothing (or failed): the cursor stays. */
   recordRun(id: number, run: RunRecord): Promise<void>;
+  /** Many such runs in one transaction. */
+  recordRuns(runs: readonly (readonly [number, RunRecord])[]): Promise<void>;
   /** Writes the intent of a run before anything is posted. */
   openRun(run: Omit<DigestRun, 'state' | 'messageTs'>): Promise<void>;
   markPosted(runKey: string, messageTs: string): Promise<void>;
@@ -342,6 +344,11 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date()): D
     },
     async recordRun(id, run) {
       setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
+    },
+    async recordRuns(runs) {
+      db.transaction(() => {
+        for (const [id, run] of runs) setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
+      })();
     },
     async openRun(run) {
       insertRun.run(

@@ -129,7 +129,9 @@ const runLine = (bot: Bot, id: number, outcome: string) =>
   bot
     .output()
     .split('\n')
-    .find((l) => l.includes('"msg":"digest run"') && l.includes(`"digest":${id},`) && l.includes(`"outcome":"${outcome}"`));
+    .find(
+      (l) => l.includes('"msg":"digest run"') && l.includes(`"digest":${id},`) && l.includes(`"outcome":"${outcome}"`),
+    );
 
 beforeAll(async () => {
   buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-kill-build-'));
@@ -157,10 +159,10 @@ beforeAll(async () => {
   const bot = await startBot();
   const command = await bot.slack.command(PEOPLE.alice, 'connect');
   const opened = await command.waitFor((r) => r.method === 'views.open' && r.ok, 10_000);
-  const input = (opened?.view?.blocks as { type: string; block_id: string }[]).find((b) => b.type === 'input');
-  const submission = await bot.slack.submitView(PEOPLE.alice, opened?.view as Record<string, unknown>, {
-    [input?.block_id ?? '']: TOKENS.alice,
-  });
+  if (!opened?.view) throw new Error(`no connect modal: ${command.text()}`);
+  const blocks = opened.view.blocks as { type: string; block_id: string }[];
+  const input = blocks.find((b) => b.type === 'input');
+  const submission = await bot.slack.submitView(PEOPLE.alice, opened.view, { [input?.block_id ?? '']: TOKENS.alice });
   expect(submission.ack.json).toMatchObject({ response_action: 'update' });
   await stopBot(bot);
 }, 240_000);
@@ -197,7 +199,10 @@ describe('a bot killed with SIGKILL during a digest run', () => {
           runLine(restarted, id, point === 'before-post' ? 'posted' : 'settled'),
         );
         expect(postsIn(channel)).toHaveLength(1);
-        expect(timesPosted(channel, titles.slice(0, 2))).toEqual({ [titles[0] as string]: 1, [titles[1] as string]: 1 });
+        expect(timesPosted(channel, titles.slice(0, 2))).toEqual({
+          [titles[0] as string]: 1,
+          [titles[1] as string]: 1,
+        });
 
         // The cursor moved past both: the next run posts only what came after.
         await openIssue(titles[2] as string);

@@ -73,7 +73,7 @@ afterAll(async () => {
 });
 
 describe('after a restart', () => {
-  it('re-arms every active digest’s node-cron task, in its zone, and pause, resume and remove take effect at once', async () => {
+  it('re-arms every active digest on node-cron, one task per schedule and zone; pause, resume and remove take effect at once', async () => {
     const first = await boot();
     await first.connect(PEOPLE.alice, TOKENS.alice);
     // Feb 29 at 03:15 in Tokyo: armed, but never due while a test runs.
@@ -83,19 +83,31 @@ describe('after a restart', () => {
     expect(task?.getStatus()).toBe('idle');
     expect(task?.match(new Date('2028-02-28T18:15:00Z'))).toBe(true);
     expect(task?.match(new Date('2028-02-29T03:15:00Z'))).toBe(false);
-    expect(getTasks().get(task?.id ?? '')?.name).toBe(`digest-${id}`);
+    expect(getTasks().get(task?.id ?? '')?.name).toBe('digests 15 3 29 2 * Asia/Tokyo');
+
+    // The same schedule shares the task; another zone gets its own.
+    const twin = idOf(await ask(first, 'digest todos --here --cron "15 3 29 2 *" --tz Asia/Tokyo', 'C0DGRS1'));
+    expect(first.bot.digests.taskOf(twin)).toBe(task);
+    const other = idOf(await ask(first, 'digest todos --cron "15 3 29 2 *" --tz UTC', 'C0DGRS1'));
+    expect(first.bot.digests.taskOf(other)?.match(new Date('2028-02-29T03:15:00Z'))).toBe(true);
+    expect(first.bot.digests.taskOf(other)).not.toBe(task);
 
     await ask(first, `digest pause ${id}`, 'C0DGRS1');
     expect(first.bot.digests.taskOf(id)).toBeUndefined();
+    expect(first.bot.digests.isArmed(id)).toBe(false);
+    expect(getTasks().has(task?.id ?? '')).toBe(true);
+    await ask(first, `digest pause ${twin}`, 'C0DGRS1');
     expect(getTasks().has(task?.id ?? '')).toBe(false);
     await ask(first, `digest resume ${id}`, 'C0DGRS1');
     expect(first.bot.digests.taskOf(id)?.getPattern()).toBe('15 3 29 2 *');
 
     await stop(first);
-    expect([...getTasks().values()].filter((t) => t.name === `digest-${id}`)).toEqual([]);
+    expect([...getTasks().values()].filter((t) => t.name?.startsWith('digests '))).toEqual([]);
     const second = await boot({ dataDir: first.dataDir });
     const again = second.bot.digests.taskOf(id);
     expect(again?.match(new Date('2028-02-28T18:15:00Z'))).toBe(true);
+    expect(second.bot.digests.isArmed(twin)).toBe(false);
+    expect(second.bot.digests.isArmed(other)).toBe(true);
     expect(await second.bot.digests.remove(id)).toBe(true);
     expect(second.bot.digests.taskOf(id)).toBeUndefined();
     expect(getTasks().has(again?.id ?? '')).toBe(false);
