@@ -66,6 +66,11 @@ const EMOJI: Record<string, string> = {
   arrow_forward: '▶',
   wastebasket: '🗑',
   pause_button: '⏸',
+  newspaper: '📰',
+  ballot_box_with_check: '☑',
+  double_vertical_bar: '⏸',
+  zzz: '💤',
+  tada: '🎉',
 };
 
 // Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they
@@ -88,6 +93,8 @@ export function mrkdwnToText(text: string, userName: RenderOptions['userName']):
         (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`,
       )
       .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
+      // Slack shows a date in each reader's zone; the console shows its fallback text.
+      .replace(/<!date\^\d+\^[^|>]*\|([^>]*)>/g, '$1')
       .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) =>
         label === url ? url : `${label} (${url})`,
       )
