@@ -547,7 +547,7 @@ export function buildEventsDigest(input: EventsDigestInput): SlackMessage {
   }
   if (current.length) sections.unshift(current);
   const hidden = input.events.length - shownEvents;
-  const more = input.truncated ? `${hidden} and more` : String(hidden);
+  const more = hidden === 0 ? 'more' : input.truncated ? `${hidden} and more` : String(hidden);
   const url = activityUrl(d, input.serverUrl);
   const filters = digestFilters(d);
   const blocks: Block[] = [
