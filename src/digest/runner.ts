@@ -42,6 +42,8 @@ export type RunOutcome =
   | { kind: 'empty'; since: Date }
   | { kind: 'paused'; reason: PauseReason }
   | { kind: 'inactive' }
+  /** It already ran for this time. */
+  | { kind: 'skipped' }
   | { kind: 'gone' }
   | { kind: 'failed'; error: string };
 
@@ -285,6 +287,12 @@ export function createRunner(deps: RunnerDeps) {
       }
     }
     if (!d.active && o.reason !== 'manual') return { kind: 'inactive' };
+    // A timer that fires for a time the digest already ran for (a person ran it a moment before, or the start
+    // caught it up just before its timer fired) would post a todos digest twice.
+    const done = d.lastResult === 'posted' || d.lastResult === 'empty';
+    if (o.reason !== 'manual' && done && d.lastRunAt && d.lastRunAt.getTime() >= o.scheduledFor.getTime()) {
+      return { kind: 'skipped' };
+    }
 
     let content: Content;
     try {

@@ -242,6 +242,8 @@ export function runDetail(outcome: RunOutcome, zone: string): string {
       return PAUSE_WORDS[outcome.reason];
     case 'inactive':
       return 'it is paused';
+    case 'skipped':
+      return 'it already ran for this time';
     case 'gone':
       return 'it was removed';
     case 'failed':

@@ -125,6 +125,18 @@ describe('an events digest across its scheduled times', () => {
   });
 });
 
+describe('a timer that fires for a time the digest already ran for', () => {
+  it('is skipped, so a todos digest is not posted twice', async () => {
+    const made = await h.ask('alice', 'digest todos --here', /Digest #/, { channel: 'C0DGSK1' });
+    const id = idOf(made.text);
+    expect(await h.bot.bot.digests.run(id, 'manual')).toMatchObject({ kind: 'posted', items: 5 });
+    const from = h.calls().length;
+    expect(await h.bot.bot.digests.run(id, 'scheduled')).toEqual({ kind: 'skipped' });
+    expect(h.calls(from)).toEqual([]);
+    expect(postsIn('C0DGSK1')).toHaveLength(1);
+  });
+});
+
 describe('events at the same instant', () => {
   for (const ids of [false, true]) {
     it(`are posted once each, whether the server sends event ids or not (ids: ${ids})`, async () => {
