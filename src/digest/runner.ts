@@ -98,6 +98,14 @@ export function createRunner(deps: RunnerDeps) {
 
   const nextOf = (d: Digest, at: Date) => nextRunAfter(d.cron, d.tz, at);
 
+  // Which digests have an intent open: read once, then kept as this runner opens and closes them, so that the
+  // thousands of runs without one do not each ask the database.
+  let withIntent: Set<number> | null = null;
+  const intents = async () => {
+    withIntent ??= new Set((await store.openRuns()).map((r) => r.digestId));
+    return withIntent;
+  };
+
   // Runs that found nothing new are written a few at a time: at 09:00 thousands of them end within a second, and
   // one transaction for many is far cheaper than one each. Losing the last few to a crash costs a catch-up read.
   const unwritten = new Map<number, RunRecord>();
@@ -249,16 +257,19 @@ export function createRunner(deps: RunnerDeps) {
           error: found.error,
         });
         await store.dropRun(run.runKey);
+        (await intents()).delete(d.id);
         return 'dropped';
       }
       if (!found.found) {
         await store.dropRun(run.runKey);
+        (await intents()).delete(d.id);
         return 'dropped';
       }
       ts = found.ts;
       await store.markPosted(run.runKey, ts);
     }
     await store.commitRun(run.runKey, record(d, 'posted', run.items));
+    (await intents()).delete(d.id);
     logger.info('digest run settled', { digest: d.id, run: run.runKey, items: run.items, ts });
     return 'committed';
   }
@@ -270,7 +281,7 @@ export function createRunner(deps: RunnerDeps) {
     if (!d) return { kind: 'gone' };
 
     // An earlier run's intent is settled first, whatever state the digest is in now.
-    const open = await store.openRunOf(d.id);
+    const open = (await intents()).has(d.id) ? await store.openRunOf(d.id) : null;
     if (open) {
       const settled = await settle(d, open);
       if (settled === 'unknown') {
@@ -318,6 +329,7 @@ export function createRunner(deps: RunnerDeps) {
 
     const now = deps.now();
     const runKey = crypto.randomUUID();
+    (await intents()).add(d.id);
     await store.openRun({
       runKey,
       digestId: d.id,
@@ -338,6 +350,7 @@ export function createRunner(deps: RunnerDeps) {
       if (err instanceof SlackRefusedError) {
         // Slack said no: nothing was posted, so the intent goes and the cursor stays.
         await store.dropRun(runKey);
+        (await intents()).delete(d.id);
         if (CHANNEL_ERRORS.has(err.error)) return pauseForChannel(d, err.error);
         await store.recordRun(d.id, record(d, `failed: slack ${err.error}`, 0));
         return { kind: 'failed', error: `slack ${err.error}` };
@@ -349,6 +362,7 @@ export function createRunner(deps: RunnerDeps) {
     deps.at?.('after-post');
     await store.markPosted(runKey, ts);
     await store.commitRun(runKey, record(d, 'posted', items), () => deps.at?.('while-saving'));
+    (await intents()).delete(d.id);
     return { kind: 'posted', items, ts };
   }
 

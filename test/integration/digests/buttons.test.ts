@@ -52,7 +52,7 @@ describe('the buttons of the list', () => {
     const ran = await h.press('bob', rowButton(empty, id, /^Run now$/), /1 item posted/);
     expect(h.calls(from)).toEqual([
       call('GET', '/api/v4/projects/1/events', 'alice', {
-        query: { sort: 'desc', per_page: '100', after: '2026-02-28' },
+        query: { sort: 'desc', per_page: '20', after: '2026-02-28' },
       }),
     ]);
     expect(ran.text).toContain('last run: 1 item posted just now');

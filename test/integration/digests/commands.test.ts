@@ -190,7 +190,7 @@ describe('digest run', () => {
     const seen = await h.ask('bob', `digest run ${id}`, /what happened/, { channel: 'C0DGRN1' });
     expect(h.calls(from)).toEqual([
       call('GET', '/api/v4/projects/1/events', 'alice', {
-        query: { sort: 'desc', per_page: '100', after: '2026-02-28' },
+        query: { sort: 'desc', per_page: '20', after: '2026-02-28' },
       }),
     ]);
     expect(seen.it.text()).toContain(`Running digest #${id} (events of demo/web) now`);

@@ -12,7 +12,7 @@ const h = useCiBot({ digests: { timer: 'manual' } });
 
 const idOf = (text: string) => Number(/Digest #(\d+)/.exec(text)?.[1]);
 const EVENTS = '/api/v4/projects/1/events';
-const events = (after: string) => call('GET', EVENTS, 'alice', { query: { sort: 'desc', per_page: '100', after } });
+const events = (after: string) => call('GET', EVENTS, 'alice', { query: { sort: 'desc', per_page: '20', after } });
 
 function postsIn(channel: string): FakeMessage[] {
   return [...h.bot.fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
@@ -164,6 +164,22 @@ describe('events at the same instant', () => {
   }
 });
 
+describe('a digest with more new than one short page', () => {
+  it('reads on in pages of 100 and posts every event once', async () => {
+    const made = await h.ask('alice', 'digest events demo/web', /Digest #/, { channel: 'C0DGPG1' });
+    const id = idOf(made.text);
+    h.clock.advance(60_000);
+    for (let i = 1; i <= 25; i++) await openIssue('bob', `Busy day ${i}`);
+    const from = h.calls().length;
+    expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 25 });
+    const page = (perPage: string) =>
+      call('GET', EVENTS, 'alice', { query: { sort: 'desc', per_page: perPage, after: '2026-02-28' } });
+    expect(h.calls(from)).toEqual([page('20'), page('100')]);
+    const text = messageText(postsIn('C0DGPG1')[0] as FakeMessage);
+    for (let i = 1; i <= 25; i++) expect(text.split(`*Busy day ${i}*`)).toHaveLength(2);
+  });
+});
+
 describe('a person’s events', () => {
   it('name the project of each, looked up once as the owner and remembered', async () => {
     const made = await h.ask('alice', 'digest events --user bob', /Digest #/, { channel: 'C0DGUE1' });
@@ -173,7 +189,7 @@ describe('a person’s events', () => {
     let from = h.calls().length;
     expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
     const userEvents = (after: string) =>
-      call('GET', '/api/v4/users/3/events', 'alice', { query: { sort: 'desc', per_page: '100', after } });
+      call('GET', '/api/v4/users/3/events', 'alice', { query: { sort: 'desc', per_page: '20', after } });
     expect(h.calls(from)).toEqual([userEvents('2026-02-28'), call('GET', '/api/v4/projects/1', 'alice')]);
     const text = messageText(postsIn('C0DGUE1')[0] as FakeMessage);
     expect(text).toContain(':newspaper: @bob: what they did');
