@@ -211,16 +211,3 @@ function searchNextRun(expression: string, zone: string, after: Date): Date | nu
   }
   return null;
 }
-
-/** The latest run at or before `at` that came after `since` (the slot a late run stands for), or null. */
-export function lastRunBetween(expression: string, zone: string, since: Date, at: Date): Date | null {
-  let latest: Date | null = null;
-  let cursor = since;
-  for (let i = 0; i < 10_000; i++) {
-    const next = nextRunAfter(expression, zone, cursor);
-    if (!next || next.getTime() > at.getTime()) return latest;
-    latest = next;
-    cursor = next;
-  }
-  return latest;
-}

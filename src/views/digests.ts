@@ -29,15 +29,15 @@ import { type Notice, noticeBlocks } from './notice.js';
 
 // ── what a digest is ──────────────────────────────────────────────────────────────────────────────────────────
 
-/** "events of demo/web", "@bob's events", "your pending todos". */
-export function digestSubject(d: Digest, o: { ownerName?: string | null } = {}): string {
+/** "events of demo/web", "@bob's events", "pending todos". */
+export function digestSubject(d: Digest): string {
   switch (d.kind) {
     case 'project_events':
       return `events of ${d.project?.path ?? 'a project'}`;
     case 'user_events':
       return `@${d.user?.username ?? 'someone'}'s events`;
     case 'todos':
-      return o.ownerName ? `@${o.ownerName}'s pending todos` : 'pending todos';
+      return 'pending todos';
   }
 }
 
