@@ -1,5 +1,6 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import type { RunPoint } from './digest/runner.js';
 import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
@@ -42,7 +43,7 @@ async function main(): Promise<void> {
   }
   if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
 
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
+  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), digests: digestTestSeam() });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful.
   let stopping = false;
@@ -73,6 +74,23 @@ async function main(): Promise<void> {
     gitlabUrl: config.gitlabUrl,
     command: config.slashCommand,
   });
+}
+
+/**
+ * Tests only: `DIGEST_TEST_KILL_AT=before-post|after-post|while-saving` makes the process kill itself (SIGKILL, as
+ * `kill -9` would) when a digest run reaches that point, to prove a run is posted exactly once across a restart.
+ */
+function digestTestSeam(): { at?: (point: RunPoint) => void } {
+  const point = process.env.DIGEST_TEST_KILL_AT;
+  if (!point) return {};
+  return {
+    at(reached) {
+      if (reached !== point) return;
+      process.kill(process.pid, 'SIGKILL');
+      // The signal is on its way: nothing more of this run may happen before it lands.
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    },
+  };
 }
 
 main().catch((err: unknown) => {

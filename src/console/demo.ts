@@ -21,7 +21,7 @@ import { SlackDriver } from './slack-driver.js';
 export const DEMO_PEOPLE = {
   alice: { id: 'U0ALICE', name: 'alice', tz: 'Europe/Berlin' },
   bob: { id: 'U0BOB', name: 'bob', tz: 'America/New_York' },
-  root: { id: 'U0ROOT', name: 'root', tz: 'UTC' },
+  root: { id: 'U0ROOT', name: 'root', tz: 'UTC', isAdmin: true },
   eve: { id: 'U0EVE', name: 'eve', tz: 'Asia/Tokyo' },
 };
 

@@ -18,6 +18,8 @@ export interface FakeUser {
   name: string;
   realName?: string;
   tz?: string;
+  /** A workspace admin (users.info `is_admin`). */
+  isAdmin?: boolean;
 }
 
 export interface FakeMessage {
@@ -107,6 +109,7 @@ export class FakeSlack extends EventEmitter {
   >();
   private readonly users: Map<string, FakeUser>;
   private readonly rateLimits = new Map<string, { remaining: number; retryAfter: number }>();
+  private readonly refusedChannels = new Map<string, string>();
   private server: http.Server | null = null;
   private seq = 0;
   private tsCounter = 0;
@@ -200,6 +203,15 @@ export class FakeSlack extends EventEmitter {
       throw new Error(`rateLimit: retryAfter must be whole seconds, got ${retryAfter}`);
     if (o.times === 0) this.rateLimits.delete(method);
     else this.rateLimits.set(method, { remaining: o.times, retryAfter });
+  }
+
+  /**
+   * Posts (chat.postMessage) into `channel` answer `{ ok: false, error }` from now on, as when the bot was removed
+   * from it or it was archived; `null` lets them through again.
+   */
+  refusePosts(channel: string, error: string | null): void {
+    if (error === null) this.refusedChannels.delete(channel);
+    else this.refusedChannels.set(channel, error);
   }
 
   get lastSeq(): number {
@@ -430,6 +442,8 @@ export class FakeSlack extends EventEmitter {
         if (bad) return bad;
         const ephemeral = method === 'chat.postEphemeral';
         if (ephemeral && (typeof body.user !== 'string' || !this.users.has(body.user))) return err('user_not_found');
+        const refused = ephemeral ? undefined : this.refusedChannels.get(this.resolveChannel(body.channel));
+        if (refused) return err(refused);
         const meta = body.metadata === undefined || ephemeral ? null : parseMetadata(body.metadata);
         if (meta && 'error' in meta) return err(meta.error);
         rec.message = this.addMessage({
@@ -545,7 +559,15 @@ export class FakeSlack extends EventEmitter {
         const u = this.users.get(String(body.user ?? ''));
         if (!u) return err('user_not_found');
         return ok({
-          user: { id: u.id, name: u.name, real_name: u.realName ?? u.name, tz: u.tz ?? 'UTC', profile: {} },
+          user: {
+            id: u.id,
+            name: u.name,
+            real_name: u.realName ?? u.name,
+            tz: u.tz ?? 'UTC',
+            is_admin: u.isAdmin === true,
+            is_owner: false,
+            profile: {},
+          },
         });
       }
       case 'conversations.open': {

@@ -77,6 +77,11 @@ const EMOJI: Record<string, string> = {
   page_facing_up: '📄',
   card_index_dividers: '🗂',
   arrow_right: '➡',
+  newspaper: '📰',
+  ballot_box_with_check: '☑',
+  double_vertical_bar: '⏸',
+  zzz: '💤',
+  tada: '🎉',
 };
 
 // Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they
@@ -99,6 +104,8 @@ export function mrkdwnToText(text: string, userName: RenderOptions['userName']):
         (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`,
       )
       .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
+      // Slack shows a date in each reader's zone; the console shows its fallback text.
+      .replace(/<!date\^\d+\^[^|>]*\|([^>]*)>/g, '$1')
       .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) =>
         label === url ? url : `${label} (${url})`,
       )

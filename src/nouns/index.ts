@@ -1,6 +1,7 @@
 import { account } from './account.js';
 import { awards } from './awards.js';
 import { deployments } from './deployments.js';
+import { digests } from './digests.js';
 import { events } from './events.js';
 import { issues } from './issues.js';
 import { jobs } from './jobs.js';
@@ -24,4 +25,5 @@ export const NOUNS: readonly Noun[] = [
   events,
   keys,
   mergeRequests,
+  digests,
 ];

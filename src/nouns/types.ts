@@ -1,4 +1,5 @@
 import type { ModalView } from '@slack/types';
+import type { DigestService } from '../digest/service.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
@@ -68,6 +69,8 @@ export interface OperationDeps {
   access: GitlabAccess;
   tokens: TokenStore;
   channels: ChannelStore;
+  /** Digests: their store, runner and scheduler (one per app). */
+  digests: DigestService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

@@ -18,11 +18,13 @@ if (!(SEED_NAMES as readonly string[]).includes(seedText))
 const seed = seedText as SeedName;
 const port = Number(portText);
 const wantedHost = process.env.SIM_HOST;
+// SIM_EVENT_IDS=1: events carry their `id`, as servers after 9.5 send them (9.5, the default, sends none).
+const eventIds = process.env.SIM_EVENT_IDS === '1' || process.env.SIM_EVENT_IDS === 'true';
 
 async function start(): Promise<RunningSimulator> {
-  if (wantedHost) return startSimulator({ port, host: wantedHost, seed });
+  if (wantedHost) return startSimulator({ port, host: wantedHost, seed, eventIds });
   try {
-    return await startSimulator({ port, host: '::', seed });
+    return await startSimulator({ port, host: '::', seed, eventIds });
   } catch (err) {
     // a machine without IPv6 cannot bind the dual-stack wildcard
     if (
@@ -30,7 +32,7 @@ async function start(): Promise<RunningSimulator> {
       (err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL'
     )
       throw err;
-    return startSimulator({ port, host: '0.0.0.0', seed });
+    return startSimulator({ port, host: '0.0.0.0', seed, eventIds });
   }
 }
 

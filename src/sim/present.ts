@@ -31,6 +31,8 @@ export interface View {
   user: UserRecord;
   /** the simulator's clock at the request */
   now: Date;
+  /** events carry their `id`, as servers after 9.5 send them (9.5 sends none) */
+  eventIds?: boolean;
 }
 
 export function projectPath(state: State, project: ProjectRecord): string {
@@ -601,6 +603,7 @@ export function presentEvent(v: View, e: EventRecord) {
   const author = userOf(v, e.author_id);
   const target = eventTarget(v.state, e);
   const out: Record<string, unknown> = {
+    ...(v.eventIds ? { id: e.id } : {}),
     title: null,
     project_id: e.project_id,
     action_name: eventActionName(e),

@@ -28,6 +28,8 @@ export interface SimulatorOptions {
   seed?: SeedName;
   /** the clock behind every timestamp (default: real time) */
   now?: () => Date;
+  /** events carry their `id`, as servers after 9.5 send them (default: false, as 9.5) */
+  eventIds?: boolean;
 }
 
 export interface Faults {
@@ -67,6 +69,8 @@ export interface RunningSimulator {
   setFaults(f: Faults): void;
   /** Makes a user's token answer 401 on every API route (`restore` undoes it); throws for an unknown username. */
   revoke(username: string, o?: { restore?: boolean }): void;
+  /** Whether events carry their `id` from now on (a reset goes back to the start option). */
+  setEventIds(on: boolean): void;
   /** A push of one commit onto an existing branch, as `username` (see PushRequest); answers the new head. */
   push(p: PushRequest): { sha: string };
 }
@@ -164,6 +168,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   let errorBudget = 0;
   // ids of the users whose tokens the server no longer accepts, as if revoked in its UI
   let revoked = new Set<number>();
+  let eventIds = options.eventIds ?? false;
 
   const reset = () => {
     state = structuredClone(seed);
@@ -171,6 +176,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     faults = {};
     errorBudget = 0;
     revoked = new Set();
+    eventIds = options.eventIds ?? false;
   };
   const tick = () => advance(state, now());
   const setFaults = (f: Faults) => {
@@ -249,6 +255,12 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return revokeControl(body);
       case 'POST /__sim/push':
         return pushControl(body);
+      case 'POST /__sim/events': {
+        const ids = bool(body ?? {}, 'ids');
+        if (ids === undefined) throw paramError('ids is missing');
+        eventIds = ids;
+        return { status: 200, body: { ids } };
+      }
       default:
         return { status: 404, body: { error: '404 Not Found' } };
     }
@@ -287,6 +299,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       path,
       query,
       now: now(),
+      eventIds,
       clientIp: req.socket.remoteAddress ?? '127.0.0.1',
       userAgent: String(req.headers['user-agent'] ?? ''),
     };
@@ -375,6 +388,9 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     setFaults,
     revoke,
     push,
+    setEventIds(on) {
+      eventIds = on;
+    },
   };
 }
 

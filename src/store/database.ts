@@ -29,6 +29,52 @@ const MIGRATIONS: readonly string[] = [
    ) STRICT;`,
   // The server username a token belongs to, learned when the person connects.
   `ALTER TABLE user_tokens ADD COLUMN username TEXT;`,
+  // Digests: what each posts, where, when and from which cursor; digest_runs holds the intent of a run that is
+  // being posted, so that a run killed halfway is settled at start instead of posted twice or lost.
+  `CREATE TABLE digests (
+     id            INTEGER PRIMARY KEY AUTOINCREMENT,
+     team_id       TEXT NOT NULL,
+     owner_user_id TEXT NOT NULL,
+     channel_id    TEXT NOT NULL,
+     in_dm         INTEGER NOT NULL CHECK (in_dm IN (0, 1)),
+     kind          TEXT NOT NULL CHECK (kind IN ('todos', 'project_events', 'user_events')),
+     project_id    INTEGER,
+     project_path  TEXT,
+     user_id       INTEGER,
+     username      TEXT,
+     action        TEXT,
+     target_type   TEXT,
+     cron          TEXT NOT NULL,
+     tz            TEXT NOT NULL,
+     active        INTEGER NOT NULL CHECK (active IN (0, 1)),
+     paused_reason TEXT,
+     paused_by     TEXT,
+     created_at    TEXT NOT NULL,
+     updated_at    TEXT NOT NULL,
+     last_run_at   TEXT,
+     last_result   TEXT,
+     last_items    INTEGER,
+     last_post_ts  TEXT,
+     next_run_at   TEXT,
+     cursor_at     TEXT NOT NULL,
+     cursor_keys   TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX digests_channel ON digests (team_id, channel_id);
+   CREATE INDEX digests_owner ON digests (team_id, owner_user_id);
+   CREATE TABLE digest_runs (
+     run_key       TEXT PRIMARY KEY,
+     digest_id     INTEGER NOT NULL REFERENCES digests (id) ON DELETE CASCADE,
+     scheduled_for TEXT NOT NULL,
+     reason        TEXT NOT NULL,
+     state         TEXT NOT NULL CHECK (state IN ('pending', 'posted')),
+     channel_id    TEXT NOT NULL,
+     message_ts    TEXT,
+     cursor_at     TEXT NOT NULL,
+     cursor_keys   TEXT NOT NULL,
+     items         INTEGER NOT NULL,
+     created_at    TEXT NOT NULL
+   ) STRICT;
+   CREATE INDEX digest_runs_digest ON digest_runs (digest_id);`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -34,6 +34,11 @@ export const DONE_BY: Record<string, string> = {
   'reset-estimate': 'Estimate reset',
   spend: 'Time logged',
   'reset-spent': 'Spent time reset',
+  pause: 'Paused',
+  resume: 'Resumed',
+  remove: 'Removed',
+  'digest-run': 'Run',
+  alldone: 'All todos marked done',
 };
 
 export type Notice =

@@ -1,6 +1,7 @@
 import type { Refusal } from '../errors.js';
 import type { Resource } from '../gitlab/project.js';
 import { awardRefusal } from './awards.js';
+import { digestRefusal } from './digests.js';
 import { issueRefusal } from './issues.js';
 import { jobRefusal } from './jobs.js';
 import { keyRefusal } from './keys.js';
@@ -15,6 +16,7 @@ export type RefusalWords = (r: Refusal, label: string) => Md | null;
 
 /** Each noun's view says why its actions are refused. */
 export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
+  digest: digestRefusal,
   job: jobRefusal,
   pipeline: pipelineRefusal,
   schedule: scheduleRefusal,

@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { type BotApp, createApp } from '../../src/app.js';
+import { type AppDeps, type BotApp, createApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DEMO_PEOPLE } from '../../src/console/demo.js';
 import type { Transport } from '../../src/gitlab/http.js';
@@ -37,6 +37,8 @@ export interface StartAppOptions {
   transport?: Transport;
   checkTransport?: Transport;
   fake?: FakeSlack;
+  /** How digests are scheduled and paced (`{ timer: 'manual' }` lets a test drive them with its clock). */
+  digests?: AppDeps['digests'];
 }
 
 export interface StartedApp {
@@ -90,6 +92,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.now ? { now: o.now } : {}),
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
+    ...(o.digests ? { digests: o.digests } : {}),
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;

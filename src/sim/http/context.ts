@@ -15,6 +15,8 @@ export interface RequestContext {
   path: string;
   query: Params;
   now: Date;
+  /** events carry their `id` (servers after 9.5); 9.5 sends none */
+  eventIds: boolean;
   clientIp: string;
   userAgent: string;
 }

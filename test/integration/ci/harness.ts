@@ -4,7 +4,7 @@ import { type FakeClock, fakeClock, TEST_START } from '../../support/clock.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { expectNoUnexpectedErrors, findSurfaceProblems } from '../../support/slack-checks.js';
 import { buttonsOf, type FoundButton, type Interaction, messageText } from '../../support/slack-driver.js';
-import { PEOPLE, type PersonName, type StartedApp, startApp } from '../../support/start-app.js';
+import { PEOPLE, type PersonName, type StartAppOptions, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 // One bot and one simulator per test file, everyone of the demo connected. Each test starts
@@ -84,7 +84,9 @@ export function confirmText(b: FoundButton): string | null {
   return c?.text?.text ?? null;
 }
 
-export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCommand?: string } = {}): CiHarness {
+export function useCiBot(
+  o: { transport?: (simUrl: string) => Transport; slashCommand?: string; digests?: StartAppOptions['digests'] } = {},
+): CiHarness {
   let sim: RunningSimulator;
   let bot: StartedApp;
   let fromSeq = 0;
@@ -166,6 +168,7 @@ export function useCiBot(o: { transport?: (simUrl: string) => Transport; slashCo
       now: clock.now,
       ...(o.transport ? { transport: o.transport(sim.url) } : {}),
       ...(o.slashCommand ? { slashCommand: o.slashCommand } : {}),
+      ...(o.digests ? { digests: o.digests } : {}),
     });
     for (const name of CONNECTED) {
       const { submission } = await bot.connect(PEOPLE[name], TOKENS[name]);

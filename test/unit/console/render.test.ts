@@ -14,6 +14,10 @@ describe('the console renderer', () => {
     expect(mrkdwnToText('<http://x|http://x> <#C1|general> snake_case_name', userName)).toBe(
       'http://x #general snake_case_name',
     );
+    // a date Slack formats in each reader's zone shows its fallback
+    expect(
+      mrkdwnToText('from <!date^1772445600^{date_short_pretty} {time}|02 Mar 2026, 11:00 Europe/Berlin>', userName),
+    ).toBe('from 02 Mar 2026, 11:00 Europe/Berlin');
     // the state circles of schedule rows
     expect(mrkdwnToText(':large_green_circle: :white_circle: :calendar:', userName)).toBe('🟢 ⚪ 📅');
   });

@@ -1,0 +1,36 @@
+import crypto from 'node:crypto';
+import { RateLimitedError } from '../gitlab/errors.js';
+import type { Transport } from '../gitlab/http.js';
+import type { TokenBudget } from './pacing.js';
+
+/** The budget's key for a token: a digest of it, so the token itself is kept nowhere new. */
+export function budgetKey(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('base64url').slice(0, 16);
+}
+
+/**
+ * The transport digests read through: every call waits for its token's budget, and every answer's RateLimit-*
+ * headers (and a 429's Retry-After) feed it. The client code above it is the same as for commands.
+ */
+export function createMeteredTransport(inner: Transport, budget: TokenBudget): Transport {
+  return {
+    async request(options) {
+      const key = budgetKey(options.token);
+      await budget.acquire(key);
+      try {
+        const response = await inner.request(options);
+        budget.observe(key, response.rateLimit);
+        return response;
+      } catch (err) {
+        if (err instanceof RateLimitedError) budget.backoff(key, (err.retryAfterSeconds ?? 60) * 1000);
+        throw err;
+      }
+    },
+    get lastRateLimit() {
+      return inner.lastRateLimit;
+    },
+    close() {
+      inner.close();
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { createTask, type ScheduledTask } from 'node-cron';
+import type { Logger } from '../logger.js';
+import type { Digest } from '../store/digest-store.js';
+import { type PacingClock, realClock } from './pacing.js';
+
+// When digests run: node-cron, in each digest's zone (node-cron keeps to it across daylight-saving changes).
+// Digests that share a schedule (cron and zone) share one node-cron task: 10,000 digests at "0 9 * * 1-5" in
+// Europe/Berlin are one timer, not 10,000. When it fires, their runs start spread evenly over the minute, so the
+// server and Slack see a steady stream instead of a stampede at 09:00:00. Arming again moves a digest to its
+// schedule's task at once (pause, resume, remove and edit take effect immediately); a task whose last digest
+// leaves is destroyed.
+
+export interface SchedulerOptions {
+  /** `cron`: node-cron tasks fire runs; `manual`: nothing fires by itself (tests drive runs with their clock). */
+  mode: 'cron' | 'manual';
+  /** Starts the run of a digest for a slot. */
+  fire(id: number, slot: Date): Promise<unknown>;
+  logger: Logger;
+  /** The runs of one slot start spread over this many milliseconds after it (default 50 s). */
+  spreadMs?: number;
+  /** The clock runs are spread by (injectable for tests). */
+  clock?: PacingClock;
+}
+
+interface Group {
+  key: string;
+  task: ScheduledTask | null;
+  ids: Set<number>;
+}
+
+const keyOf = (d: Pick<Digest, 'cron' | 'tz'>) => `${d.cron} ${d.tz}`;
+
+export function createDigestScheduler(o: SchedulerOptions) {
+  const groups = new Map<string, Group>();
+  const groupOf = new Map<number, Group>();
+  const spreadMs = o.spreadMs ?? 50_000;
+  const clock = o.clock ?? realClock;
+  const log = o.logger.child({ component: 'node-cron' });
+  const cronLogger = {
+    info: (m: string) => log.debug(m),
+    debug: (m: string | Error) => log.debug(String(m)),
+    warn: (m: string) => log.warn(m),
+    error: (m: string | Error) => log.error(m instanceof Error ? m.message : m),
+  };
+  let stopped = false;
+
+  /** One slot of a schedule: its digests' runs, started evenly over the spread, each not waiting for the last. */
+  async function fireGroup(group: Group, slot: Date): Promise<void> {
+    const ids = [...group.ids].sort((a, b) => a - b);
+    const started = clock.now();
+    const runs: Promise<unknown>[] = [];
+    for (const [i, id] of ids.entries()) {
+      if (stopped) break;
+      const wait = started + Math.floor((i * spreadMs) / ids.length) - clock.now();
+      if (wait > 0) await clock.sleep(wait);
+      // A digest paused or moved to another schedule meanwhile is not run for this one.
+      if (stopped || groupOf.get(id) !== group) continue;
+      runs.push(o.fire(id, slot));
+    }
+    await Promise.allSettled(runs);
+  }
+
+  function disarm(id: number): void {
+    const group = groupOf.get(id);
+    if (!group) return;
+    groupOf.delete(id);
+    group.ids.delete(id);
+    if (group.ids.size === 0) {
+      groups.delete(group.key);
+      if (group.task) void group.task.destroy();
+    }
+  }
+
+  return {
+    /** Arms an active digest on its schedule's task (moving it from another), disarms a paused one. */
+    arm(d: Digest): void {
+      const key = keyOf(d);
+      const current = groupOf.get(d.id);
+      if (current && current.key === key && d.active) return;
+      disarm(d.id);
+      if (!d.active || stopped) return;
+      let group = groups.get(key);
+      if (!group) {
+        const g: Group = { key, task: null, ids: new Set() };
+        if (o.mode === 'cron') {
+          g.task = createTask(d.cron, (ctx) => (stopped ? undefined : fireGroup(g, ctx.date)), {
+            timezone: d.tz,
+            name: `digests ${key}`,
+            // A slot whose runs are still going when the next comes is skipped; nothing is lost, the next run
+            // covers it (the cursor did not move for what was not posted).
+            noOverlap: true,
+            // A busy process that notices its slot late still runs it.
+            missedExecutionTolerance: 30_000,
+            logger: cronLogger,
+          });
+          void g.task.start();
+        }
+        groups.set(key, g);
+        group = g;
+      }
+      group.ids.add(d.id);
+      groupOf.set(d.id, group);
+    },
+    disarm,
+    isArmed(id: number): boolean {
+      return groupOf.has(id);
+    },
+    /** The node-cron task a digest runs on (tests check its pattern, zone and matches through node-cron's API). */
+    task(id: number): ScheduledTask | undefined {
+      return groupOf.get(id)?.task ?? undefined;
+    },
+    /** Armed digests, and the node-cron tasks they share. */
+    get size(): { digests: number; tasks: number } {
+      return { digests: groupOf.size, tasks: [...groups.values()].filter((g) => g.task).length };
+    },
+    stop(): void {
+      stopped = true;
+      for (const id of [...groupOf.keys()]) disarm(id);
+    },
+  };
+}
+
+export type DigestScheduler = ReturnType<typeof createDigestScheduler>;

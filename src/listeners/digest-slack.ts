@@ -1,0 +1,99 @@
+import type { WebClient } from '@slack/web-api';
+import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark, SlackRefusedError } from '../digest/slack.js';
+
+// Digests' side of Slack with Bolt's Web API client: posts carrying the run's metadata, the history search that
+// settles a run killed after posting, DMs and the admin check. The client waits out Slack's 429s and retries.
+
+const HISTORY_PAGE = 200;
+/** Without a previous post to stop at, a run's post is looked for among this many of the latest messages. */
+const HISTORY_PAGES = 5;
+const ADMIN_TTL_MS = 10 * 60 * 1000;
+
+/** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
+function slackError(err: unknown): string | null {
+  const e = err as { code?: unknown; data?: { error?: unknown } };
+  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
+}
+
+const isMark = (m: unknown, mark: RunMark): boolean => {
+  const meta = (m as { metadata?: { event_type?: unknown; event_payload?: Record<string, unknown> } }).metadata;
+  return (
+    meta?.event_type === DIGEST_EVENT_TYPE &&
+    meta.event_payload?.run === mark.run &&
+    Number(meta.event_payload?.digest) === mark.digest
+  );
+};
+
+export function createDigestSlack(client: WebClient): DigestSlack {
+  const admins = new Map<string, { admin: boolean; at: number }>();
+  return {
+    async post(channel, message, mark) {
+      try {
+        const res = await client.chat.postMessage({
+          channel,
+          text: message.text,
+          ...(message.blocks ? { blocks: message.blocks } : {}),
+          ...(mark ? { metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...mark } } } : {}),
+          unfurl_links: false,
+          unfurl_media: false,
+        });
+        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
+        return { ts: res.ts };
+      } catch (err) {
+        const code = slackError(err);
+        if (code) throw new SlackRefusedError(code);
+        throw err;
+      }
+    },
+    async findRun(channel, mark, afterTs) {
+      try {
+        let cursor: string | undefined;
+        for (let page = 0; page < HISTORY_PAGES || afterTs !== null; page++) {
+          const res = await client.conversations.history({
+            channel,
+            limit: HISTORY_PAGE,
+            include_all_metadata: true,
+            ...(afterTs ? { oldest: afterTs } : {}),
+            ...(cursor ? { cursor } : {}),
+          });
+          const hit = (res.messages ?? []).find((m) => isMark(m, mark));
+          if (hit?.ts) return { found: true, ts: hit.ts };
+          cursor = res.response_metadata?.next_cursor || undefined;
+          if (!res.has_more || !cursor) return { found: false };
+          if (page > 50) break;
+        }
+        return { found: 'unknown', error: 'history_too_long' };
+      } catch (err) {
+        return { found: 'unknown', error: slackError(err) ?? 'unreachable' };
+      }
+    },
+    async openDm(userId) {
+      try {
+        const res = await client.conversations.open({ users: userId });
+        if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
+        return res.channel.id;
+      } catch (err) {
+        const code = slackError(err);
+        if (code) throw new SlackRefusedError(code);
+        throw err;
+      }
+    },
+    async postEphemeral(channel, userId, message) {
+      await client.chat.postEphemeral({
+        channel,
+        user: userId,
+        text: message.text,
+        ...(message.blocks ? { blocks: message.blocks } : {}),
+      });
+    },
+    async isAdmin(userId) {
+      const hit = admins.get(userId);
+      if (hit && Date.now() - hit.at < ADMIN_TTL_MS) return hit.admin;
+      const res = await client.users.info({ user: userId });
+      const admin = res.user?.is_admin === true || res.user?.is_owner === true;
+      admins.set(userId, { admin, at: Date.now() });
+      if (admins.size > 5000) admins.delete(admins.keys().next().value as string);
+      return admin;
+    },
+  };
+}

@@ -1,0 +1,89 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fakeClock } from '../../support/clock.js';
+import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { messageText } from '../../support/slack-driver.js';
+import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
+import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+
+// What Slack answers to a digest's post: a rate limit is waited out and the post retried (never dropped), and a
+// channel the bot may not post in pauses the digest and tells its owner by DM, with nothing of the feed lost.
+// (These answers are failures on purpose, so this file does without the harness that forbids them.)
+
+const clock = fakeClock();
+let sim: RunningSimulator;
+let fake: FakeSlack;
+let app: StartedApp;
+
+beforeAll(async () => {
+  sim = await startSim(clock);
+  fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
+  app = await startApp({ gitlabUrl: sim.url, now: clock.now, fake, digests: { timer: 'manual' } });
+  await app.connect(PEOPLE.alice, TOKENS.alice);
+});
+afterAll(async () => {
+  await app?.stop();
+  await fake?.close();
+  await sim?.close();
+  if (app) fs.rmSync(app.dataDir, { recursive: true, force: true });
+});
+
+async function digestIn(channel: string): Promise<number> {
+  clock.advance(60_000);
+  const it = await app.slack.command(PEOPLE.alice, 'digest events demo/web', { channel });
+  const m = await it.waitForMessage((t) => /Digest #\d+/.test(t));
+  return Number(/Digest #(\d+)/.exec(m ? messageText(m) : '')?.[1]);
+}
+
+async function openIssue(title: string) {
+  const res = await fetch(`${sim.url}/api/v4/projects/demo%2Fweb/issues`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': TOKENS.bob, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ title }).toString(),
+  });
+  expect(res.status).toBe(201);
+}
+
+const postsIn = (channel: string): FakeMessage[] =>
+  [...fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
+
+describe('Slack’s answers to a digest’s post', () => {
+  it('a rate limit is waited out and the post retried, so the digest is posted once', async () => {
+    const id = await digestIn('C0DGSL1');
+    clock.advance(60_000);
+    await openIssue('Posted despite the rate limit');
+    const from = fake.lastSeq;
+    fake.rateLimit('chat.postMessage', { times: 1, retryAfter: 1 });
+    expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
+    const tries = fake.since(from, (r) => r.method === 'chat.postMessage');
+    expect(tries.map((r) => r.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
+    expect(
+      postsIn('C0DGSL1')
+        .map(messageText)
+        .join('\n')
+        .match(/Posted despite the rate limit/g),
+    ).toHaveLength(1);
+  });
+
+  it('a channel the bot may not post in pauses the digest and tells its owner once; after a resume nothing is lost', async () => {
+    const id = await digestIn('C0DGSL2');
+    clock.advance(60_000);
+    await openIssue('Waiting for the channel');
+    fake.refusePosts('C0DGSL2', 'not_in_channel');
+    expect(await app.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
+    const dms = postsIn('D0ALICE').map(messageText);
+    expect(dms.at(-1)).toContain(
+      `Digest #${id} (events of demo/web) is paused: Slack refused to post in <#C0DGSL2> (\`not_in_channel\`). Invite the bot there, then resume it with \`/gl digest resume ${id}\`.`,
+    );
+    expect(app.bot.digests.isArmed(id)).toBe(false);
+    expect(await app.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
+    expect(postsIn('D0ALICE')).toHaveLength(dms.length);
+
+    fake.refusePosts('C0DGSL2', null);
+    const resumed = await app.slack.command(PEOPLE.alice, `digest resume ${id}`, { channel: 'C0DGSL2' });
+    expect(await resumed.waitForMessage((t) => /Resumed by/.test(t))).not.toBeNull();
+    expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
+    expect(messageText(postsIn('C0DGSL2')[0] as FakeMessage)).toContain('*Waiting for the channel*: opened by @bob');
+  });
+});

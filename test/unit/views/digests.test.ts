@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import type { Event, Todo } from '../../../src/gitlab/schemas.js';
+import type { Digest } from '../../../src/store/digest-store.js';
+import { buildEventsDigest, buildTodosDigest } from '../../../src/views/digests.js';
+import { findLimitViolations } from '../../../src/views/limits.js';
+import { messageText } from '../../support/slack-driver.js';
+
+// A posted digest stays one message inside Slack's limits however much happened: the oldest lines give way to
+// an "…and N more" line with a link, and every string from the server is escaped.
+
+const SERVER = 'https://gitlab.example.com';
+
+const digest = (o: Partial<Digest> = {}): Digest => ({
+  id: 7,
+  teamId: 'T',
+  ownerId: 'U0ALICE',
+  channelId: 'C0ONE',
+  inDm: false,
+  kind: 'project_events',
+  project: { id: 1, path: 'demo/web' },
+  user: null,
+  action: null,
+  targetType: null,
+  cron: '0 9 * * *',
+  tz: 'Europe/Berlin',
+  active: true,
+  pausedReason: null,
+  pausedBy: null,
+  createdAt: new Date('2026-03-01T00:00:00Z'),
+  lastRunAt: null,
+  lastResult: null,
+  lastItems: null,
+  lastPostTs: null,
+  nextRunAt: null,
+  cursor: { at: '2026-03-01T00:00:00.000Z', keys: [] },
+  ...o,
+});
+
+function opened(i: number, title = `Issue number ${i} with a title long enough to take some room in a line`): Event {
+  return {
+    title: null,
+    project_id: 1,
+    action_name: 'opened',
+    target_id: 1000 + i,
+    target_iid: i,
+    target_type: 'Issue',
+    author_id: 2,
+    target_title: title,
+    created_at: new Date(Date.parse('2026-03-01T01:00:00Z') + i * 60_000).toISOString(),
+    author_username: 'bob',
+  };
+}
+
+const span = { since: new Date('2026-03-01T00:00:00Z'), until: new Date('2026-03-02T08:00:00Z') };
+
+describe('an events digest', () => {
+  it('fits one message whatever happened, newest last, with the oldest summed up and linked', () => {
+    const events = Array.from({ length: 2000 }, (_, i) => opened(i + 1));
+    const m = buildEventsDigest({
+      digest: digest(),
+      events,
+      projectPaths: new Map([[1, 'demo/web']]),
+      serverUrl: SERVER,
+      ...span,
+      truncated: false,
+    });
+    expect(findLimitViolations(m)).toEqual([]);
+    const text = messageText(m);
+    const shown = [...text.matchAll(/\|#(\d+)>/g)].map((x) => Number(x[1]));
+    expect(shown.at(-1)).toBe(2000);
+    expect(shown).toEqual([...shown].sort((a, b) => a - b));
+    expect(text).toContain(`…and ${2000 - shown.length} earlier: <${SERVER}/demo/web/activity|see all activity>`);
+    expect(text).toContain('2000 events from <!date^');
+  });
+
+  it('says there were more than it read when the read stopped at its cap', () => {
+    const m = buildEventsDigest({
+      digest: digest(),
+      events: [opened(1)],
+      projectPaths: new Map([[1, 'demo/web']]),
+      serverUrl: SERVER,
+      ...span,
+      truncated: true,
+    });
+    expect(messageText(m)).toContain('1 event+ from');
+    expect(messageText(m)).toContain(
+      '…and more earlier: <https://gitlab.example.com/demo/web/activity|see all activity>',
+    );
+  });
+
+  it('escapes what the server sends and cuts what is too long', () => {
+    const evil = opened(1, `<!channel> ${'x'.repeat(500)} <https://evil.example|click>`);
+    const m = buildEventsDigest({
+      digest: digest(),
+      events: [{ ...evil, author_username: '<!here>' }],
+      projectPaths: new Map([[1, 'demo/web']]),
+      serverUrl: SERVER,
+      ...span,
+      truncated: false,
+    });
+    const text = messageText(m);
+    expect(text).not.toContain('<!channel>');
+    expect(text).not.toContain('<!here>');
+    expect(text).not.toContain('<https://evil.example');
+    expect(text).toContain('&lt;!channel&gt;');
+    expect(text).toContain('…*');
+  });
+
+  it('groups a person’s events by project, with the project in each line', () => {
+    const m = buildEventsDigest({
+      digest: digest({ kind: 'user_events', project: null, user: { id: 3, username: 'bob' } }),
+      events: [opened(1), { ...opened(2), project_id: 9 }],
+      projectPaths: new Map([
+        [1, 'demo/web'],
+        [9, 'ops/infra'],
+      ]),
+      serverUrl: SERVER,
+      ...span,
+      truncated: false,
+    });
+    const text = messageText(m);
+    expect(text).toContain(`<${SERVER}/demo/web/issues/1|demo/web#1>`);
+    expect(text).toContain(`<${SERVER}/ops/infra/issues/2|ops/infra#2>`);
+    expect(JSON.stringify(m.blocks)).toContain(`"url":"${SERVER}/users/bob/activity"`);
+  });
+});
+
+function todo(i: number, project: string): Todo {
+  return {
+    id: i,
+    project: {
+      id: 1,
+      name: project,
+      name_with_namespace: project,
+      path: project,
+      path_with_namespace: project,
+      web_url: `${SERVER}/${project}`,
+    },
+    author: { id: 3, username: 'bob', name: 'Bob', state: 'active' },
+    action_name: 'assigned',
+    target_type: 'Issue',
+    target: {
+      id: 100 + i,
+      iid: i,
+      project_id: 1,
+      title: `Todo ${i}`,
+      description: null,
+      state: 'opened',
+      created_at: '2026-03-01T00:00:00Z',
+      updated_at: '2026-03-01T00:00:00Z',
+      labels: [],
+      milestone: null,
+    },
+    target_url: `${SERVER}/${project}/issues/${i}`,
+    body: `Todo ${i}`,
+    state: 'pending',
+    created_at: '2026-03-01T00:00:00Z',
+  } as unknown as Todo;
+}
+
+describe('a todos digest', () => {
+  it('groups by project and keeps inside 50 blocks, with the rest summed up', () => {
+    const todos = Array.from({ length: 90 }, (_, i) => todo(i + 1, ['demo/web', 'demo/api', 'ops/infra'][i % 3] ?? ''));
+    const m = buildTodosDigest({
+      digest: digest({ kind: 'todos' }),
+      todos,
+      truncated: false,
+      serverUrl: SERVER,
+      now: new Date('2026-03-02T08:00:00Z'),
+      ownerName: 'alice',
+    });
+    expect(findLimitViolations(m)).toEqual([]);
+    expect(m.blocks?.length).toBeLessThanOrEqual(50);
+    const text = messageText(m);
+    const shown = (text.match(/\[Done\]/g) ?? []).length;
+    expect(shown).toBeGreaterThan(30);
+    expect(text).toContain(`…and ${90 - shown} more: <${SERVER}/dashboard/todos|all your todos>`);
+    expect(text).toContain(":ballot_box_with_check: @alice's pending todos");
+  });
+});
