@@ -35,9 +35,18 @@ export interface Faults {
   errorRate?: number;
   /** default 500 */
   errorStatus?: number;
+  /** several statuses, taken in turn for the injected errors (overrides errorStatus) */
+  errorStatuses?: number[];
   /** seconds, sent as Retry-After with 429 and 503 (default 1 for 429) */
   retryAfter?: number;
+  /** share of API calls, 0..1, that wait `spikeMs` more (spread evenly, like errors) */
+  spikeRate?: number;
+  /** the extra wait of a latency spike */
+  spikeMs?: number;
 }
+
+/** What a test may overwrite on a job, as a server that answers anything would send it. */
+const JOB_FIELDS = ['name', 'ref', 'stage', 'status', 'trace'] as const;
 
 export interface SimRequestLogEntry {
   seq: number;
@@ -65,6 +74,8 @@ export interface RunningSimulator {
   setFaults(f: Faults): void;
   /** Makes a user's token answer 401 on every API route (`restore` undoes it); throws for an unknown username. */
   revoke(username: string, o?: { restore?: boolean }): void;
+  /** Overwrites a job's name, ref, stage, status or trace (as `POST /__sim/jobs/:id` does). */
+  editJob(id: number, fields: Partial<Record<'name' | 'ref' | 'stage' | 'status' | 'trace', string>>): void;
 }
 
 const API_PREFIX = '/api/v4';
@@ -116,7 +127,7 @@ function tokenOf(req: IncomingMessage): string | undefined {
 
 function parseFaults(body: Params | null): Faults {
   const out: Faults = {};
-  const num = (key: keyof Faults, min: number, max: number) => {
+  const num = (key: Exclude<keyof Faults, 'errorStatuses'>, min: number, max: number) => {
     const v = body?.[key];
     if (v === undefined || v === null) return;
     const n = Number(v);
@@ -127,6 +138,15 @@ function parseFaults(body: Params | null): Faults {
   num('errorRate', 0, 1);
   num('errorStatus', 400, 599);
   num('retryAfter', 0, 86_400);
+  num('spikeRate', 0, 1);
+  num('spikeMs', 0, 60_000);
+  const statuses = body?.errorStatuses;
+  if (statuses !== undefined && statuses !== null) {
+    const list = Array.isArray(statuses) ? statuses.map(Number) : [];
+    if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 400 || n > 599))
+      throw paramError('errorStatuses is invalid');
+    out.errorStatuses = list;
+  }
   return out;
 }
 
@@ -141,6 +161,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   let faults: Faults = {};
   // errors are spread evenly: every call adds errorRate, each whole unit is one error
   let errorBudget = 0;
+  let errorTurn = 0;
+  let spikeBudget = 0;
   // ids of the users whose tokens the server no longer accepts, as if revoked in its UI
   let revoked = new Set<number>();
 
@@ -149,12 +171,16 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log = [];
     faults = {};
     errorBudget = 0;
+    errorTurn = 0;
+    spikeBudget = 0;
     revoked = new Set();
   };
   const tick = () => advance(state, now());
   const setFaults = (f: Faults) => {
     faults = { ...f };
     errorBudget = 0;
+    errorTurn = 0;
+    spikeBudget = 0;
   };
   const revoke = (username: string, o: { restore?: boolean } = {}) => {
     const user = [...state.users.values()].find((u) => u.username === username);
@@ -171,7 +197,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return { status: 200, body: { username, revoked: !restore } };
   }
 
+  /** Overwrites fields of a job, e.g. a name, ref or status no real runner would produce, or a trace. */
+  function editJob(id: number, body: Params | null): SimResponse {
+    const job = state.jobs.get(id);
+    if (!job) throw notFound('Job');
+    const edits: Partial<Record<(typeof JOB_FIELDS)[number], string>> = {};
+    for (const field of JOB_FIELDS) {
+      const value = body?.[field];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') throw paramError(`${field} is invalid`);
+      edits[field] = value;
+    }
+    Object.assign(job, edits);
+    return { status: 200, body: { id, ...edits } };
+  }
+
   function control(method: string, path: string, body: Params | null): SimResponse {
+    const job = /^\/__sim\/jobs\/(\d+)$/.exec(path);
+    if (job && method === 'POST') return editJob(Number(job[1]), body);
     switch (`${method} ${path}`) {
       case 'GET /__sim/requests':
         return { status: 200, body: log };
@@ -193,13 +236,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
   }
 
+  function spikeNow(): number {
+    const rate = faults.spikeRate ?? 0;
+    if (rate <= 0) return 0;
+    spikeBudget += rate;
+    if (spikeBudget < 1 - 1e-9) return 0;
+    spikeBudget -= 1;
+    return faults.spikeMs ?? 0;
+  }
+
   function faultNow(): SimResponse | null {
     const rate = faults.errorRate ?? 0;
     if (rate <= 0) return null;
     errorBudget += rate;
     if (errorBudget < 1 - 1e-9) return null;
     errorBudget -= 1;
-    const status = faults.errorStatus ?? 500;
+    const turn = faults.errorStatuses;
+    const status = turn ? (turn[errorTurn++ % turn.length] as number) : (faults.errorStatus ?? 500);
     const headers: Record<string, string> = {};
     const retryAfter = faults.retryAfter ?? (status === 429 ? 1 : undefined);
     if (retryAfter !== undefined && (status === 429 || status === 503)) headers['Retry-After'] = String(retryAfter);
@@ -257,7 +310,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const userId = token === undefined ? undefined : state.tokens.get(token);
     // a revoked token authenticates nobody: 401 on every route, logged without a user
     const user = userId === undefined || revoked.has(userId) ? undefined : state.users.get(userId);
-    const latency = faults.latencyMs ?? 0;
+    const latency = (faults.latencyMs ?? 0) + spikeNow();
     if (latency > 0) await sleep(latency);
     const response =
       faultNow() ??
@@ -313,6 +366,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     requests: () => log.slice(),
     setFaults,
     revoke,
+    editJob: (id, fields) => {
+      const r = editJob(id, fields);
+      if (r.status !== 200) throw new Error(`no job ${id}`);
+    },
   };
 }
 
