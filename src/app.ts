@@ -6,8 +6,10 @@ import type { CommandKey } from './grammar/index.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
+import { say } from './listeners/deliver.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerHomeListener } from './listeners/home.js';
+import { createInFlight, type Running } from './listeners/in-flight.js';
 import { createSlackApp } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { registerViewListeners } from './listeners/views.js';
@@ -21,9 +23,11 @@ import type { Actor } from './operations/context.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession } from './operations/session.js';
+import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import type { TokenStore } from './store/token-store.js';
+import { buildInterrupted } from './views/errors.js';
 
 export interface AppDeps {
   config: Config;
@@ -44,8 +48,18 @@ export interface BotApp {
   dispatch: Dispatch;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
+  /** Stops at once: what is running is cut off. */
   stop(): Promise<void>;
+  /**
+   * Stops gracefully: takes no new request (HTTP answers 503), lets what was taken finish for up to `graceMs`,
+   * tells each person whose request is still running that it may not have completed, then stops.
+   * Resolves with how many requests were cut off.
+   */
+  shutdown(graceMs: number): Promise<{ interrupted: number }>;
 }
+
+/** How long telling people about cut-off requests may take before the bot stops anyway. */
+const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, db } = deps;
@@ -84,6 +98,8 @@ export function createApp(deps: AppDeps): BotApp {
   });
 
   const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
+  const inFlight = createInFlight();
+  app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
   registerActionListener(app, { dispatch, sessionOf, now });
@@ -98,6 +114,38 @@ export function createApp(deps: AppDeps): BotApp {
     });
   });
 
+  /** One notice per person whose request was cut off; each is bounded, and none can stop the shutdown. */
+  const tellInterrupted = async (cut: Running[]) => {
+    const told = cut.map(async (r) => {
+      if (r.asked.kind === 'event' || !r.userId) return;
+      const asked = r.asked.kind === 'command' ? { kind: 'command' as const, text: redact(r.asked.text) } : r.asked;
+      const delivery = {
+        client: r.client,
+        respond: r.respond,
+        userId: r.userId,
+        channelId: r.channelId,
+        triggerId: undefined,
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          say(delivery, buildInterrupted(asked)),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timed out')), NOTICE_MS);
+          }),
+        ]);
+      } catch (err) {
+        logger.warn('could not tell a person that their request was cut off', {
+          user: r.userId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    await Promise.all(told);
+  };
+
   return {
     app,
     platform,
@@ -105,6 +153,20 @@ export function createApp(deps: AppDeps): BotApp {
     start: () => slack.start(),
     async stop() {
       await app.stop();
+    },
+    async shutdown(graceMs) {
+      await slack.stopAccepting();
+      const running = inFlight.size;
+      if (running > 0) logger.info('waiting for requests in flight', { count: running, graceMs });
+      const cut = await inFlight.settle(graceMs);
+      if (cut.length > 0) {
+        logger.warn('shutdown grace period over; telling people their requests may not have completed', {
+          count: cut.length,
+        });
+        await tellInterrupted(cut);
+      }
+      await app.stop();
+      return { interrupted: cut.length };
     },
   };
 }

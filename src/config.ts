@@ -19,6 +19,8 @@ export interface Config {
   databasePath: string;
   slashCommand: string;
   logLevel: LogLevel;
+  /** How long a shutdown waits for requests already taken before telling their people and stopping. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -65,6 +67,7 @@ const EnvSchema = z.object({
   DATABASE_PATH: optionalText,
   SLASH_COMMAND: optionalText,
   LOG_LEVEL: optionalText,
+  SHUTDOWN_GRACE_MS: optionalText,
 });
 
 /** Reads the environment table; throws one ConfigError naming every bad or missing variable. */
@@ -138,6 +141,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
   }
 
+  let shutdownGraceMs = 10_000;
+  if (e.SHUTDOWN_GRACE_MS) {
+    const n = Number(e.SHUTDOWN_GRACE_MS);
+    if (!Number.isInteger(n) || n < 0 || n > 600_000)
+      problems.push('SHUTDOWN_GRACE_MS must be a whole number of milliseconds between 0 and 600000 (default 10000).');
+    else shutdownGraceMs = n;
+  }
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
   return {
     slack: {
@@ -153,5 +164,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePath: e.DATABASE_PATH ?? './data/bot.db',
     slashCommand,
     logLevel,
+    shutdownGraceMs,
   };
 }

@@ -44,19 +44,23 @@ async function main(): Promise<void> {
 
   const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
 
-  // Signals are handled from before the first request can arrive, so a stop is always graceful.
+  // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
+  // requests, what was taken finishes (up to SHUTDOWN_GRACE_MS), people whose requests did not are told.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
+    const graceMs = config.shutdownGraceMs;
+    logger.info('shutting down', { signal, graceMs });
+    // A last resort for a stop that hangs (a socket that will not close): the grace period, the notices, a margin.
     const force = setTimeout(() => {
-      logger.warn('shutdown took more than 10 s; exiting anyway');
+      logger.warn('shutdown did not finish in time; exiting anyway');
       process.exit(1);
-    }, 10_000);
+    }, graceMs + 10_000);
     force.unref();
     try {
-      await bot.stop();
+      const { interrupted } = await bot.shutdown(graceMs);
+      logger.info('stopped', { interrupted });
     } catch (err) {
       logger.warn('error while stopping the app', { error: err instanceof Error ? err : new Error(String(err)) });
     }

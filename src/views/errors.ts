@@ -204,3 +204,23 @@ export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
     md`Something went wrong on the bot's side (reference ${code(refId)}). If it keeps happening, give this reference to whoever runs the bot.`,
   );
 }
+
+/** What a person asked for, as a shutdown notice names it. */
+export type InterruptedRequest =
+  | { kind: 'command'; text: string }
+  | { kind: 'button'; label: string }
+  | { kind: 'form' };
+
+/** Told to each person whose request was still running when the bot had to stop. */
+export function buildInterrupted(asked: InterruptedRequest): SlackMessage {
+  const what =
+    asked.kind === 'command'
+      ? code(asked.text)
+      : asked.kind === 'button'
+        ? md`your click of ${asked.label}`
+        : 'your form';
+  return say(
+    ':warning:',
+    md`The bot had to restart before it finished ${what}: it may not have completed. Look before you try again.`,
+  );
+}
