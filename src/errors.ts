@@ -95,6 +95,15 @@ export class UnknownPersonError extends BotError {
   }
 }
 
+/** The bot's own database stayed locked by another process for longer than a request may wait. */
+export class DatabaseBusyError extends BotError {
+  readonly code = 'database_busy';
+  constructor(readonly what: string) {
+    super(`the database stayed busy (${what})`);
+    this.name = 'DatabaseBusyError';
+  }
+}
+
 /** Wraps anything else, with the reference id the person is shown and the log carries. */
 export class UnexpectedError extends BotError {
   readonly code = 'unexpected';

@@ -4,7 +4,7 @@ import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
-import { openDatabase } from './store/database.js';
+import { DatabaseOpenError, openDatabase, SchemaTooNewError } from './store/database.js';
 import { createSealer } from './store/sealer.js';
 import { createTokenStore } from './store/token-store.js';
 
@@ -27,8 +27,21 @@ async function main(): Promise<void> {
     if (key) registerSecret(key.toString('base64'));
 
   const logger = createLogger({ level: config.logLevel });
-  const db = openDatabase(config.databasePath);
-  const tokens = createTokenStore(db, createSealer(config.encryption));
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.databasePath);
+  } catch (err) {
+    if (err instanceof DatabaseOpenError || err instanceof SchemaTooNewError) {
+      process.stderr.write(`The bot could not start: ${redact(err.message)}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  // Waits for a database another program locks happen on timers; each is a debug line.
+  const busy = {
+    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
+  };
+  const tokens = createTokenStore(db, createSealer(config.encryption), undefined, busy);
   const resealed = await tokens.resealStale();
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
 
@@ -42,7 +55,7 @@ async function main(): Promise<void> {
   }
   if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
 
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db) });
+  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db, undefined, busy) });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
   // requests, what was taken finishes (up to SHUTDOWN_GRACE_MS), people whose requests did not are told.

@@ -1,8 +1,10 @@
 import type { App } from '@slack/bolt';
+import { DatabaseBusyError } from '../errors.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
 import type { AccountOperations } from '../operations/account.js';
 import { registerSecret } from '../redact.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
+import { DATABASE_BUSY } from '../views/errors.js';
 import { acknowledge } from './acknowledge.js';
 
 export interface ViewListenerOptions {
@@ -30,7 +32,18 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       userName: body.user.name,
     };
     // The check runs before the ack: only a view_submission ack can put an error on the field.
-    const check = await o.account.connect(actor, token, o.now());
+    const check = await o.account.connect(actor, token, o.now()).catch((err: unknown) => {
+      if (err instanceof DatabaseBusyError) return null;
+      throw err;
+    });
+    if (!check) {
+      logger.warn('token not stored: the database is busy', { team: actor.teamId, user: actor.userId });
+      await acknowledge(context, ack, {
+        response_action: 'errors',
+        errors: buildTokenFieldError(`${DATABASE_BUSY} Nothing was stored.`),
+      });
+      return;
+    }
     if (!check.ok) {
       logger.info('token check failed', { team: actor.teamId, user: actor.userId, reason: check.reason });
       await acknowledge(context, ack, {

@@ -1,5 +1,5 @@
 import { forgetSecret, registerSecret } from '../redact.js';
-import type { Db } from './database.js';
+import { type BusyPolicy, type Db, whenFree } from './database.js';
 import type { Sealer } from './sealer.js';
 
 export type ConnectionStatus = 'valid' | 'revoked';
@@ -61,7 +61,13 @@ interface Row {
 
 const rowKey = (teamId: string, userId: string) => `user-token:${teamId}:${userId}`;
 
-export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () => new Date()): TokenStore {
+export function createTokenStore(
+  db: Db,
+  sealer: Sealer,
+  now: () => Date = () => new Date(),
+  busy: BusyPolicy = {},
+): TokenStore {
+  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
   const upsert = db.prepare(
     `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
      VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid', @username)
@@ -91,10 +97,11 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     username: r.username,
   });
 
-  const openRow = (r: Row): string => {
+  const openRow = async (r: Row): Promise<string> => {
     const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id));
     registerSecret(opened.plaintext);
-    if (opened.stale) resealRow(r, opened.plaintext);
+    // Sealed under the previous key: sealed again now, or on a later read if the database is busy.
+    if (opened.stale) await free('re-seal a token', () => resealRow(r, opened.plaintext)).catch(() => 0);
     return opened.plaintext;
   };
 
@@ -107,37 +114,39 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     async save({ teamId, userId, token, serverUrl, verifiedAt, username }) {
       registerSecret(token);
       const sealed = sealer.seal(token, rowKey(teamId, userId));
-      upsert.run({
-        team_id: teamId,
-        user_id: userId,
-        sealed_token: sealed.value,
-        key_id: sealed.keyId,
-        server_url: serverUrl,
-        created_at: now().toISOString(),
-        verified_at: verifiedAt.toISOString(),
-        username,
-      });
+      await free('save a token', () =>
+        upsert.run({
+          team_id: teamId,
+          user_id: userId,
+          sealed_token: sealed.value,
+          key_id: sealed.keyId,
+          server_url: serverUrl,
+          created_at: now().toISOString(),
+          verified_at: verifiedAt.toISOString(),
+          username,
+        }),
+      );
     },
     async find(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       return r ? toConnection(r) : null;
     },
     async load(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
-      return r ? { connection: toConnection(r), open: async () => openRow(r) } : null;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      return r ? { connection: toConnection(r), open: () => openRow(r) } : null;
     },
     async findByUsername(teamId, username) {
-      return (byUsername.all(teamId, username) as Row[]).map(toConnection);
+      return (await free('find people', () => byUsername.all(teamId, username) as Row[])).map(toConnection);
     },
     async openToken(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       return r ? openRow(r) : null;
     },
     async markRevoked(teamId, userId) {
-      return revoke.run(teamId, userId).changes > 0;
+      return (await free('mark a token revoked', () => revoke.run(teamId, userId))).changes > 0;
     },
     async remove(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       if (!r) return false;
       // The token leaves the redaction list with the row; a broken seal leaves nothing to forget.
       try {
@@ -145,15 +154,18 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
       } catch {
         /* nothing readable to forget */
       }
-      return del.run(teamId, userId).changes > 0;
+      return (await free('delete a token', () => del.run(teamId, userId))).changes > 0;
     },
     async resealStale() {
       let changed = 0;
-      db.transaction(() => {
-        for (const r of stale.all(sealer.keyId) as Row[]) {
-          changed += resealRow(r, sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext);
-        }
-      })();
+      await free('re-seal tokens', () =>
+        db.transaction(() => {
+          changed = 0;
+          for (const r of stale.all(sealer.keyId) as Row[]) {
+            changed += resealRow(r, sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext);
+          }
+        })(),
+      );
       return changed;
     },
   };

@@ -1,5 +1,6 @@
 import {
   BotError,
+  DatabaseBusyError,
   InvalidInputError,
   NotConnectedError,
   ProjectRequiredError,
@@ -174,6 +175,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
+  if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
   if (err instanceof ProjectRequiredError) {
     return say(
       ':grey_question:',
@@ -197,6 +199,10 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   if (err instanceof GitlabError) return gitlabErrorMessage(err, o);
   return null;
 }
+
+/** Another program kept the bot's database locked for longer than a request may wait. */
+export const DATABASE_BUSY =
+  "The bot's database is busy right now (another program is writing to it), so this could not be done. Try again in a moment.";
 
 export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
   return say(
