@@ -40,6 +40,8 @@ export interface AppDeps {
   transport?: Transport;
   /** The transport for the connect check, which must answer inside Slack's 3 s. */
   checkTransport?: Transport;
+  /** The wait before the second read that confirms a refused token (default 2000 ms). */
+  revokeCheckDelayMs?: number;
 }
 
 export interface BotApp {
@@ -80,6 +82,7 @@ export function createApp(deps: AppDeps): BotApp {
     transport,
     checkTransport,
     logger,
+    ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
   });
 
   const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });

@@ -27,6 +27,18 @@ export class TokenRevokedError extends BotError {
   }
 }
 
+/**
+ * The server refused the stored token, but a second look did not confirm it (accepted later, or the server
+ * was refusing others too): the connection is kept.
+ */
+export class TokenRefusalUnconfirmedError extends BotError {
+  readonly code = 'token_refusal_unconfirmed';
+  constructor() {
+    super('the server refused the token once; a second check did not confirm it');
+    this.name = 'TokenRefusalUnconfirmedError';
+  }
+}
+
 /** A command needs a project and neither the command nor the channel names one. */
 export class ProjectRequiredError extends BotError {
   readonly code = 'project_required';

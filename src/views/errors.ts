@@ -7,6 +7,7 @@ import {
   type Refusal,
   RefusedError,
   StaleActionError,
+  TokenRefusalUnconfirmedError,
   TokenRevokedError,
   UnknownPersonError,
 } from '../errors.js';
@@ -176,6 +177,12 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   }
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
   if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
+  if (err instanceof TokenRefusalUnconfirmedError) {
+    return say(
+      ':warning:',
+      md`${o.serverUrl} refused your token just now (401), but a second check did not confirm it, so your connection is kept. The server may be having trouble: try again in a minute.`,
+    );
+  }
   if (err instanceof ProjectRequiredError) {
     return say(
       ':grey_question:',

@@ -37,6 +37,8 @@ export interface StartAppOptions {
   transport?: Transport;
   checkTransport?: Transport;
   fake?: FakeSlack;
+  /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
+  revokeCheckDelayMs?: number;
 }
 
 export interface StartedApp {
@@ -90,6 +92,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.now ? { now: o.now } : {}),
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
+    revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;
