@@ -22,7 +22,7 @@ import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createProjectResolver } from './operations/projects.js';
-import { createSession } from './operations/session.js';
+import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
@@ -88,7 +88,14 @@ export function createApp(deps: AppDeps): BotApp {
   const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
   const { app } = slack;
 
-  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor);
+  const unreadable = createUnreadableTokens((c, reason) =>
+    logger.warn("a stored token can't be read; the person is asked to connect again", {
+      team: c.teamId,
+      user: c.userId,
+      reason,
+    }),
+  );
+  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   const opsDeps = { serverUrl: config.gitlabUrl, access, tokens: deps.tokens, channels: deps.channels };
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {

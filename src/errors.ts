@@ -27,6 +27,15 @@ export class TokenRevokedError extends BotError {
   }
 }
 
+/** The stored token does not open (a damaged row, one copied from someone else, or a key that changed). */
+export class TokenUnreadableError extends BotError {
+  readonly code = 'token_unreadable';
+  constructor() {
+    super('the stored token cannot be read');
+    this.name = 'TokenUnreadableError';
+  }
+}
+
 /**
  * The server refused the stored token, but a second look did not confirm it (accepted later, or the server
  * was refusing others too): the connection is kept.

@@ -2,7 +2,8 @@ import { forgetSecret, registerSecret } from '../redact.js';
 import { type BusyPolicy, type Db, whenFree } from './database.js';
 import type { Sealer } from './sealer.js';
 
-export type ConnectionStatus = 'valid' | 'revoked';
+/** As stored: 'valid' or 'revoked'; 'unreadable' is found on reading (the sealed token does not open). */
+export type ConnectionStatus = 'valid' | 'revoked' | 'unreadable';
 
 /** What is known about a person's connection without opening the sealed token. */
 export interface Connection {
@@ -55,7 +56,7 @@ interface Row {
   server_url: string;
   created_at: string;
   verified_at: string;
-  status: ConnectionStatus;
+  status: 'valid' | 'revoked';
   username: string | null;
 }
 
@@ -171,12 +172,13 @@ export function createTokenStore(
   };
 }
 
-export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked';
+export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
 
 /** Why a stored connection cannot be used, or null when it can. */
 export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
   if (!conn) return 'not_connected';
   if (conn.serverUrl !== serverUrl) return 'other_server';
   if (conn.status === 'revoked') return 'token_revoked';
+  if (conn.status === 'unreadable') return 'token_unreadable';
   return null;
 }

@@ -9,6 +9,7 @@ import {
   StaleActionError,
   TokenRefusalUnconfirmedError,
   TokenRevokedError,
+  TokenUnreadableError,
   UnknownPersonError,
 } from '../errors.js';
 import {
@@ -176,6 +177,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
+  if (err instanceof TokenUnreadableError) return buildConnectPrompt('token_unreadable', o.serverUrl, o.slashCommand);
   if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
   if (err instanceof TokenRefusalUnconfirmedError) {
     return say(
