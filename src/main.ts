@@ -5,6 +5,7 @@ import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
 import { DatabaseOpenError, openDatabase, SchemaTooNewError } from './store/database.js';
+import { findKeyProblems } from './store/key-check.js';
 import { createSealer } from './store/sealer.js';
 import { createTokenStore } from './store/token-store.js';
 
@@ -41,9 +42,14 @@ async function main(): Promise<void> {
   const busy = {
     onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
   };
-  const tokens = createTokenStore(db, createSealer(config.encryption), undefined, busy);
+  const sealer = createSealer(config.encryption);
+  const tokens = createTokenStore(db, sealer, undefined, busy);
+  // Tokens the keys cannot open do not stop the bot (see store/key-check.ts): the operator is told what to do.
   const resealed = await tokens.resealStale();
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
+  const census = { byKey: await tokens.countByKey(), currentKeyId: sealer.keyId, previousKeyId: sealer.previousKeyId };
+  for (const finding of findKeyProblems({ ...census, resealed }))
+    logger[finding.level](finding.message, finding.fields);
 
   // A bot token Slack refuses cannot work at all: say so once and stop, instead of failing every request.
   const slack = await checkBotToken(config);

@@ -44,8 +44,13 @@ export interface TokenStore {
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
-  /** Re-seals every value sealed under the previous key; returns how many rows changed. */
+  /**
+   * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
+   * open is left as it is (its person is asked to connect again when they next use the bot).
+   */
   resealStale(): Promise<number>;
+  /** How many stored tokens each key sealed, by key id. */
+  countByKey(): Promise<Map<string, number>>;
 }
 
 interface Row {
@@ -83,7 +88,8 @@ export function createTokenStore(
     `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
   );
   const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
-  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id <> ?');
+  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id = ?');
+  const byKey = db.prepare('SELECT key_id, count(*) AS n FROM user_tokens GROUP BY key_id');
   const reseal = db.prepare(
     'UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?',
   );
@@ -158,16 +164,28 @@ export function createTokenStore(
       return (await free('delete a token', () => del.run(teamId, userId))).changes > 0;
     },
     async resealStale() {
+      const previous = sealer.previousKeyId;
+      if (!previous || previous === sealer.keyId) return 0;
       let changed = 0;
       await free('re-seal tokens', () =>
         db.transaction(() => {
           changed = 0;
-          for (const r of stale.all(sealer.keyId) as Row[]) {
-            changed += resealRow(r, sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext);
+          for (const r of stale.all(previous) as Row[]) {
+            let plaintext: string;
+            try {
+              plaintext = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
+            } catch {
+              continue; // damaged: found again, and told, when its person next uses the bot
+            }
+            changed += resealRow(r, plaintext);
           }
         })(),
       );
       return changed;
+    },
+    async countByKey() {
+      const rows = await free('count tokens', () => byKey.all() as { key_id: string; n: number }[]);
+      return new Map(rows.map((r) => [r.key_id, r.n]));
     },
   };
 }
