@@ -33,6 +33,10 @@ export class ConfigError extends Error {
   }
 }
 
+/** Said without the value: it would show the password it is about. */
+const CREDENTIALS_IN_URL = (name: string) =>
+  `${name} must not contain a user name or password (https://user:password@host): remove them from the URL.`;
+
 const KEY_HINT = `create one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64'))"`;
 
 const optionalText = z
@@ -94,8 +98,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
   let apiUrl: string | null = null;
   if (e.SLACK_API_URL) {
-    if (!httpUrl(e.SLACK_API_URL))
-      problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    const url = httpUrl(e.SLACK_API_URL);
+    if (!url) problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    else if (url.username || url.password) problems.push(CREDENTIALS_IN_URL('SLACK_API_URL'));
     else apiUrl = e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`;
   }
 
@@ -112,6 +117,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   else {
     const url = httpUrl(e.GITLAB_URL);
     if (!url) problems.push('GITLAB_URL must be an http(s) URL, e.g. https://gitlab.example.com.');
+    // It is shown in messages and logs, and every call is made with the person's own token.
+    else if (url.username || url.password) problems.push(CREDENTIALS_IN_URL('GITLAB_URL'));
     else gitlabUrl = url.href.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
   }
 
