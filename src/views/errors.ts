@@ -25,6 +25,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../gitlab/errors.js';
+import { InvalidPathError } from '../gitlab/paths.js';
 import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
@@ -179,6 +180,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
   if (err instanceof TokenUnreadableError) return buildConnectPrompt('token_unreadable', o.serverUrl, o.slashCommand);
   if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
+  if (err instanceof InvalidPathError) return say(':warning:', `${err.message} Nothing was sent to the server.`);
   if (err instanceof TokenRefusalUnconfirmedError) {
     return say(
       ':warning:',
