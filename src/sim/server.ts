@@ -43,6 +43,8 @@ export interface Faults {
   spikeRate?: number;
   /** the extra wait of a latency spike */
   spikeMs?: number;
+  /** lists answer pages of this many items whatever per_page asks (a server that ignores per_page) */
+  pageSize?: number;
 }
 
 /** What a test may overwrite on a job, as a server that answers anything would send it. */
@@ -140,6 +142,7 @@ function parseFaults(body: Params | null): Faults {
   num('retryAfter', 0, 86_400);
   num('spikeRate', 0, 1);
   num('spikeMs', 0, 60_000);
+  num('pageSize', 1, 100_000);
   const statuses = body?.errorStatuses;
   if (statuses !== undefined && statuses !== null) {
     const list = Array.isArray(statuses) ? statuses.map(Number) : [];
@@ -281,6 +284,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       now: now(),
       clientIp: req.socket.remoteAddress ?? '127.0.0.1',
       userAgent: String(req.headers['user-agent'] ?? ''),
+      ...(faults.pageSize ? { pageSize: faults.pageSize } : {}),
     };
     return match.handler(ctx);
   }

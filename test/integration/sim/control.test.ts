@@ -127,6 +127,13 @@ describe('faults', () => {
     expect((await s.get('/user')).status).toBe(200);
   });
 
+  it('answers pages of pageSize items whatever per_page asks, as a server ignoring it would', async () => {
+    s.sim().setFaults({ pageSize: 3 });
+    const page = await s.get(`/projects/${WEB}/jobs`, { query: { per_page: '1' } });
+    expect(page.data).toHaveLength(3);
+    expect(page.headers.get('x-per-page')).toBe('3');
+  });
+
   it('answers normally with latency spikes set', async () => {
     s.sim().setFaults({ spikeRate: 0.5, spikeMs: 5 });
     for (let i = 0; i < 2; i++) expect((await s.get('/user')).status).toBe(200);
