@@ -9,6 +9,7 @@ import { notFound, paramError, SimError, statusText } from './http/errors.js';
 import { bool, type Params, parseBody, parseUrlEncoded, requireStr } from './http/params.js';
 import { createRouter } from './http/router.js';
 import type { State, UserRecord } from './model.js';
+import { projectPath } from './present.js';
 import { awardEmojiRoutes } from './routes/award-emoji.js';
 import { issueRoutes } from './routes/issues.js';
 import { jobRoutes } from './routes/jobs.js';
@@ -76,6 +77,8 @@ export interface RunningSimulator {
   setFaults(f: Faults): void;
   /** Makes a user's token answer 401 on every API route (`restore` undoes it); throws for an unknown username. */
   revoke(username: string, o?: { restore?: boolean }): void;
+  /** Adds a branch at the head of the project's default branch (as `POST /__sim/branches` does). */
+  addBranch(project: string, name: string): void;
   /** Overwrites a job's name, ref, stage, status or trace (as `POST /__sim/jobs/:id` does). */
   editJob(id: number, fields: Partial<Record<'name' | 'ref' | 'stage' | 'status' | 'trace', string>>): void;
 }
@@ -215,6 +218,19 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return { status: 200, body: { id, ...edits } };
   }
 
+  /** A branch of any name (the API has no route to push one), at the head of the default branch. */
+  function addBranch(body: Params | null): SimResponse {
+    const params = body ?? {};
+    const path = requireStr(params, 'project');
+    const name = requireStr(params, 'name');
+    const project = [...state.projects.values()].find((p) => projectPath(state, p) === path);
+    if (!project) throw notFound('Project');
+    const head = project.branches[project.default_branch];
+    if (!head) throw paramError('the default branch has no commit');
+    project.branches[name] = head;
+    return { status: 201, body: { project: path, name, commit: head } };
+  }
+
   function control(method: string, path: string, body: Params | null): SimResponse {
     const job = /^\/__sim\/jobs\/(\d+)$/.exec(path);
     if (job && method === 'POST') return editJob(Number(job[1]), body);
@@ -234,6 +250,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return { status: 200, body: faults };
       case 'POST /__sim/revoke':
         return revokeControl(body);
+      case 'POST /__sim/branches':
+        return addBranch(body);
       default:
         return { status: 404, body: { error: '404 Not Found' } };
     }
@@ -370,6 +388,10 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     requests: () => log.slice(),
     setFaults,
     revoke,
+    addBranch: (project, name) => {
+      const r = addBranch({ project, name });
+      if (r.status !== 201) throw new Error(`no project ${project}`);
+    },
     editJob: (id, fields) => {
       const r = editJob(id, fields);
       if (r.status !== 200) throw new Error(`no job ${id}`);

@@ -208,6 +208,21 @@ describe('revoke', () => {
   });
 });
 
+describe('adding a branch', () => {
+  it('adds a branch of any name at the head of the default branch, on which pipelines can run', async () => {
+    const res = await s.post('/__sim/branches', { json: { project: 'demo/web', name: '<!channel>' } });
+    expect(res.status).toBe(201);
+    const made = await s.post(`/projects/${WEB}/pipeline`, { form: { ref: '<!channel>' } });
+    expect(made.status).toBe(201);
+    expect(made.data.ref).toBe('<!channel>');
+  });
+
+  it('answers 404 for an unknown project and 400 without a name', async () => {
+    expect((await s.post('/__sim/branches', { json: { project: 'no/such', name: 'x' } })).status).toBe(404);
+    expect((await s.post('/__sim/branches', { json: { project: 'demo/web' } })).status).toBe(400);
+  });
+});
+
 describe('editing a job', () => {
   it('overwrites the name, ref, status and trace the API answers with, and a reset undoes it', async () => {
     const res = await s.post('/__sim/jobs/8', {
