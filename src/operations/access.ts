@@ -12,6 +12,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import { forgetSecret } from '../redact.js';
 import type { TokenStore } from '../store/token-store.js';
+import { auditedTransport } from './audit.js';
 import type { RequestContext } from './context.js';
 
 export type TokenCheck =
@@ -70,6 +71,7 @@ export function createGitlabAccess(o: {
   revokeCheckDelayMs?: number;
 }): GitlabAccess {
   const trouble = createTroubleLog();
+  const audit = o.logger.child({ component: 'audit' });
   const delayMs = o.revokeCheckDelayMs ?? 2000;
 
   /** Notes what a failed call says about the server: someone's 401, or an outage. */
@@ -116,8 +118,18 @@ export function createGitlabAccess(o: {
       const who = `${ctx.actor.teamId}:${ctx.actor.userId}`;
       // Trouble from here on (this call, its checks, anyone else's calls meanwhile) weighs in a 401's verdict.
       const since = trouble.seq;
+      // Writes are audited as this person: Slack team and user, and the server account of the token.
+      const audited = auditedTransport(
+        o.transport,
+        async () => ({
+          team: ctx.actor.teamId,
+          user: ctx.actor.userId,
+          username: (await ctx.session.connection().catch(() => null))?.username ?? null,
+        }),
+        audit,
+      );
       try {
-        return await fn(createGitlabClient(o.transport, token));
+        return await fn(createGitlabClient(audited, token));
       } catch (err) {
         noteTrouble(who, err);
         // 401 means "no permission" on some routes (merge) and "bad token" everywhere:
