@@ -52,6 +52,8 @@ export interface BotApp {
   start(): Promise<{ port: number }>;
   /** Stops at once: what is running is cut off. */
   stop(): Promise<void>;
+  /** How many requests are being handled right now (from arrival until their answer was delivered). */
+  inFlight(): number;
   /**
    * Stops gracefully: takes no new request (HTTP answers 503), lets what was taken finish for up to `graceMs`,
    * tells each person whose request is still running that it may not have completed, then stops.
@@ -161,6 +163,7 @@ export function createApp(deps: AppDeps): BotApp {
     platform,
     dispatch,
     start: () => slack.start(),
+    inFlight: () => inFlight.size,
     async stop() {
       await app.stop();
     },
