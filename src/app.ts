@@ -115,7 +115,7 @@ export function createApp(deps: AppDeps): BotApp {
   app.use(createErrorMiddleware(shared));
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
   registerActionListener(app, { dispatch, sessionOf, now });
-  registerViewListeners(app, { ...shared, account: createAccountOperations(opsDeps), now });
+  registerViewListeners(app, { ...shared, account: createAccountOperations(opsDeps), dispatch, sessionOf, now });
   registerHomeListener(app, { ...shared, sessionOf, ships: (key) => dispatch.ships(key as CommandKey) });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;

@@ -66,6 +66,17 @@ const EMOJI: Record<string, string> = {
   arrow_forward: '▶',
   wastebasket: '🗑',
   pause_button: '⏸',
+  large_purple_circle: '🟣',
+  red_circle: '🔴',
+  lock: '🔒',
+  thumbsdown: '👎',
+  '-1': '👎',
+  stopwatch: '⏱',
+  memo: '📝',
+  link: '🔗',
+  page_facing_up: '📄',
+  card_index_dividers: '🗂',
+  arrow_right: '➡',
 };
 
 // Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they

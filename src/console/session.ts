@@ -2,7 +2,7 @@ import { BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
-import type { FoundButton, Interaction, SlackDriver } from './slack-driver.js';
+import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
 
 // The console's conversation: one line in, what Slack would have shown out. Lines are
 // slash commands, button presses by number, or console commands (as, tick, help, quit).
@@ -144,7 +144,9 @@ export function createSession(d: SessionDeps): Session {
     for (const b of blocks) {
       if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
       const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
-      const answer = await d.ask(`  ${label}${b.optional ? ' (optional)' : ''}: `, { secret: isSecretInput(b, label) });
+      const answer = await d.ask(`  ${label}${inputHint(b.element)}${b.optional ? ' (optional)' : ''}: `, {
+        secret: isSecretInput(b, label),
+      });
       if (answer === null) {
         d.write('  (form cancelled)');
         return;

@@ -143,6 +143,58 @@ export class Interaction {
   }
 }
 
+type Option = { text: { text: string }; value: string };
+
+interface InputElement {
+  type: string;
+  action_id: string;
+  initial_value?: string;
+  initial_date?: string;
+  options?: Option[];
+  initial_options?: Option[];
+}
+
+const YES = /^(y|yes|true|x|on)$/i;
+
+/**
+ * What Slack sends for an input given the text a person typed (undefined: left as it was): a date picker's
+ * `selected_date`, the checkboxes whose value or text was typed (a yes ticks a single one), or a text's `value`.
+ */
+function inputState(el: InputElement, typed: string | null | undefined): Record<string, unknown> {
+  switch (el.type) {
+    case 'datepicker':
+      return { type: el.type, selected_date: typed === undefined ? (el.initial_date ?? null) : typed };
+    case 'checkboxes': {
+      if (typed === undefined) return { type: el.type, selected_options: el.initial_options ?? [] };
+      const options = el.options ?? [];
+      const words = (typed ?? '')
+        .split(',')
+        .map((w) => w.trim().toLowerCase())
+        .filter(Boolean);
+      const chosen =
+        options.length === 1 && words.length === 1 && YES.test(words[0] ?? '')
+          ? options
+          : options.filter((o) => words.includes(o.value.toLowerCase()) || words.includes(o.text.text.toLowerCase()));
+      return { type: el.type, selected_options: chosen };
+    }
+    default:
+      return { type: el.type, value: typed === undefined ? (el.initial_value ?? null) : typed };
+  }
+}
+
+/** How to answer an input in a console form: a date as YYYY-MM-DD, checkboxes by yes or their values. */
+export function inputHint(element: unknown): string {
+  const el = element as Partial<InputElement> | undefined;
+  if (el?.type === 'datepicker') return ' (YYYY-MM-DD)';
+  if (el?.type === 'checkboxes') {
+    const options = el.options ?? [];
+    return options.length === 1
+      ? ` (${options[0]?.text.text ?? ''}? yes/no)`
+      : ` (${options.map((o) => o.value).join(', ')}, separated by commas)`;
+  }
+  return '';
+}
+
 export class SlackDriver {
   constructor(
     readonly o: {
@@ -242,9 +294,10 @@ export class SlackDriver {
     const state: Record<string, Record<string, unknown>> = {};
     for (const raw of (view.blocks as Block[] | undefined) ?? []) {
       if (raw.type !== 'input' || !raw.block_id) continue;
-      const el = raw.element as { type: string; action_id: string; initial_value?: string };
-      const v = raw.block_id in values ? values[raw.block_id] : (el.initial_value ?? null);
-      state[raw.block_id] = { [el.action_id]: { type: el.type, value: v } };
+      const el = raw.element as InputElement;
+      state[raw.block_id] = {
+        [el.action_id]: inputState(el, raw.block_id in values ? values[raw.block_id] : undefined),
+      };
     }
     it.ack = await this.post(viewSubmissionBody({ user, view, values: state, triggerId }), undefined);
     return it;

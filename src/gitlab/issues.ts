@@ -35,7 +35,8 @@ export interface IssueListOptions extends PageOptions {
 }
 
 export interface IssueCreateOptions {
-  title: string;
+  /** May be left out with `merge_request_to_resolve_discussions_of`: the server then names the issue after it. */
+  title?: string;
   description?: string;
   confidential?: boolean;
   /** Sent as `assignee_ids[]`. */

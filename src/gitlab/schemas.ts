@@ -246,6 +246,9 @@ export const IssueSchema = z
     subscribed: z.boolean().optional(),
     time_stats: TimeStatsSchema.optional(),
     _links: LinksSchema.optional(),
+    // Sent by servers newer than 9.5: who closed it, and the issue a moved one became (a global id).
+    closed_by: UserBasicSchema.nullish(),
+    moved_to_id: id.nullish(),
   })
   .transform(({ assignees, assignee, ...rest }) => ({
     ...rest,
@@ -310,6 +313,12 @@ export const MergeRequestSchema = MergeRequestSimpleSchema.extend({
   changes_count: z.string().nullish(),
   merged_at: timestamp.nullish(),
   closed_at: timestamp.nullish(),
+  /** Later servers name the head pipeline (`head_pipeline` on single reads, `pipeline` before that); 9.5 does not. */
+  head_pipeline: PipelineBasicSchema.nullish(),
+  pipeline: PipelineBasicSchema.nullish(),
+  /** Later servers say who merged, and who set "merge when the pipeline succeeds"; 9.5 does not. */
+  merged_by: UserBasicSchema.nullish(),
+  merge_user: UserBasicSchema.nullish(),
 });
 export type MergeRequest = z.infer<typeof MergeRequestSchema>;
 

@@ -4,8 +4,18 @@ import type { Page, PageOptions } from './paginate.js';
 import { encodeSegment } from './paths.js';
 import { type Todo, TodoSchema } from './schemas.js';
 
+/** Why something is a todo (`action_name`); 9.5 filters by each of these. */
+export type TodoAction =
+  | 'assigned'
+  | 'mentioned'
+  | 'build_failed'
+  | 'marked'
+  | 'approval_required'
+  | 'unmergeable'
+  | 'directly_addressed';
+
 export interface TodoListOptions extends PageOptions {
-  action?: 'assigned' | 'mentioned' | 'build_failed' | 'marked';
+  action?: TodoAction;
   author_id?: number;
   project_id?: number;
   state?: 'pending' | 'done';

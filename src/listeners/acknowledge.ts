@@ -16,3 +16,15 @@ export async function acknowledge(context: Context, ack: unknown, body?: unknown
 export function isAcknowledged(context: Context): boolean {
   return context[ACKED] === true;
 }
+
+// A modal's submission carries no channel: the listener marks where its answers (and errors) go.
+const ANSWER_CHANNEL = 'glAnswerChannel';
+
+export function setAnswerChannel(context: Context, channelId: string | null): void {
+  context[ANSWER_CHANNEL] = channelId;
+}
+
+export function answerChannelOf(context: Context): string | null {
+  const channel = context[ANSWER_CHANNEL];
+  return typeof channel === 'string' ? channel : null;
+}

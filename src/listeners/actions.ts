@@ -55,7 +55,14 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
         const message = container?.message_ts
           ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
           : null;
-        const ctx: ButtonContext = { actor, channelId, now: o.now(), message, session: o.sessionOf(actor) };
+        const ctx: ButtonContext = {
+          actor,
+          channelId,
+          now: o.now(),
+          message,
+          session: o.sessionOf(actor),
+          responseUrl: body.response_url ?? null,
+        };
         const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
         await deliver(delivery, await handler(decoded.value, ctx));
       } finally {

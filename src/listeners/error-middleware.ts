@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import { UnexpectedError } from '../errors.js';
 import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
-import { acknowledge, isAcknowledged } from './acknowledge.js';
+import { acknowledge, answerChannelOf, isAcknowledged } from './acknowledge.js';
 import { say } from './deliver.js';
 
 export interface ErrorMiddlewareOptions {
@@ -41,7 +41,9 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
         if (!shown) {
           const user = (a.body.user as { id?: string } | undefined)?.id ?? (a.body.user_id as string | undefined) ?? '';
           const channel =
-            (a.body.channel as { id?: string } | undefined)?.id ?? (a.body.channel_id as string | undefined) ?? null;
+            (a.body.channel as { id?: string } | undefined)?.id ??
+            (a.body.channel_id as string | undefined) ??
+            answerChannelOf(args.context);
           await say(
             { client: args.client, respond: a.respond, userId: user, channelId: channel, triggerId: undefined },
             text,

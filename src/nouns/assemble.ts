@@ -1,11 +1,21 @@
 import { StaleActionError } from '../errors.js';
 import { type Command, type CommandKey, parseCommand, SPEC } from '../grammar/index.js';
-import type { ButtonDef } from '../ids.js';
+import type { ButtonDef, ModalDef } from '../ids.js';
 import type { RequestContext } from '../operations/context.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { type ListPlace, listPlaceOf } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
-import type { BoundNoun, ButtonContext, CommandContext, Noun, OperationDeps, Platform, Reply } from './types.js';
+import type {
+  BoundNoun,
+  ButtonContext,
+  CommandContext,
+  ModalAnswer,
+  ModalContext,
+  Noun,
+  OperationDeps,
+  Platform,
+  Reply,
+} from './types.js';
 
 // Turns the list of nouns into the tables listeners dispatch on. A list command needs no handler of
 // its own: page one of its renderer answers the command, and Next page redraws it from the command
@@ -16,6 +26,9 @@ export interface Dispatch {
   button(name: string): ((value: unknown, ctx: ButtonContext) => Promise<Reply>) | undefined;
   /** Every registered button, for decoding clicks. */
   readonly buttonDefs: ReadonlyMap<string, ButtonDef>;
+  modal(name: string): ((value: unknown, ctx: ModalContext) => Promise<ModalAnswer>) | undefined;
+  /** Every registered modal, for decoding submissions. */
+  readonly modalDefs: ReadonlyMap<string, ModalDef>;
   /** Whether a command of the language is carried out by this bot (help advertises only those). */
   ships(key: CommandKey): boolean;
 }
@@ -25,6 +38,7 @@ export function findRegistrationGaps(nouns: readonly Noun[], spec: readonly { ke
   const problems: string[] = [];
   const commandOwner = new Map<string, string>();
   const buttonOwner = new Map<string, string>();
+  const modalOwner = new Map<string, string>();
   for (const n of nouns) {
     for (const key of n.commandKeys) {
       const owner = commandOwner.get(key);
@@ -35,6 +49,11 @@ export function findRegistrationGaps(nouns: readonly Noun[], spec: readonly { ke
       const owner = buttonOwner.get(def.name);
       if (owner) problems.push(`button ${def.name} is registered by both ${owner} and ${n.name}`);
       buttonOwner.set(def.name, n.name);
+    }
+    for (const def of n.modalDefs) {
+      const owner = modalOwner.get(def.name);
+      if (owner) problems.push(`modal ${def.name} is registered by both ${owner} and ${n.name}`);
+      modalOwner.set(def.name, n.name);
     }
   }
   const shippedNouns = new Set(spec.filter((e) => commandOwner.has(e.key)).map((e) => e.noun));
@@ -61,6 +80,8 @@ export function assemble(
   const lists = new Map<CommandKey, BoundNoun['lists'] extends ReadonlyMap<CommandKey, infer R> ? R : never>();
   const buttons = new Map<string, (value: unknown, ctx: ButtonContext) => Promise<Reply>>();
   const buttonDefs = new Map<string, ButtonDef>();
+  const modals = new Map<string, (value: unknown, ctx: ModalContext) => Promise<ModalAnswer>>();
+  const modalDefs = new Map<string, ModalDef>();
 
   const redrawList: Platform['redrawList'] = async (place, ctx, o = {}) => {
     const parsed = parseCommand(place.query, { serverUrl: base.serverUrl, slashCommand: base.slashCommand });
@@ -85,6 +106,10 @@ export function assemble(
       buttons.set(name, b.handle);
       buttonDefs.set(name, b.def);
     }
+    for (const [name, m] of bound.modals) {
+      modals.set(name, m.handle);
+      modalDefs.set(name, m.def);
+    }
   }
 
   return {
@@ -93,6 +118,8 @@ export function assemble(
       command: (key) => commands.get(key),
       button: (name) => buttons.get(name),
       buttonDefs,
+      modal: (name) => modals.get(name),
+      modalDefs,
       ships: (key) => commands.has(key),
     },
   };

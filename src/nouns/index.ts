@@ -1,9 +1,27 @@
 import { account } from './account.js';
+import { awards } from './awards.js';
 import { deployments } from './deployments.js';
+import { events } from './events.js';
+import { issues } from './issues.js';
 import { jobs } from './jobs.js';
+import { keys } from './keys.js';
+import { mergeRequests } from './merge-requests.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
+import { todos } from './todos.js';
 import type { Noun } from './types.js';
 
 /** Every noun the bot carries out. Adding a noun is its own files and one line here. */
-export const NOUNS: readonly Noun[] = [account, jobs, pipelines, schedules, deployments];
+export const NOUNS: readonly Noun[] = [
+  account,
+  jobs,
+  pipelines,
+  schedules,
+  deployments,
+  issues,
+  awards,
+  todos,
+  events,
+  keys,
+  mergeRequests,
+];

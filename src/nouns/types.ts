@@ -1,7 +1,7 @@
 import type { ModalView } from '@slack/types';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
-import type { ButtonDef, ButtonValue } from '../ids.js';
+import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { RequestContext } from '../operations/context.js';
 import type { PeopleResolver } from '../operations/people.js';
@@ -78,6 +78,8 @@ export interface CommandContext extends RequestContext {
 export interface ButtonContext extends RequestContext {
   /** The message that carried the button (null inside modals and on the Home tab). */
   message: { ts: string; ephemeral: boolean } | null;
+  /** The click's response_url, for a modal opened by the click to redraw the message later. */
+  responseUrl?: string | null;
 }
 
 type ListCommandShape = { flags: { page?: number; perPage?: number }; share: boolean };
@@ -111,11 +113,39 @@ export interface ButtonBinding<Ops> {
   handle: ButtonHandler<ButtonDef, Ops>;
 }
 
+/**
+ * A modal submission's context: the channel (and the message, when the modal remembers one) is where the
+ * modal was opened from (its private_metadata); an `update` reply redraws that message.
+ */
+export interface ModalContext extends RequestContext {
+  values: ViewStateValues;
+  message: { ts: string; ephemeral: boolean } | null;
+}
+
+/** What a modal submission answers: field errors keep it open; otherwise it closes and `reply` answers where it was opened. */
+export type ModalAnswer =
+  | { kind: 'errors'; errors: Record<string, string> }
+  | { kind: 'accept'; reply: () => Promise<Reply> };
+
+export type ModalHandler<D extends ModalDef, Ops> = (
+  value: ModalValue<D>,
+  ctx: ModalContext,
+  s: Platform,
+  ops: Ops,
+) => Promise<ModalAnswer>;
+
+export interface ModalBinding<Ops> {
+  def: ModalDef;
+  handle: ModalHandler<ModalDef, Ops>;
+}
+
 export interface NounParts<Ops> {
   commands?: { [K in CommandKey]?: CommandHandler<K, Ops> };
   /** List commands: each gets a command handler that draws page one, and redraws for Next page. */
   lists?: { [K in CommandKey]?: CommandOf<K> extends ListCommandShape ? ListRenderer<K, Ops> : never };
   buttons?: readonly ButtonBinding<Ops>[];
+  /** Modals the noun opens, each answered by its handler when submitted (dispatched by callback_id). */
+  modals?: readonly ModalBinding<Ops>[];
 }
 
 /** A noun with its operations' type erased: what the app assembles. */
@@ -124,6 +154,7 @@ export interface Noun {
   readonly commandKeys: readonly CommandKey[];
   readonly listKeys: readonly CommandKey[];
   readonly buttonDefs: readonly ButtonDef[];
+  readonly modalDefs: readonly ModalDef[];
   bind(deps: OperationDeps, platform: Platform): BoundNoun;
 }
 
@@ -134,6 +165,7 @@ export interface BoundNoun {
     (cmd: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) => Promise<SlackMessage>
   >;
   buttons: ReadonlyMap<string, { def: ButtonDef; handle: (value: unknown, ctx: ButtonContext) => Promise<Reply> }>;
+  modals: ReadonlyMap<string, { def: ModalDef; handle: (value: unknown, ctx: ModalContext) => Promise<ModalAnswer> }>;
 }
 
 /**
@@ -145,15 +177,20 @@ export function noun<Ops>(name: string, operations: (deps: OperationDeps) => Ops
     on<D extends ButtonDef>(def: D, handle: ButtonHandler<D, Ops>): ButtonBinding<Ops> {
       return { def, handle: handle as ButtonHandler<ButtonDef, Ops> };
     },
+    modal<D extends ModalDef>(def: D, handle: ModalHandler<D, Ops>): ModalBinding<Ops> {
+      return { def, handle: handle as ModalHandler<ModalDef, Ops> };
+    },
     define(parts: NounParts<Ops>): Noun {
       const commands = Object.entries(parts.commands ?? {}) as [CommandKey, CommandHandler<CommandKey, Ops>][];
       const lists = Object.entries(parts.lists ?? {}) as [CommandKey, ListRenderer<CommandKey, Ops>][];
       const buttons = parts.buttons ?? [];
+      const modals = parts.modals ?? [];
       return {
         name,
         commandKeys: [...commands.map(([k]) => k), ...lists.map(([k]) => k)],
         listKeys: lists.map(([k]) => k),
         buttonDefs: buttons.map((b) => b.def),
+        modalDefs: modals.map((m) => m.def),
         bind(deps, platform) {
           const ops = operations(deps);
           return {
@@ -171,6 +208,12 @@ export function noun<Ops>(name: string, operations: (deps: OperationDeps) => Ops
               buttons.map((b) => [
                 b.def.name,
                 { def: b.def, handle: (value: unknown, ctx: ButtonContext) => b.handle(value, ctx, platform, ops) },
+              ]),
+            ),
+            modals: new Map(
+              modals.map((m) => [
+                m.def.name,
+                { def: m.def, handle: (value: unknown, ctx: ModalContext) => m.handle(value, ctx, platform, ops) },
               ]),
             ),
           };

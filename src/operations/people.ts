@@ -27,7 +27,9 @@ export function createPeopleResolver(o: { access: GitlabAccess; tokens: TokenSto
   const idOf = async (ctx: RequestContext, username: string): Promise<number> => {
     const key = `${ctx.actor.teamId}:${username.toLowerCase()}`;
     const hit = ids.get(key);
-    if (hit && ctx.now.getTime() - hit.at < TTL_MS) return hit.id;
+    // Fresh only within the last TTL: a clock set back (tests, a corrected host clock) reads again.
+    const age = hit ? ctx.now.getTime() - hit.at : -1;
+    if (hit && age >= 0 && age < TTL_MS) return hit.id;
     const user = await o.access.withClient(ctx, (c) => c.users.findByUsername(username));
     if (!user) throw new UnknownPersonError('no_user', username);
     ids.delete(key);

@@ -2,5 +2,5 @@
 // and benchmarks. `npm run sim` is src/sim/main.ts.
 
 export type { SeedName } from './seed/index.js';
-export type { Faults, RunningSimulator, SimRequestLogEntry, SimulatorOptions } from './server.js';
+export type { Faults, PushRequest, RunningSimulator, SimRequestLogEntry, SimulatorOptions } from './server.js';
 export { startSimulator } from './server.js';

@@ -3,12 +3,13 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pushToBranch } from './domain/pushing.js';
 import { tick as advance } from './domain/tick.js';
 import type { RequestContext, SimResponse } from './http/context.js';
-import { notFound, paramError, SimError, statusText } from './http/errors.js';
-import { bool, type Params, parseBody, parseUrlEncoded, requireStr } from './http/params.js';
+import { invalid, notFound, paramError, SimError, statusText } from './http/errors.js';
+import { bool, int, list, type Params, parseBody, parseUrlEncoded, requireStr, str } from './http/params.js';
 import { createRouter } from './http/router.js';
-import type { State, UserRecord } from './model.js';
+import type { ProjectRecord, State, UserRecord } from './model.js';
 import { projectPath } from './present.js';
 import { awardEmojiRoutes } from './routes/award-emoji.js';
 import { issueRoutes } from './routes/issues.js';
@@ -81,6 +82,25 @@ export interface RunningSimulator {
   addBranch(project: string, name: string): void;
   /** Overwrites a job's name, ref, stage, status or trace (as `POST /__sim/jobs/:id` does). */
   editJob(id: number, fields: Partial<Record<'name' | 'ref' | 'stage' | 'status' | 'trace', string>>): void;
+  /** A push of one commit onto an existing branch, as `username` (see PushRequest); answers the new head. */
+  push(p: PushRequest): { sha: string };
+}
+
+/**
+ * `POST /__sim/push`: one commit onto an existing branch. Open merge requests from that branch get the new
+ * head (a merge pinned to the old one answers 409); those into it that change one of the files become
+ * conflicting (a merge answers 405).
+ */
+export interface PushRequest {
+  /** A path (`demo/web`) or a numeric id. */
+  project: string | number;
+  branch: string;
+  username: string;
+  message?: string;
+  /** The files the commit changes (default: CHANGELOG.md); at most 5,000. */
+  files?: readonly string[];
+  /** Lines added to each file, 1 to 1,000 (default 1). */
+  lines?: number;
 }
 
 const API_PREFIX = '/api/v4';
@@ -195,6 +215,44 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     else revoked.add(user.id);
   };
 
+  const push = (p: PushRequest): { sha: string } => {
+    const key = String(p.project);
+    const project = [...state.projects.values()].find((x: ProjectRecord) =>
+      /^\d+$/.test(key) ? x.id === Number(key) : projectPath(state, x) === key,
+    );
+    if (!project) throw notFound('Project');
+    const author = [...state.users.values()].find((u) => u.username === p.username);
+    if (!author) throw notFound('User');
+    if (!project.branches[p.branch]) throw new SimError(400, { message: `branch ${p.branch} does not exist` });
+    const files = p.files ?? [];
+    if (files.length > 5000 || files.some((f) => f.length === 0 || f.length > 255)) throw invalid('files');
+    const lines = p.lines ?? 1;
+    if (!Number.isInteger(lines) || lines < 1 || lines > 1000) throw invalid('lines');
+    const commit = pushToBranch(
+      state,
+      project,
+      { branch: p.branch, author, files, lines, ...(p.message ? { message: p.message } : {}) },
+      now(),
+    );
+    return { sha: commit.id };
+  };
+
+  function pushControl(body: Params | null): SimResponse {
+    const params = body ?? {};
+    const lines = int(params, 'lines');
+    const files = list(params, 'files');
+    const message = str(params, 'message');
+    const result = push({
+      project: requireStr(params, 'project'),
+      branch: requireStr(params, 'branch'),
+      username: requireStr(params, 'username'),
+      ...(message ? { message } : {}),
+      ...(files ? { files } : {}),
+      ...(lines !== undefined ? { lines } : {}),
+    });
+    return { status: 200, body: result };
+  }
+
   function revokeControl(body: Params | null): SimResponse {
     const params = body ?? {};
     const username = requireStr(params, 'username');
@@ -252,6 +310,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return revokeControl(body);
       case 'POST /__sim/branches':
         return addBranch(body);
+      case 'POST /__sim/push':
+        return pushControl(body);
       default:
         return { status: 404, body: { error: '404 Not Found' } };
     }
@@ -396,6 +456,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       const r = editJob(id, fields);
       if (r.status !== 200) throw new Error(`no job ${id}`);
     },
+    push,
   };
 }
 

@@ -18,6 +18,22 @@ export const DONE_BY: Record<string, string> = {
   run: 'Started',
   create: 'Created',
   edit: 'Updated',
+  merge: 'Merged',
+  'auto-merge': 'Set to merge when the pipeline succeeds',
+  'cancel-auto-merge': 'Automatic merge canceled',
+  done: 'Marked done',
+  'done-all': 'Marked all done',
+  close: 'Closed',
+  reopen: 'Reopened',
+  subscribe: 'Subscribed',
+  unsubscribe: 'Unsubscribed',
+  todo: 'Added to the todos',
+  thumbsup: ':thumbsup: given',
+  move: 'Moved',
+  estimate: 'Estimate set',
+  'reset-estimate': 'Estimate reset',
+  spend: 'Time logged',
+  'reset-spent': 'Spent time reset',
 };
 
 export type Notice =

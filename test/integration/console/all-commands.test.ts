@@ -8,6 +8,8 @@ import { fakeClock } from '../../support/clock.js';
 // Confirmation prompts are answered by pressing their "Yes, …" button (YES below): button
 // numbers run on through the session, so its number is read from what the prompt showed.
 const YES = '(press the Yes button of the last answer)';
+// A card's Merge button opens a form; the line after it answers the form's one question.
+const MERGE = '(press the Merge button of the last answer)';
 const SCRIPT = [
   'help',
   'help jobs',
@@ -46,6 +48,81 @@ const SCRIPT = [
   YES,
   'deployments demo/web',
   'deployment demo/web 1',
+  'awards demo/web#4',
+  'awards demo/web!4 --note 303',
+  'award demo/web#4 :rocket:',
+  'award show demo/web#4 1',
+  'unaward demo/web!2 8',
+  'todos --type MergeRequest',
+  'todo done 1',
+  'todos done',
+  'events demo/web --action pushed',
+  'events --user bob',
+  'events',
+  'as root',
+  'key 1',
+  'as alice',
+  'issues',
+  'issues --group demo --labels none',
+  'issues demo/web --state opened --labels bug --per-page 5',
+  'issue #4',
+  'issue demo/web#4 --share',
+  'issue create demo/web "Login fails on Safari" --labels bug --assignees bob',
+  'issue create demo/web',
+  'Search is slow',
+  'Takes 4 s for "mug".',
+  'performance, backend',
+  'bob',
+  '2026-04-01',
+  'no',
+  'issue edit demo/web#6 --labels ux --assignees bob',
+  'issue close demo/web#2',
+  'issue reopen demo/web#2',
+  'issue subscribe demo/web#9',
+  'issue unsubscribe demo/web#9',
+  'issue todo demo/web#9',
+  'issue estimate demo/web#4 3h30m',
+  'issue spend demo/web#4 1h',
+  'issue time demo/web#4',
+  'issue reset-estimate demo/web#4',
+  'issue reset-spent demo/web#4',
+  'issue closed-by demo/web#2',
+  'issue move demo/web#5 demo/docs',
+  'issue delete demo/web#10',
+  YES,
+  'as root',
+  'issue agent demo/web#2',
+  'as alice',
+  'mrs demo/web --state opened',
+  'mrs --scope assigned-to-me --state opened',
+  'mr demo/web!2',
+  'mr commits demo/web!2',
+  'mr changes demo/web!2',
+  'mr versions demo/web!2',
+  'mr version demo/web!2 4',
+  'mr closes demo/web!2',
+  'mr create demo/web feature/i18n-de main "Add German translations" --assignee alice --remove-source-branch',
+  'mr edit demo/web!8 --labels i18n --description "German strings for the shop"',
+  'mr subscribe demo/web!6',
+  'mr unsubscribe demo/web!6',
+  'mr todo demo/web!6',
+  'mr estimate demo/web!3 2d',
+  'mr spend demo/web!3 1h30m',
+  'mr time demo/web!3',
+  'mr reset-estimate demo/web!3',
+  'mr reset-spent demo/web!3',
+  'mr cancel-auto-merge demo/web!2',
+  'mr merge demo/web!2 --when-pipeline-succeeds',
+  YES,
+  'mr demo/web!7',
+  MERGE,
+  'y',
+  'mr merge demo/web!3 --remove-source-branch --message "Round each cart line"',
+  YES,
+  'mr close demo/web!8',
+  'mr reopen demo/web!8',
+  'mr delete demo/web!5',
+  YES,
   'use --clear',
   'disconnect',
   'connect',
@@ -80,6 +157,11 @@ describe('the demo console', () => {
         const yes = /\[(\d+) Yes, /.exec(turns.at(-1)?.said ?? '');
         expect(yes, `a Yes button after "${turns.at(-1)?.line}"`).not.toBeNull();
         line = yes?.[1] ?? '';
+      }
+      if (line === MERGE) {
+        const merge = /\[(\d+) Merge\]/.exec(turns.at(-1)?.said ?? '');
+        expect(merge, `a Merge button after "${turns.at(-1)?.line}"`).not.toBeNull();
+        line = merge?.[1] ?? '';
       }
       const before = output.length;
       await demo.session.handle(line);

@@ -40,7 +40,7 @@ async function health(port: number): Promise<{ status: number; body: string }> {
   return { status: res.status, body: await res.text() };
 }
 
-async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 5000): Promise<T> {
+async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await read().catch(() => undefined as T);
@@ -150,7 +150,6 @@ describe('Socket Mode', () => {
     await until(
       () => health(port),
       (h) => h.status === 200,
-      15_000,
     );
     expect(fake.calls('apps.connections.open').length).toBeGreaterThanOrEqual(2);
   }, 30_000);

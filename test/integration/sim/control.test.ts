@@ -283,3 +283,73 @@ describe('authentication', () => {
     expect(bad.status).toBe(400);
   });
 });
+
+describe('push', () => {
+  const mr = async (iid: number) => (await s.get(`/projects/${WEB}/merge_requests/${iid}`)).data;
+
+  it("moves an open merge request's head to a new commit with a new diff version, so a merge pinned to the old head answers 409", async () => {
+    const before = await mr(3);
+    const versionsBefore = (await s.get(`/projects/${WEB}/merge_requests/3/versions`)).data;
+    const pushed = await s.post('/__sim/push', {
+      as: null,
+      json: {
+        project: 'demo/web',
+        branch: 'fix/currency-rounding',
+        username: 'bob',
+        files: ['src/cart/tax.ts'],
+        lines: 3,
+      },
+    });
+    expect(pushed.status).toBe(200);
+    const after = await mr(3);
+    expect(after.sha).toBe(pushed.data.sha);
+    expect(after.sha).not.toBe(before.sha);
+    const commits = (await s.get(`/projects/${WEB}/merge_requests/3/commits`)).data;
+    expect(commits[0]).toMatchObject({
+      id: pushed.data.sha,
+      title: 'Update src/cart/tax.ts',
+      author_name: 'Bob Brown',
+    });
+    const versions = (await s.get(`/projects/${WEB}/merge_requests/3/versions`)).data;
+    expect(versions).toHaveLength(versionsBefore.length + 1);
+    expect(versions[0].head_commit_sha).toBe(pushed.data.sha);
+    const changes = (await s.get(`/projects/${WEB}/merge_requests/3/changes`)).data.changes;
+    const tax = changes.find((c: { new_path: string }) => c.new_path === 'src/cart/tax.ts');
+    expect(tax.diff.split('\n').filter((l: string) => l.startsWith('+') && !l.startsWith('+++'))).toHaveLength(3);
+
+    const stale = await s.put(`/projects/${WEB}/merge_requests/3/merge`, { form: { sha: before.sha } });
+    expect(stale.status).toBe(409);
+    expect((await mr(3)).state).toBe('opened');
+  });
+
+  it('makes an open merge request into the pushed branch conflicting when both change a file: a merge answers 405', async () => {
+    expect((await mr(3)).merge_status).toBe('can_be_merged');
+    const pushed = await s.post('/__sim/push', {
+      as: null,
+      json: { project: 'demo/web', branch: 'main', username: 'alice', files: ['src/cart/totals.ts'] },
+    });
+    expect(pushed.status).toBe(200);
+    expect((await mr(3)).merge_status).toBe('cannot_be_merged');
+    expect((await mr(7)).merge_status).toBe('can_be_merged');
+    expect((await s.put(`/projects/${WEB}/merge_requests/3/merge`)).status).toBe(405);
+    const events = (await s.get(`/projects/${WEB}/events`, { query: { action: 'pushed' } })).data;
+    expect(events[0].push_data).toMatchObject({ ref: 'main', commit_to: pushed.data.sha });
+  });
+
+  it('is available in-process, and refuses an unknown project, user or branch or bad sizes, changing nothing', async () => {
+    const { sha } = s.sim().push({ project: 'demo/web', branch: 'feature/order-history', username: 'alice' });
+    expect((await mr(7)).sha).toBe(sha);
+    const refused = [
+      await s.post('/__sim/push', { as: null, json: { project: 'demo/nope', branch: 'main', username: 'bob' } }),
+      await s.post('/__sim/push', { as: null, json: { project: 'demo/web', branch: 'main', username: 'mallory' } }),
+      await s.post('/__sim/push', { as: null, json: { project: 'demo/web', branch: 'no-such', username: 'bob' } }),
+      await s.post('/__sim/push', {
+        as: null,
+        json: { project: 'demo/web', branch: 'main', username: 'bob', lines: 0 },
+      }),
+      await s.post('/__sim/push', { as: null, json: { project: 'demo/web', username: 'bob' } }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([404, 404, 400, 400, 400]);
+    expect((await mr(7)).sha).toBe(sha);
+  });
+});

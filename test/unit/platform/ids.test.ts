@@ -4,11 +4,16 @@ import { AccountButtons } from '../../../src/buttons/common.js';
 import {
   actionIdFor,
   type ButtonDef,
+  callbackIdFor,
   decodeButtonAction,
   decodeConnectMetadata,
+  decodeModalSubmission,
   encodeButtonValue,
   encodeConnectMetadata,
+  encodeModalMetadata,
+  type ModalDef,
 } from '../../../src/ids.js';
+import { IssueModals } from '../../../src/modals/issues.js';
 
 const DEFS = new Map<string, ButtonDef>([AccountButtons.connect, JobButtons.retry].map((d) => [d.name, d]));
 
@@ -48,5 +53,42 @@ describe('connect modal metadata', () => {
   it('round-trips the channel and tolerates damaged metadata', () => {
     expect(decodeConnectMetadata(encodeConnectMetadata({ channelId: 'C1' }))).toEqual({ channelId: 'C1' });
     expect(decodeConnectMetadata('not json')).toEqual({ channelId: null });
+  });
+});
+
+describe('modal metadata', () => {
+  const MODALS = new Map<string, ModalDef>([[IssueModals.create.name, IssueModals.create]]);
+  const id = callbackIdFor(IssueModals.create);
+
+  it('round-trips the channel a modal was opened from and what it remembers', () => {
+    const metadata = encodeModalMetadata(IssueModals.create, 'C1', { p: 'demo/web', m: 3 });
+    expect(id).toBe('gl:modal:issue.create');
+    expect(decodeModalSubmission(id, metadata, MODALS)).toEqual({
+      ok: true,
+      name: 'issue.create',
+      channelId: 'C1',
+      message: null,
+      responseUrl: null,
+      openedAt: null,
+      value: { p: 'demo/web', m: 3 },
+    });
+    expect(decodeModalSubmission(id, encodeModalMetadata(IssueModals.create, null, { p: 7 }), MODALS)).toMatchObject({
+      ok: true,
+      channelId: null,
+    });
+  });
+
+  it.each([
+    ['another callback id', 'gl:connect', '{"c":null,"v":{"p":"demo/web"}}', /not one of this bot's forms/],
+    ['an unknown modal', 'gl:modal:issue.nope', '{"c":null,"v":{"p":"demo/web"}}', /unknown form/],
+    ['metadata that is not JSON', id, '{oops', /where it came from/],
+    ['metadata without its envelope', id, '{"p":"demo/web"}', /where it came from/],
+    ['a channel that is not a string', id, '{"c":5,"v":{"p":"demo/web"}}', /where it came from/],
+    ['a project path that climbs out', id, '{"c":null,"v":{"p":"demo/../../users"}}', /expected shape/],
+    ['an extra key', id, '{"c":null,"v":{"p":"demo/web","x":1}}', /expected shape/],
+  ])('refuse %s with a reason', (_what, callbackId, metadata, reason) => {
+    const r = decodeModalSubmission(callbackId, metadata, MODALS);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toMatch(reason);
   });
 });

@@ -11,18 +11,22 @@ import { type Noun, noun } from '../../../src/nouns/types.js';
 // A noun is one registration; these checks keep the registrations whole. They read the command
 // table and every button definition from their sources, so a missing handler cannot hide.
 
-const BUTTONS_DIR = path.resolve(import.meta.dirname, '../../../src/buttons');
-const buttonModules: Record<string, unknown>[] = await Promise.all(
-  fs
-    .readdirSync(BUTTONS_DIR)
-    .filter((f) => f.endsWith('.ts'))
-    .map((f) => import(pathToFileURL(path.join(BUTTONS_DIR, f)).href)),
-);
+const modulesOf = (dir: string): Promise<Record<string, unknown>[]> => {
+  const abs = path.resolve(import.meta.dirname, '../../../src', dir);
+  return Promise.all(
+    fs
+      .readdirSync(abs)
+      .filter((f) => f.endsWith('.ts'))
+      .map((f) => import(pathToFileURL(path.join(abs, f)).href)),
+  );
+};
+const buttonModules = await modulesOf('buttons');
+const modalModules = await modulesOf('modals');
 
-/** Every ButtonDef any module of src/buttons defines, whether a noun registers it or not. */
-function definedButtons(): ButtonDef[] {
+/** Every ButtonDef (or ModalDef: the same shape) the modules define, whether a noun registers it or not. */
+function definedButtons(modules = buttonModules): ButtonDef[] {
   const out: ButtonDef[] = [];
-  for (const mod of buttonModules) {
+  for (const mod of modules) {
     for (const group of Object.values(mod)) {
       if (!group || typeof group !== 'object') continue;
       for (const def of Object.values(group as Record<string, unknown>)) {
@@ -43,6 +47,13 @@ describe('the registered nouns', () => {
     const defined = definedButtons().map((d) => d.name);
     expect(defined.length).toBeGreaterThan(10);
     const registered = new Set(NOUNS.flatMap((n) => n.buttonDefs.map((d) => d.name)));
+    expect(defined.filter((name) => !registered.has(name))).toEqual([]);
+  });
+
+  it('give every modal defined in src/modals a handler', () => {
+    const defined = definedButtons(modalModules).map((d) => d.name);
+    expect(defined).toContain('issue.create');
+    const registered = new Set(NOUNS.flatMap((n) => n.modalDefs.map((d) => d.name)));
     expect(defined.filter((name) => !registered.has(name))).toEqual([]);
   });
 
@@ -109,7 +120,7 @@ describe('module boundaries', () => {
   });
 
   it('lets only listeners and app.ts import Bolt', () => {
-    const dirs = ['views', 'nouns', 'operations', 'gitlab', 'grammar', 'store', 'buttons'];
+    const dirs = ['views', 'nouns', 'operations', 'gitlab', 'grammar', 'store', 'buttons', 'modals'];
     const bad = dirs.flatMap(importsOf).filter(({ spec }) => spec === '@slack/bolt');
     expect(bad).toEqual([]);
   });

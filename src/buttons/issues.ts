@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { defineButtons, Id, ProjectKeySchema } from '../ids.js';
+
+// The buttons of issue cards and list rows: the project (`p`) and the issue's iid (`i`). Short keys keep
+// values far below Slack's 2000 characters.
+
+const IssueValue = z.object({ p: ProjectKeySchema, i: Id }).strict();
+
+export const IssueButtons = defineButtons('issue', {
+  show: IssueValue,
+  close: IssueValue,
+  reopen: IssueValue,
+  subscribe: IssueValue,
+  unsubscribe: IssueValue,
+  todo: IssueValue,
+  /** 👍: awards `thumbsup` as the person who clicks. */
+  thumbsup: IssueValue,
+  delete: IssueValue,
+  /** Posts an ephemeral card (a new issue's) into the channel for everyone. */
+  share: IssueValue,
+});

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { defineModals, Id, ProjectKeySchema } from '../ids.js';
+
+// The issue form: what it remembers besides its inputs (the project, and flags typed with the command that
+// have no input of their own). Its inputs are named by the block ids below.
+
+export const IssueModals = defineModals('issue', {
+  create: z
+    .object({
+      p: ProjectKeySchema,
+      /** --milestone-id */
+      m: Id.optional(),
+      /** --created-at */
+      t: z.string().max(40).optional(),
+    })
+    .strict(),
+});
+
+/** Block ids of the create form's inputs; each input's action_id is the same word. */
+export const IssueFormFields = {
+  title: 'title',
+  description: 'description',
+  labels: 'labels',
+  assignees: 'assignees',
+  due: 'due',
+  confidential: 'confidential',
+} as const;
+
+export type IssueFormField = keyof typeof IssueFormFields;

@@ -1,0 +1,227 @@
+import { RefusedError } from '../errors.js';
+import type { MergeOptions } from '../gitlab/merge-requests.js';
+import type { Project } from '../gitlab/project.js';
+import type { MergeRequest } from '../gitlab/schemas.js';
+import type { ProjectRef, UserRef } from '../grammar/index.js';
+import type { RequestContext } from '../operations/context.js';
+import type { MergeRequestOperations, TimeAction } from '../operations/merge-requests.js';
+import { type SlackMessage, section } from '../views/blocks.js';
+import { buildDiffAnswer, type DiffAnswer, diffFilename } from '../views/merge-request-details.js';
+import { autoMergeDetail, mergedDetail, mergeJoinedText, mergeRefusedText } from '../views/merge-request-merging.js';
+import {
+  buildMergeRequestCard,
+  buildTimeStats,
+  mergeRequestUrl,
+  mrRef,
+  timeHeadline,
+} from '../views/merge-requests.js';
+import { code, md } from '../views/mrkdwn.js';
+import { done, type Notice, stale } from '../views/notice.js';
+import { shortSha } from '../views/status.js';
+import { cardContext } from './support.js';
+import { ephemeral, type Platform, type Reply } from './types.js';
+
+// What the merge request commands and buttons do, drawn as cards: merging pinned to the head the person
+// saw, cancel, close/reopen, subscribe, todo, changes and time tracking. The registration is in
+// merge-requests.ts.
+
+type Ops = MergeRequestOperations;
+
+/** The card of a merge request as it is, with its head pipeline (which decides between Merge and Merge when pipeline succeeds). */
+export async function card(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  mr: MergeRequest,
+  notice?: Notice,
+) {
+  const pipeline = await ops.headPipeline(ctx, project, mr);
+  return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, s, { notice })), pipeline });
+}
+
+export async function resolve(ctx: RequestContext, s: Platform, t: { project: ProjectRef | null; iid: number }) {
+  return { project: await s.resolveProject(ctx, t.project), iid: t.iid };
+}
+
+export interface MergeAsk {
+  /** The head the person confirmed. */
+  sha: string;
+  removeSourceBranch?: boolean;
+  whenPipelineSucceeds: boolean;
+  message?: string;
+}
+
+/**
+ * Merges as the acting person and draws the card as it is afterwards. A refusal is explained by the merge
+ * request as it is now (new commits, conflicts, already merged, no permission), on the card. A merge of the
+ * same merge request already under way is waited for instead of sent again.
+ */
+export async function mergeAndRedraw(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  iid: number,
+  ask: MergeAsk,
+): Promise<SlackMessage> {
+  const options: MergeOptions = {
+    sha: ask.sha,
+    ...(ask.removeSourceBranch !== undefined ? { should_remove_source_branch: ask.removeSourceBranch } : {}),
+    ...(ask.whenPipelineSucceeds ? { merge_when_pipeline_succeeds: true } : {}),
+    ...(ask.message ? { merge_commit_message: ask.message } : {}),
+  };
+  // Twice at most: when the merge this one waited for did not happen, it is tried once as this person.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let outcome: Awaited<ReturnType<Ops['merge']>>;
+    try {
+      outcome = await ops.merge(ctx, project, iid, options);
+    } catch (err) {
+      if (!(err instanceof RefusedError)) throw err;
+      const current = await ops.get(ctx, project, iid).catch(() => null);
+      if (!current) throw err;
+      return card(ctx, s, ops, project, current, stale(mergeRefusedText(current, ask.sha, err.refusal)));
+    }
+    if (outcome.kind === 'answered') {
+      const mr = outcome.mr;
+      const pipeline = await ops.headPipeline(ctx, project, mr);
+      const notice =
+        mr.state === 'merged'
+          ? done('merge', ctx.actor.userId, mergedDetail(mr, { askedToWait: ask.whenPipelineSucceeds }))
+          : mr.merge_when_pipeline_succeeds
+            ? done('auto-merge', ctx.actor.userId, autoMergeDetail(ask.sha, pipeline))
+            : stale('GitLab answered without merging it (it may still be checking): look again in a moment.');
+      return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, s, { notice })), pipeline });
+    }
+    const current = await ops.get(ctx, project, iid);
+    const joined = mergeJoinedText(current, outcome.by);
+    if (joined) return card(ctx, s, ops, project, current, stale(joined));
+  }
+  const current = await ops.get(ctx, project, iid);
+  return card(
+    ctx,
+    s,
+    ops,
+    project,
+    current,
+    stale('Other merges of it were under way at the same time and none completed.'),
+  );
+}
+
+/** Cancels "merge when the pipeline succeeds"; from a card, a refusal the current state explains is shown on it. */
+export async function cancelAutoMerge(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  iid: number,
+  fromCard: boolean,
+): Promise<SlackMessage> {
+  try {
+    const mr = await ops.cancelAutoMerge(ctx, project, iid);
+    return card(ctx, s, ops, project, mr, done('cancel-auto-merge', ctx.actor.userId, `!${iid}`));
+  } catch (err) {
+    if (!(err instanceof RefusedError) || !fromCard) throw err;
+    const current = await ops.get(ctx, project, iid).catch(() => null);
+    if (!current || (current.state === 'opened' && current.merge_when_pipeline_succeeds)) throw err;
+    const why =
+      current.state === 'merged'
+        ? 'Already merged: there is no automatic merge to cancel.'
+        : 'Not set to merge when the pipeline succeeds any more, so there is nothing to cancel.';
+    return card(ctx, s, ops, project, current, stale(why));
+  }
+}
+
+/** Closing what is closed (or reopening what is open) succeeds without doing anything: look first. */
+export async function setState(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  iid: number,
+  event: 'close' | 'reopen',
+): Promise<SlackMessage> {
+  const current = await ops.get(ctx, project, iid);
+  if (current.state === 'merged') {
+    return card(ctx, s, ops, project, current, stale(`Already merged: it can be neither closed nor reopened.`));
+  }
+  if (current.state === (event === 'close' ? 'closed' : 'opened')) {
+    return card(ctx, s, ops, project, current, stale(event === 'close' ? 'Already closed.' : 'Already open.'));
+  }
+  const mr = await ops.setState(ctx, project, iid, event);
+  return card(ctx, s, ops, project, mr, done(event, ctx.actor.userId, `!${iid}`));
+}
+
+export async function subscribe(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  iid: number,
+  on: boolean,
+) {
+  const answer = await ops.subscribe(ctx, project, iid, on);
+  if (answer.changed)
+    return card(ctx, s, ops, project, answer.value, done(on ? 'subscribe' : 'unsubscribe', ctx.actor.userId));
+  const current = await ops.get(ctx, project, iid);
+  return card(ctx, s, ops, project, current, stale(on ? 'You were already subscribed.' : 'You were not subscribed.'));
+}
+
+export async function addTodo(ctx: RequestContext, s: Platform, ops: Ops, project: Project, iid: number) {
+  const answer = await ops.todo(ctx, project, iid);
+  if (answer.changed && answer.value.target_type === 'MergeRequest') {
+    return card(ctx, s, ops, project, answer.value.target, done('todo', ctx.actor.userId));
+  }
+  const current = await ops.get(ctx, project, iid);
+  const notice = answer.changed ? done('todo', ctx.actor.userId) : stale('It is already one of your todos.');
+  return card(ctx, s, ops, project, current, notice);
+}
+
+export async function changes(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  project: Project,
+  iid: number,
+  share: boolean,
+): Promise<Reply> {
+  const mr = await ops.changes(ctx, project, iid);
+  const url = mergeRequestUrl(s.serverUrl, project, mr);
+  const answer = buildDiffAnswer(mr.changes, {
+    title: `Changes of ${mrRef(project, iid)}`,
+    head: [
+      section(
+        md`${mr.title} · ${mr.source_branch ? md`${code(mr.source_branch)} → ` : ''}${code(mr.target_branch)} at ${code(shortSha(mr.sha))}`,
+      ),
+    ],
+    filename: diffFilename(project, iid),
+    url: url ? `${url}/diffs` : null,
+    where: share ? 'in this channel' : 'in a direct message',
+  });
+  return diffReply(answer, share);
+}
+
+export function diffReply(answer: DiffAnswer, share: boolean): Reply {
+  if (answer.file) return { kind: 'upload', file: answer.file, message: answer.message, inChannel: share };
+  return { kind: 'message', message: answer.message, inChannel: share };
+}
+
+export async function time(
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+  t: { project: ProjectRef | null; iid: number },
+  action: TimeAction,
+  duration?: string,
+) {
+  const { project, iid } = await resolve(ctx, s, t);
+  const stats = await ops.time(ctx, project, iid, action, duration);
+  return ephemeral(buildTimeStats(project, iid, stats, timeHeadline(action, project, iid, ctx.actor.userId, duration)));
+}
+
+/** A person named in a list filter, as the Filters line shows it. */
+export async function personWord(ctx: RequestContext, s: Platform, ref: UserRef | undefined) {
+  return ref ? String(await s.people.idOrUsername(ctx, ref)) : undefined;
+}
+
+export const isNoLabel = (labels: readonly string[] | undefined) => labels?.length === 1 && labels[0] === 'No Label';

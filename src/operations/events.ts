@@ -1,0 +1,62 @@
+import type { EventAction, EventListOptions, EventTargetType } from '../gitlab/events.js';
+import type { Page } from '../gitlab/paginate.js';
+import type { Project } from '../gitlab/project.js';
+import type { Event } from '../gitlab/schemas.js';
+import type { ChannelStore } from '../store/channel-store.js';
+import type { GitlabAccess } from './access.js';
+import type { RequestContext } from './context.js';
+import { channelDefaultProject } from './projects.js';
+import { about } from './subject.js';
+
+/** Whose events: the person's own, another user's (an id or a username), or a project's. */
+export type EventScope =
+  | { kind: 'mine' }
+  | { kind: 'user'; user: number | string }
+  | { kind: 'project'; project: Project };
+
+export interface EventListQuery {
+  action?: EventAction;
+  targetType?: EventTargetType;
+  before?: string;
+  after?: string;
+  sort?: 'asc' | 'desc';
+  page?: number;
+  perPage?: number;
+}
+
+export function createEventOperations(o: { access: GitlabAccess; channels: ChannelStore }) {
+  return {
+    list(ctx: RequestContext, scope: EventScope, q: EventListQuery): Promise<Page<Event>> {
+      const options: EventListOptions = {
+        ...(q.action ? { action: q.action } : {}),
+        ...(q.targetType ? { target_type: q.targetType } : {}),
+        ...(q.before ? { before: q.before } : {}),
+        ...(q.after ? { after: q.after } : {}),
+        ...(q.sort ? { sort: q.sort } : {}),
+        ...(q.page ? { page: q.page } : {}),
+        ...(q.perPage ? { per_page: q.perPage } : {}),
+      };
+      switch (scope.kind) {
+        case 'mine':
+          return o.access.withClient(ctx, (c) => c.events.listForCurrentUser(options));
+        case 'user':
+          return about(
+            { kind: 'user', id: scope.user },
+            o.access.withClient(ctx, (c) => c.events.listForUser(scope.user, options)),
+          );
+        case 'project':
+          return about(
+            { kind: 'project', project: scope.project },
+            o.access.withClient(ctx, (c) => c.events.listForProject(scope.project.key, options)),
+          );
+      }
+    },
+
+    /** Whether the channel has a default project (then `/gl events` means its events, else the person's own). */
+    async channelHasDefault(ctx: RequestContext): Promise<boolean> {
+      return (await channelDefaultProject(ctx, o.channels)) !== null;
+    },
+  };
+}
+
+export type EventOperations = ReturnType<typeof createEventOperations>;

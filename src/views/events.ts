@@ -1,0 +1,195 @@
+import { type Project, projectLabel, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
+import type { Event } from '../gitlab/schemas.js';
+import type { Block, SlackMessage } from './blocks.js';
+import { section } from './blocks.js';
+import { when } from './common.js';
+import { truncate } from './limits.js';
+import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { bold, italic, linked, type Md, md } from './mrkdwn.js';
+import type { Notice } from './notice.js';
+
+// Events as sentences a person reads: "@alice opened issue #12 *Title*", "@bob pushed to main", "@alice
+// accepted !3 *Title*", "@eve commented on !2", each linked. Real servers name actions in the past tense
+// ("pushed to", "accepted", "commented on") and send no event id; a few older spellings are read too. Shared
+// with digests and the Home tab.
+
+export interface EventContext {
+  serverUrl: string;
+  now: Date;
+  /** Paths of the projects the events happened in, by id: events carry only the id. */
+  projects: ReadonlyMap<number, string>;
+  /** The project a list is about: its references are written short (`#12` instead of `demo/web#12`). */
+  here?: number | null;
+}
+
+/** Older servers and the docs use the action's own name where 9.5 sends a phrase. */
+function actionPhrase(e: Event): string {
+  const name = e.action_name.trim();
+  switch (name) {
+    case 'commented':
+      return 'commented on';
+    case 'pushed':
+      return 'pushed to';
+    case 'created':
+      return e.target_type ? 'opened' : 'created';
+    default:
+      return name;
+  }
+}
+
+/** "@alice", linked to their profile when the server says where it is. */
+export function eventAuthor(e: Event): Md {
+  const username = e.author?.username ?? e.author_username;
+  return username ? linked(e.author?.web_url, `@${username}`) : md`user ${e.author_id}`;
+}
+
+interface Place {
+  project: Project | null;
+  /** How references start: '' inside the list's own project, else the project's path. */
+  prefix: string;
+  page(suffix: string): string | null;
+}
+
+function placeOf(e: Event, c: EventContext): Place {
+  if (e.project_id === null) return { project: null, prefix: '', page: () => null };
+  const project = projectOf(e.project_id, c.projects.get(e.project_id) ?? null);
+  return {
+    project,
+    prefix: e.project_id === c.here ? '' : projectLabel(project),
+    page: (suffix) => projectPageUrl(c.serverUrl, project, suffix),
+  };
+}
+
+const refPath = (ref: string) => ref.split('/').map(encodeURIComponent).join('/');
+
+/** " in demo/web" for sentences that name no reference of their own, outside the list's project. */
+function inProject(p: Place, c: EventContext): Md | '' {
+  if (!p.project || p.prefix === '') return '';
+  return md` in ${linked(projectUrl(c.serverUrl, p.project), projectLabel(p.project))}`;
+}
+
+function pushSentence(e: Event, p: Place, c: EventContext): Md {
+  const who = eventAuthor(e);
+  const pd = e.push_data;
+  if (!pd) {
+    return p.project
+      ? md`${who} pushed to ${linked(projectUrl(c.serverUrl, p.project), projectLabel(p.project))}`
+      : md`${who} pushed`;
+  }
+  const kind = pd.ref_type === 'tag' ? 'tag' : 'branch';
+  const ref = pd.ref ?? '';
+  const refUrl = ref ? p.page(`${kind === 'tag' ? 'tags' : 'commits'}/${refPath(ref)}`) : null;
+  const refText = linked(refUrl, ref || `a ${kind}`);
+  const more = pd.commit_count > 1 ? ` and ${pd.commit_count - 1} more commit${pd.commit_count === 2 ? '' : 's'}` : '';
+  const commits = pd.commit_title ? md` · ${italic(truncate(pd.commit_title.split('\n')[0] ?? '', 120))}${more}` : '';
+  if (pd.action === 'removed' || e.action_name === 'deleted')
+    return md`${who} deleted ${kind} ${ref}${inProject(p, c)}`;
+  if (pd.action === 'created' || e.action_name === 'pushed new') {
+    return md`${who} pushed new ${kind} ${refText}${inProject(p, c)}${commits}`;
+  }
+  return md`${who} pushed to ${kind === 'tag' ? 'tag ' : ''}${refText}${inProject(p, c)}${commits}`;
+}
+
+/** What an event's target is, as a linked reference: "issue #12", "!3", "snippet $2", "milestone v1.0". */
+function targetOf(e: Event, p: Place): { ref: Md; title: string | null } {
+  const title = e.target_title ?? null;
+  const iid = e.target_iid ?? null;
+  switch (e.target_type) {
+    case 'Issue':
+      return iid === null
+        ? { ref: md`an issue`, title }
+        : { ref: md`issue ${linked(p.page(`issues/${iid}`), `${p.prefix}#${iid}`)}`, title };
+    case 'MergeRequest':
+      return iid === null
+        ? { ref: md`a merge request`, title }
+        : { ref: linked(p.page(`merge_requests/${iid}`), `${p.prefix}!${iid}`), title };
+    case 'Milestone':
+      return { ref: md`milestone`, title: title ?? (iid === null ? null : `%${iid}`) };
+    case 'Snippet':
+      return e.target_id === null
+        ? { ref: md`a snippet`, title }
+        : { ref: md`snippet ${linked(p.page(`snippets/${e.target_id}`), `${p.prefix}$${e.target_id}`)}`, title };
+    case 'Note':
+    case 'DiffNote':
+    case 'DiscussionNote':
+      return { ref: noteTarget(e, p), title };
+    default:
+      return {
+        // `WikiPage::Meta` → "wiki page"
+        ref: md`${(e.target_type ?? 'something')
+          .replace(/::.*$/, '')
+          .replace(/([a-z])([A-Z])/g, '$1 $2')
+          .toLowerCase()}`,
+        title: title ?? (iid ?? e.target_id)?.toString() ?? null,
+      };
+  }
+}
+
+/** What a comment was on: its note says (9.5 sends it); without it, only that it was a comment. */
+function noteTarget(e: Event, p: Place): Md {
+  const n = e.note;
+  const anchor = n ? `#note_${n.id}` : '';
+  const iid = n?.noteable_iid ?? null;
+  switch (n?.noteable_type) {
+    case 'Issue':
+      if (iid !== null) return md`issue ${linked(p.page(`issues/${iid}${anchor}`), `${p.prefix}#${iid}`)}`;
+      return md`an issue`;
+    case 'MergeRequest':
+      if (iid !== null) return linked(p.page(`merge_requests/${iid}${anchor}`), `${p.prefix}!${iid}`);
+      return md`a merge request`;
+    case 'Snippet':
+      if (n.noteable_id !== null) {
+        return md`snippet ${linked(p.page(`snippets/${n.noteable_id}${anchor}`), `${p.prefix}$${n.noteable_id}`)}`;
+      }
+      return md`a snippet`;
+    case 'Commit':
+      return md`a commit`;
+    default:
+      return md`a comment`;
+  }
+}
+
+/** One event as one sentence, without its time. */
+export function eventSentence(e: Event, c: EventContext): Md {
+  const p = placeOf(e, c);
+  if (e.push_data || /^pushed\b/.test(e.action_name)) return pushSentence(e, p, c);
+  const who = eventAuthor(e);
+  const action = actionPhrase(e);
+  if (!e.target_type) {
+    if (!p.project) return md`${who} ${action}`;
+    const project = linked(projectUrl(c.serverUrl, p.project), projectLabel(p.project));
+    return action === 'created' || action === 'imported'
+      ? md`${who} ${action} project ${project}`
+      : md`${who} ${action} ${project}`;
+  }
+  const target = targetOf(e, p);
+  const title = target.title ? md` ${bold(truncate(target.title, 120))}` : '';
+  return md`${who} ${action} ${target.ref}${title}`;
+}
+
+/** One event as a list line: the sentence and when. */
+export function eventLine(e: Event, c: EventContext): Md {
+  const at = e.created_at ? md` · ${when(e.created_at, c.now)}` : '';
+  return md`${eventSentence(e, c)}${at}`;
+}
+
+export function eventRow(e: Event, c: EventContext): Block {
+  return section(eventLine(e, c));
+}
+
+export function buildEventList(
+  events: readonly Event[],
+  page: PageInfo,
+  o: { title: string; filters: string; place: ListPlace | null; ctx: EventContext; notice?: Notice | undefined },
+): SlackMessage {
+  return buildList({
+    title: o.title,
+    filters: o.filters,
+    notice: o.notice,
+    empty: md`No events${o.filters ? md` match (${o.filters})` : ''}.`,
+    items: events,
+    row: (e) => eventRow(e, o.ctx),
+    page,
+    place: o.place,
+  });
+}
