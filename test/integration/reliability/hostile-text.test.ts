@@ -89,4 +89,42 @@ describe('text from the server that looks like Slack markup', () => {
     await ask('deployments demo/web', /Deployments in demo\/web/);
     expectNoLeaks();
   });
+
+  it('stays text in issues, merge requests, todos, awards and events', async () => {
+    // An issue and a merge request (from the branch named <!channel>) with markup in every text field, an
+    // award, and the todos and events they make for alice.
+    const issue = await h.api('root', 'projects/demo%2Fweb/issues', {
+      method: 'POST',
+      form: { title: EVIL, description: `${STATUS}\n${EVIL}`, labels: `${CHANNEL},bug`, assignee_ids: '2' },
+    });
+    expect(issue.status).toBe(201);
+    const iid = ((await issue.json()) as { iid: number }).iid;
+    const mr = await h.api('root', 'projects/demo%2Fweb/merge_requests', {
+      method: 'POST',
+      form: { source_branch: CHANNEL, target_branch: 'main', title: EVIL, description: STATUS, assignee_id: '2' },
+    });
+    expect(mr.status).toBe(201);
+    const mrIid = ((await mr.json()) as { iid: number }).iid;
+    expect(
+      (
+        await h.api('root', `projects/demo%2Fweb/issues/${iid}/award_emoji`, {
+          method: 'POST',
+          form: { name: 'tada' },
+        })
+      ).status,
+    ).toBe(201);
+
+    await ask('issues demo/web', /Issues in demo\/web/i);
+    const card = await ask(`issue demo/web#${iid} --share`, /evil\.example/);
+    for (const b of card.it.buttons()) if (b.confirm) expect(confirmText(b)).not.toMatch(/<!|<http/);
+    await ask(`issue delete demo/web#${iid}`, /Delete/);
+    await ask('mrs demo/web', /Merge requests in demo\/web/i);
+    const mrCard = await ask(`mr demo/web!${mrIid} --share`, /evil\.example/);
+    for (const b of mrCard.it.buttons()) if (b.confirm) expect(confirmText(b)).not.toMatch(/<!|<http/);
+    await ask(`mr merge demo/web!${mrIid}`, /Merge/);
+    await ask(`awards demo/web#${iid}`, /tada/);
+    await ask('todos', /[Tt]odo/);
+    await ask('events demo/web', /[Ee]vents|activity/);
+    expectNoLeaks();
+  });
 });
