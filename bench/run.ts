@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 
 const run = promisify(execFile);
-const BENCHES = ['parser', 'sim', 'bot', 'digests'] as const;
+const BENCHES = ['parser', 'fuzz', 'sim', 'bot', 'digests'] as const;
 
 const results: Record<string, unknown> = {};
 for (const name of BENCHES) {

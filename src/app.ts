@@ -7,9 +7,11 @@ import type { CommandKey } from './grammar/index.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
+import { say } from './listeners/deliver.js';
 import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerHomeListener } from './listeners/home.js';
+import { createInFlight, type Running } from './listeners/in-flight.js';
 import { createSlackApp } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { registerViewListeners } from './listeners/views.js';
@@ -22,11 +24,13 @@ import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createProjectResolver } from './operations/projects.js';
-import { createSession } from './operations/session.js';
+import { createSession, createUnreadableTokens } from './operations/session.js';
+import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
 import type { TokenStore } from './store/token-store.js';
+import { buildInterrupted } from './views/errors.js';
 
 export interface AppDeps {
   config: Config;
@@ -41,6 +45,8 @@ export interface AppDeps {
   checkTransport?: Transport;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
+  /** The wait before the second read that confirms a refused token (default 2000 ms). */
+  revokeCheckDelayMs?: number;
 }
 
 export interface BotApp {
@@ -50,8 +56,20 @@ export interface BotApp {
   digests: DigestService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
+  /** Stops at once: what is running is cut off. */
   stop(): Promise<void>;
+  /** How many requests are being handled right now (from arrival until their answer was delivered). */
+  inFlight(): number;
+  /**
+   * Stops gracefully: takes no new request (HTTP answers 503), lets what was taken finish for up to `graceMs`,
+   * tells each person whose request is still running that it may not have completed, then stops.
+   * Resolves with how many requests were cut off.
+   */
+  shutdown(graceMs: number): Promise<{ interrupted: number }>;
 }
+
+/** How long telling people about cut-off requests may take before the bot stops anyway. */
+const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, db } = deps;
@@ -72,16 +90,26 @@ export function createApp(deps: AppDeps): BotApp {
     transport,
     checkTransport,
     logger,
+    ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
   });
 
   const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
   const { app } = slack;
 
-  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor);
+  const unreadable = createUnreadableTokens((c, reason) =>
+    logger.warn("a stored token can't be read; the person is asked to connect again", {
+      team: c.teamId,
+      user: c.userId,
+      reason,
+    }),
+  );
+  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now),
+    store: createDigestStore(db, now, {
+      onBusy: (what, attempt) => logger.debug('database busy; trying again', { what, attempt }),
+    }),
     tokens: deps.tokens,
     slack: createDigestSlack(app.client),
     transport,
@@ -102,6 +130,8 @@ export function createApp(deps: AppDeps): BotApp {
   });
 
   const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
+  const inFlight = createInFlight();
+  app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
   registerActionListener(app, { dispatch, sessionOf, now });
@@ -122,6 +152,38 @@ export function createApp(deps: AppDeps): BotApp {
     });
   });
 
+  /** One notice per person whose request was cut off; each is bounded, and none can stop the shutdown. */
+  const tellInterrupted = async (cut: Running[]) => {
+    const told = cut.map(async (r) => {
+      if (r.asked.kind === 'event' || !r.userId) return;
+      const asked = r.asked.kind === 'command' ? { kind: 'command' as const, text: redact(r.asked.text) } : r.asked;
+      const delivery = {
+        client: r.client,
+        respond: r.respond,
+        userId: r.userId,
+        channelId: r.channelId,
+        triggerId: undefined,
+      };
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          say(delivery, buildInterrupted(asked)),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('timed out')), NOTICE_MS);
+          }),
+        ]);
+      } catch (err) {
+        logger.warn('could not tell a person that their request was cut off', {
+          user: r.userId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      } finally {
+        clearTimeout(timer);
+      }
+    });
+    await Promise.all(told);
+  };
+
   return {
     app,
     platform,
@@ -132,9 +194,33 @@ export function createApp(deps: AppDeps): BotApp {
       await digests.start();
       return started;
     },
+    inFlight: () => inFlight.size,
     async stop() {
       await digests.stop();
       await app.stop();
+    },
+    async shutdown(graceMs) {
+      await slack.stopAccepting();
+      const running = inFlight.size;
+      if (running > 0) logger.info('waiting for requests in flight', { count: running, graceMs });
+      // No digest starts from now on; one that is posting may finish in the same grace period (one cut
+      // short is settled at the next start, so nothing is lost or posted twice).
+      let graceTimer: NodeJS.Timeout | undefined;
+      const digestsStopped = Promise.race([
+        digests.stop(),
+        new Promise<void>((resolve) => {
+          graceTimer = setTimeout(resolve, graceMs);
+        }),
+      ]).finally(() => clearTimeout(graceTimer));
+      const [cut] = await Promise.all([inFlight.settle(graceMs), digestsStopped]);
+      if (cut.length > 0) {
+        logger.warn('shutdown grace period over; telling people their requests may not have completed', {
+          count: cut.length,
+        });
+        await tellInterrupted(cut);
+      }
+      await app.stop();
+      return { interrupted: cut.length };
     },
   };
 }

@@ -19,6 +19,8 @@ export interface Config {
   databasePath: string;
   slashCommand: string;
   logLevel: LogLevel;
+  /** How long a shutdown waits for requests already taken before telling their people and stopping. */
+  shutdownGraceMs: number;
 }
 
 export class ConfigError extends Error {
@@ -30,6 +32,10 @@ export class ConfigError extends Error {
     this.name = 'ConfigError';
   }
 }
+
+/** Said without the value: it would show the password it is about. */
+const CREDENTIALS_IN_URL = (name: string) =>
+  `${name} must not contain a user name or password (https://user:password@host): remove them from the URL.`;
 
 const KEY_HINT = `create one with: node -e "console.log(require('node:crypto').randomBytes(32).toString('base64'))"`;
 
@@ -65,6 +71,7 @@ const EnvSchema = z.object({
   DATABASE_PATH: optionalText,
   SLASH_COMMAND: optionalText,
   LOG_LEVEL: optionalText,
+  SHUTDOWN_GRACE_MS: optionalText,
 });
 
 /** Reads the environment table; throws one ConfigError naming every bad or missing variable. */
@@ -91,8 +98,9 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
 
   let apiUrl: string | null = null;
   if (e.SLACK_API_URL) {
-    if (!httpUrl(e.SLACK_API_URL))
-      problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    const url = httpUrl(e.SLACK_API_URL);
+    if (!url) problems.push('SLACK_API_URL must be an http(s) URL ending in /api/, e.g. https://slack.com/api/.');
+    else if (url.username || url.password) problems.push(CREDENTIALS_IN_URL('SLACK_API_URL'));
     else apiUrl = e.SLACK_API_URL.endsWith('/') ? e.SLACK_API_URL : `${e.SLACK_API_URL}/`;
   }
 
@@ -109,6 +117,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   else {
     const url = httpUrl(e.GITLAB_URL);
     if (!url) problems.push('GITLAB_URL must be an http(s) URL, e.g. https://gitlab.example.com.');
+    // It is shown in messages and logs, and every call is made with the person's own token.
+    else if (url.username || url.password) problems.push(CREDENTIALS_IN_URL('GITLAB_URL'));
     else gitlabUrl = url.href.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
   }
 
@@ -138,6 +148,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     else problems.push(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}.`);
   }
 
+  let shutdownGraceMs = 10_000;
+  if (e.SHUTDOWN_GRACE_MS) {
+    const n = Number(e.SHUTDOWN_GRACE_MS);
+    if (!Number.isInteger(n) || n < 0 || n > 600_000)
+      problems.push('SHUTDOWN_GRACE_MS must be a whole number of milliseconds between 0 and 600000 (default 10000).');
+    else shutdownGraceMs = n;
+  }
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
   return {
     slack: {
@@ -153,5 +171,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     databasePath: e.DATABASE_PATH ?? './data/bot.db',
     slashCommand,
     logLevel,
+    shutdownGraceMs,
   };
 }

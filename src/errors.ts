@@ -27,6 +27,27 @@ export class TokenRevokedError extends BotError {
   }
 }
 
+/** The stored token does not open (a damaged row, one copied from someone else, or a key that changed). */
+export class TokenUnreadableError extends BotError {
+  readonly code = 'token_unreadable';
+  constructor() {
+    super('the stored token cannot be read');
+    this.name = 'TokenUnreadableError';
+  }
+}
+
+/**
+ * The server refused the stored token, but a second look did not confirm it (accepted later, or the server
+ * was refusing others too): the connection is kept.
+ */
+export class TokenRefusalUnconfirmedError extends BotError {
+  readonly code = 'token_refusal_unconfirmed';
+  constructor() {
+    super('the server refused the token once; a second check did not confirm it');
+    this.name = 'TokenRefusalUnconfirmedError';
+  }
+}
+
 /** A command needs a project and neither the command nor the channel names one. */
 export class ProjectRequiredError extends BotError {
   readonly code = 'project_required';
@@ -92,6 +113,15 @@ export class UnknownPersonError extends BotError {
   ) {
     super(`unknown person (${reason})`);
     this.name = 'UnknownPersonError';
+  }
+}
+
+/** The bot's own database stayed locked by another process for longer than a request may wait. */
+export class DatabaseBusyError extends BotError {
+  readonly code = 'database_busy';
+  constructor(readonly what: string) {
+    super(`the database stayed busy (${what})`);
+    this.name = 'DatabaseBusyError';
   }
 }
 

@@ -5,7 +5,8 @@ import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
-import { openDatabase } from './store/database.js';
+import { DatabaseOpenError, openDatabase, SchemaTooNewError } from './store/database.js';
+import { findKeyProblems } from './store/key-check.js';
 import { createSealer } from './store/sealer.js';
 import { createTokenStore } from './store/token-store.js';
 
@@ -28,10 +29,28 @@ async function main(): Promise<void> {
     if (key) registerSecret(key.toString('base64'));
 
   const logger = createLogger({ level: config.logLevel });
-  const db = openDatabase(config.databasePath);
-  const tokens = createTokenStore(db, createSealer(config.encryption));
+  let db: ReturnType<typeof openDatabase>;
+  try {
+    db = openDatabase(config.databasePath);
+  } catch (err) {
+    if (err instanceof DatabaseOpenError || err instanceof SchemaTooNewError) {
+      process.stderr.write(`The bot could not start: ${redact(err.message)}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+  // Waits for a database another program locks happen on timers; each is a debug line.
+  const busy = {
+    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
+  };
+  const sealer = createSealer(config.encryption);
+  const tokens = createTokenStore(db, sealer, undefined, busy);
+  // Tokens the keys cannot open do not stop the bot (see store/key-check.ts): the operator is told what to do.
   const resealed = await tokens.resealStale();
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
+  const census = { byKey: await tokens.countByKey(), currentKeyId: sealer.keyId, previousKeyId: sealer.previousKeyId };
+  for (const finding of findKeyProblems({ ...census, resealed }))
+    logger[finding.level](finding.message, finding.fields);
 
   // A bot token Slack refuses cannot work at all: say so once and stop, instead of failing every request.
   const slack = await checkBotToken(config);
@@ -43,21 +62,32 @@ async function main(): Promise<void> {
   }
   if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
 
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), digests: digestTestSeam() });
+  const bot = createApp({
+    config,
+    logger,
+    db,
+    tokens,
+    channels: createChannelStore(db, undefined, busy),
+    digests: digestTestSeam(),
+  });
 
-  // Signals are handled from before the first request can arrive, so a stop is always graceful.
+  // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
+  // requests, what was taken finishes (up to SHUTDOWN_GRACE_MS), people whose requests did not are told.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
-    logger.info('shutting down', { signal });
+    const graceMs = config.shutdownGraceMs;
+    logger.info('shutting down', { signal, graceMs });
+    // A last resort for a stop that hangs (a socket that will not close): the grace period, the notices, a margin.
     const force = setTimeout(() => {
-      logger.warn('shutdown took more than 10 s; exiting anyway');
+      logger.warn('shutdown did not finish in time; exiting anyway');
       process.exit(1);
-    }, 10_000);
+    }, graceMs + 10_000);
     force.unref();
     try {
-      await bot.stop();
+      const { interrupted } = await bot.shutdown(graceMs);
+      logger.info('stopped', { interrupted });
     } catch (err) {
       logger.warn('error while stopping the app', { error: err instanceof Error ? err : new Error(String(err)) });
     }

@@ -53,6 +53,19 @@ function registeredPattern(): RegExp | null {
   return combined;
 }
 
+/** Whether a text holds a registered secret or something shaped like a well-known token. */
+export function containsSecret(text: string): boolean {
+  const known = registeredPattern();
+  if (known) {
+    known.lastIndex = 0;
+    if (known.test(text)) return true;
+  }
+  return PATTERNS.some((re) => {
+    re.lastIndex = 0;
+    return re.test(text);
+  });
+}
+
 export function redact(text: string): string {
   let out = text;
   const known = registeredPattern();

@@ -92,7 +92,7 @@ function helpCommand(topic: string | undefined): Command {
  * What a person who typed a token into a command is told. It never repeats any of the text: the token must not be
  * shown again, in Slack or anywhere the message is kept.
  */
-function secretRefusal(shape: TokenShape, slash: string): Failure {
+export function secretRefusal(shape: Pick<TokenShape, 'kind'>, slash: string): Failure {
   const revoke =
     shape.kind === 'slack'
       ? "revoke it in the Slack app's settings and make a new one"

@@ -90,7 +90,14 @@ function parseEnumValue(values: readonly string[], text: string): Parsed<string>
 }
 
 const cronCache = new Map<string, boolean>();
+/**
+ * node-cron's validate expands ranges and steps into arrays before it checks their bounds: `1-99999999` takes
+ * seconds and gigabytes, `*99999999999999999999` kills the process. No field of a cron expression needs a
+ * number of more than two digits (minutes go to 59), so longer ones are refused before node-cron sees them.
+ */
+const LONG_NUMBER = /\d{3,}/;
 function isCron(expression: string): boolean {
+  if (LONG_NUMBER.test(expression)) return false;
   let valid = cronCache.get(expression);
   if (valid === undefined) {
     try {

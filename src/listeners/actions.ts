@@ -13,37 +13,61 @@ export interface ActionListenerOptions {
   now(): Date;
 }
 
+/**
+ * What makes two clicks the same: who, which action, on what. Where a row button sits in a list (q, n) does
+ * not change what it acts on, so a row's Retry and the card's Retry of one job are the same click.
+ */
+function clickKey(actor: Actor, name: string, value: unknown): string {
+  const { q: _q, n: _n, ...what } = (value && typeof value === 'object' ? value : {}) as Record<string, unknown>;
+  const sorted = Object.fromEntries(Object.entries(what).sort(([a], [b]) => a.localeCompare(b)));
+  return JSON.stringify([actor.teamId, actor.userId, name, sorted]);
+}
+
 export function registerActionListener(app: App, o: ActionListenerOptions): void {
+  // Clicks being carried out. A second click of the same button by the same person while the first still
+  // runs (a double click, an impatient one) does nothing of its own: the first click's answer is the answer.
+  const running = new Set<string>();
+
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION_PREFIX}`),
-    async ({ ack, body, action, respond, client, context }) => {
+    async ({ ack, body, action, respond, client, context, logger }) => {
       await acknowledge(context, ack);
       const decoded = decodeButtonAction(action.action_id, action.value, o.dispatch.buttonDefs);
       if (!decoded.ok) throw new StaleActionError(decoded.reason);
       const handler = o.dispatch.button(decoded.name);
       if (!handler) throw new StaleActionError(`no handler for ${decoded.name}`);
-      const container = body.container as
-        | { message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
-        | undefined;
-      const channelId = body.channel?.id ?? container?.channel_id ?? null;
-      const message = container?.message_ts
-        ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
-        : null;
       const actor = {
         teamId: body.team?.id ?? body.user.team_id ?? '',
         userId: body.user.id,
         userName: body.user.name ?? body.user.id,
       };
-      const ctx: ButtonContext = {
-        actor,
-        channelId,
-        now: o.now(),
-        message,
-        session: o.sessionOf(actor),
-        responseUrl: body.response_url ?? null,
-      };
-      const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
-      await deliver(delivery, await handler(decoded.value, ctx));
+      const key = clickKey(actor, decoded.name, decoded.value);
+      if (running.has(key)) {
+        logger.debug(`a click of ${decoded.name} came again while the first runs; the first one answers`);
+        return;
+      }
+      running.add(key);
+      try {
+        const container = body.container as
+          | { message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
+          | undefined;
+        const channelId = body.channel?.id ?? container?.channel_id ?? null;
+        const message = container?.message_ts
+          ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
+          : null;
+        const ctx: ButtonContext = {
+          actor,
+          channelId,
+          now: o.now(),
+          message,
+          session: o.sessionOf(actor),
+          responseUrl: body.response_url ?? null,
+        };
+        const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
+        await deliver(delivery, await handler(decoded.value, ctx));
+      } finally {
+        running.delete(key);
+      }
     },
   );
 }

@@ -1,8 +1,11 @@
 import type { App } from '@slack/bolt';
 import { parseCommand } from '../grammar/index.js';
+import { secretRefusal } from '../grammar/parse.js';
+import { unescapeSlack } from '../grammar/text.js';
 import type { Dispatch } from '../nouns/assemble.js';
 import type { CommandContext } from '../nouns/types.js';
 import type { Actor, Session } from '../operations/context.js';
+import { containsSecret } from '../redact.js';
 import { connectionProblem } from '../store/token-store.js';
 import { buildConnectPrompt } from '../views/account.js';
 import { buildNotAvailable } from '../views/common.js';
@@ -20,7 +23,13 @@ export interface CommandListenerOptions {
 
 export function registerCommandListener(app: App, o: CommandListenerOptions): void {
   app.command(o.slashCommand, async ({ command, ack, respond, client, context, logger }) => {
-    const parsed = parseCommand(command.text ?? '', { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
+    const text = command.text ?? '';
+    // A secret the bot knows (someone's token, its own keys) is refused like a token-shaped word: never run,
+    // never shown back, and the person is told to revoke it.
+    const parsed =
+      containsSecret(text) || containsSecret(unescapeSlack(text))
+        ? secretRefusal({ kind: 'generic' }, o.slashCommand)
+        : parseCommand(text, { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
     if (!parsed.ok) {
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildUsageMessage(parsed.error) });
       return;

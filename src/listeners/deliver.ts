@@ -2,6 +2,7 @@ import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Reply } from '../nouns/types.js';
 import type { SlackMessage } from '../views/blocks.js';
+import { plainText } from '../views/mrkdwn.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),
 // buttons redraw the card they sit on, modals need the request's trigger_id.
@@ -17,6 +18,13 @@ export interface Delivery {
 }
 
 const asResponse = (m: SlackMessage) => ({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
+
+/** A file name Slack shows and people save: letters, digits, dots, dashes and underscores, never empty. */
+const safeFileName = (name: string) =>
+  name
+    .replace(/[^\w.-]+/g, '_')
+    .replace(/^\.+/, '')
+    .slice(0, 200) || 'file';
 
 export async function say(d: Delivery, message: SlackMessage, inChannel = false): Promise<void> {
   if (d.respond) {
@@ -75,8 +83,9 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       await d.client.filesUploadV2({
         channel_id: channel,
         content: reply.file.content,
-        filename: reply.file.filename,
-        title: reply.file.title,
+        filename: safeFileName(reply.file.filename),
+        // A title is plain text, but it may become notification text: it must not notify anyone.
+        title: plainText(reply.file.title),
       });
       return say(d, reply.message, reply.inChannel);
     }

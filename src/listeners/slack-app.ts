@@ -1,8 +1,9 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
+import { checkSignedRequest, createReplayMemory } from './request-guard.js';
 
 // The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
 // health check also says whether the socket to Slack is up: without it no request reaches the bot.
@@ -34,13 +35,21 @@ export interface SlackApp {
   app: App;
   /** Starts serving; resolves with the HTTP port once Slack can reach the bot. */
   start(): Promise<{ port: number }>;
+  /**
+   * The first step of a shutdown: no new request is taken from now on (HTTP answers 503, Socket Mode closes
+   * the socket) and /healthz says 503, while requests already taken go on.
+   */
+  stopAccepting(): Promise<void>;
 }
+
+const EVENTS_PATH = '/slack/events';
 
 export function createSlackApp(o: { config: Config; logger: Logger; databaseOk(): boolean }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
   const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
   let socketUp = false;
+  let accepting = true;
 
   const healthz = {
     path: '/healthz',
@@ -48,8 +57,14 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       const database = o.databaseOk();
       const slack = config.slack.mode !== 'socket' || socketUp;
-      const status = !database ? 'database unavailable' : !slack ? 'not connected to Slack' : 'ok';
-      res.writeHead(database && slack ? 200 : 503, { 'content-type': 'application/json' });
+      const status = !accepting
+        ? 'shutting down'
+        : !database
+          ? 'database unavailable'
+          : !slack
+            ? 'not connected to Slack'
+            : 'ok';
+      res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status, mode: config.slack.mode }));
     },
   };
@@ -78,23 +93,61 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
         const address = httpServer()?.address() as AddressInfo | null | undefined;
         return { port: address?.port ?? config.port };
       },
+      async stopAccepting() {
+        accepting = false;
+        await receiver.client.disconnect();
+      },
     };
   }
 
-  const app = new App({
-    token: config.slack.botToken,
-    signingSecret: config.slack.signingSecret ?? '',
+  const signingSecret = config.slack.signingSecret ?? '';
+  const receiver = new HTTPReceiver({
+    signingSecret,
+    endpoints: EVENTS_PATH,
     port: config.port,
     customRoutes: [healthz],
     logger: boltLogger,
-    clientOptions,
   });
+  // Requests to /slack/events pass our checks first (future timestamps, replays, shutdown); Bolt's own
+  // verification then runs on the same buffered body.
+  const memory = createReplayMemory();
+  const log = o.logger.child({ component: 'receiver' });
+  const bolt = receiver.requestListener;
+  receiver.requestListener = (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    if (path !== EVENTS_PATH || req.method !== 'POST') return bolt(req, res);
+    if (!accepting) {
+      req.resume();
+      res.writeHead(503, { 'retry-after': '10' });
+      res.end();
+      return;
+    }
+    checkSignedRequest(req, { signingSecret, memory }).then(
+      (verdict) => {
+        if (verdict.ok) return bolt(req, res);
+        log.warn('refused a request to /slack/events', { reason: verdict.reason });
+        res.writeHead(verdict.status);
+        res.end();
+      },
+      (err: unknown) => {
+        log.error('could not check a request to /slack/events', {
+          error: err instanceof Error ? err : new Error(String(err)),
+        });
+        if (!res.headersSent) res.writeHead(400);
+        res.end();
+      },
+    );
+  };
+  const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions });
   return {
     app,
     async start() {
       const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
       const address = typeof server?.address === 'function' ? server.address() : null;
       return { port: address && typeof address === 'object' ? address.port : config.port };
+    },
+    async stopAccepting() {
+      accepting = false;
     },
   };
 }

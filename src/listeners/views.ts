@@ -1,5 +1,5 @@
 import type { App, RespondFn, ViewSubmitAction } from '@slack/bolt';
-import { StaleActionError } from '../errors.js';
+import { DatabaseBusyError, StaleActionError } from '../errors.js';
 import {
   BlockIds,
   CallbackIds,
@@ -14,6 +14,7 @@ import type { AccountOperations } from '../operations/account.js';
 import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
+import { DATABASE_BUSY } from '../views/errors.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
 import { type Delivery, deliver } from './deliver.js';
 
@@ -61,7 +62,18 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       userName: body.user.name,
     };
     // The check runs before the ack: only a view_submission ack can put an error on the field.
-    const check = await o.account.connect(actor, token, o.now());
+    const check = await o.account.connect(actor, token, o.now()).catch((err: unknown) => {
+      if (err instanceof DatabaseBusyError) return null;
+      throw err;
+    });
+    if (!check) {
+      logger.warn('token not stored: the database is busy', { team: actor.teamId, user: actor.userId });
+      await acknowledge(context, ack, {
+        response_action: 'errors',
+        errors: buildTokenFieldError(`${DATABASE_BUSY} Nothing was stored.`),
+      });
+      return;
+    }
     if (!check.ok) {
       logger.info('token check failed', { team: actor.teamId, user: actor.userId, reason: check.reason });
       await acknowledge(context, ack, {

@@ -4,7 +4,7 @@ import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '..
 import type { Job } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
 import { createJobOperations, type JobAction, type JobOperations } from '../operations/jobs.js';
-import type { SlackMessage } from '../views/blocks.js';
+import { message, type SlackMessage, section } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import {
   buildArtifacts,
@@ -18,6 +18,7 @@ import {
   retriedDetail,
 } from '../views/jobs.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
+import { md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
 import { cardContext, placeOf, refOf } from './support.js';
@@ -199,7 +200,7 @@ export const jobs = n.define({
         return {
           kind: 'upload',
           file: { filename: `job-${id}-trace.log`, title: `Trace of ${what}`, content: clipped },
-          message: { text, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: `:scroll: ${text}` } }] },
+          message: message(text, [section(md`:scroll: ${text}`)]),
           inChannel: cmd.share,
         };
       }

@@ -1,4 +1,5 @@
-import { TokenRevokedError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { TokenRefusalUnconfirmedError, TokenRevokedError } from '../errors.js';
 import { createGitlabClient, type GitlabClient } from '../gitlab/client.js';
 import {
   ForbiddenError,
@@ -11,6 +12,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import { forgetSecret } from '../redact.js';
 import type { TokenStore } from '../store/token-store.js';
+import { auditedTransport } from './audit.js';
 import type { RequestContext } from './context.js';
 
 export type TokenCheck =
@@ -34,6 +36,30 @@ function checkOf(err: unknown): Exclude<TokenCheck, { ok: true }> {
   return { ok: false, reason: 'unexpected' };
 }
 
+/**
+ * What the server did to other calls lately: a 401 for someone else or an outage while one person's 401 is
+ * being confirmed means the server is in trouble, not that this token is revoked.
+ */
+function createTroubleLog(size = 200) {
+  let seq = 0;
+  const entries: { seq: number; who: string }[] = [];
+  return {
+    get seq() {
+      return seq;
+    },
+    note(who: string) {
+      entries.push({ seq: ++seq, who });
+      if (entries.length > size) entries.shift();
+    },
+    /** Whether anyone but `who` (or the server as a whole) had trouble after `since`. */
+    othersSince(since: number, who: string) {
+      return entries.some((e) => e.seq > since && e.who !== who);
+    },
+  };
+}
+
+const SERVER = '(server)';
+
 export function createGitlabAccess(o: {
   serverUrl: string;
   tokens: TokenStore;
@@ -41,7 +67,18 @@ export function createGitlabAccess(o: {
   /** Used for the token check, which must answer inside Slack's 3 s: short timeout, no retries. */
   checkTransport: Transport;
   logger: Logger;
+  /** How long to wait before the second read that confirms a refused token (default 2000 ms). */
+  revokeCheckDelayMs?: number;
 }): GitlabAccess {
+  const trouble = createTroubleLog();
+  const audit = o.logger.child({ component: 'audit' });
+  const delayMs = o.revokeCheckDelayMs ?? 2000;
+
+  /** Notes what a failed call says about the server: someone's 401, or an outage. */
+  const noteTrouble = (who: string, err: unknown) => {
+    if (err instanceof UnauthorizedError) trouble.note(who);
+    else if (err instanceof UnavailableError || err instanceof RateLimitedError) trouble.note(SERVER);
+  };
   /** One plain read that needs the api scope: whether the server accepts the token at all. */
   const probe = async (transport: Transport, token: string): Promise<TokenCheck> => {
     try {
@@ -52,18 +89,61 @@ export function createGitlabAccess(o: {
     }
   };
 
+  /**
+   * Whether a 401 means the token is revoked: a plain read with it is refused with a clean 401, again after a
+   * short delay, and meanwhile nobody else was refused and the server had no outage. A burst of 401s from a
+   * server in trouble must not cost people their connections.
+   */
+  const confirmRevoked = async (
+    who: string,
+    token: string,
+    since: number,
+  ): Promise<'revoked' | 'accepted' | 'unconfirmed'> => {
+    const first = await probe(o.transport, token);
+    if (first.ok) return 'accepted';
+    if (first.reason !== 'refused') return 'unconfirmed';
+    trouble.note(who);
+    await sleep(delayMs);
+    const second = await probe(o.transport, token);
+    if (second.ok) return 'unconfirmed';
+    if (second.reason === 'refused') trouble.note(who);
+    if (second.reason !== 'refused' || trouble.othersSince(since, who)) return 'unconfirmed';
+    return 'revoked';
+  };
+
   return {
     serverUrl: o.serverUrl,
     async withClient(ctx, fn) {
       const token = await ctx.session.token();
+      const who = `${ctx.actor.teamId}:${ctx.actor.userId}`;
+      // Trouble from here on (this call, its checks, anyone else's calls meanwhile) weighs in a 401's verdict.
+      const since = trouble.seq;
+      // Writes are audited as this person: Slack team and user, and the server account of the token.
+      const audited = auditedTransport(
+        o.transport,
+        async () => ({
+          team: ctx.actor.teamId,
+          user: ctx.actor.userId,
+          username: (await ctx.session.connection().catch(() => null))?.username ?? null,
+        }),
+        audit,
+      );
       try {
-        return await fn(createGitlabClient(o.transport, token));
+        return await fn(createGitlabClient(audited, token));
       } catch (err) {
+        noteTrouble(who, err);
         // 401 means "no permission" on some routes (merge) and "bad token" everywhere:
         // a plain read with the same token tells which.
         if (err instanceof UnauthorizedError) {
-          const check = await probe(o.transport, token);
-          if (!check.ok && check.reason === 'refused') {
+          const verdict = await confirmRevoked(who, token, since);
+          if (verdict === 'unconfirmed') {
+            o.logger.info('a 401 was not confirmed by a second check; the token is kept', {
+              team: ctx.actor.teamId,
+              user: ctx.actor.userId,
+            });
+            throw new TokenRefusalUnconfirmedError();
+          }
+          if (verdict === 'revoked') {
             await o.tokens.markRevoked(ctx.actor.teamId, ctx.actor.userId);
             forgetSecret(token);
             o.logger.info('stored token refused by the server; marked revoked', {

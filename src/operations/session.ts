@@ -1,20 +1,74 @@
-import { NotConnectedError, TokenRevokedError } from '../errors.js';
-import { connectionProblem, type StoredToken, type TokenStore } from '../store/token-store.js';
+import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
+import { SealError } from '../store/sealer.js';
+import { type Connection, connectionProblem, type StoredToken, type TokenStore } from '../store/token-store.js';
 import type { Actor, Session } from './context.js';
+
+export interface SessionOptions {
+  /** Told whether the stored token opened, so that one that does not is reported once. */
+  unreadable?: UnreadableTokens;
+}
+
+/** Tells the operator once per person that their stored token does not open, until it opens again. */
+export interface UnreadableTokens {
+  opened(connection: Connection): void;
+  failed(connection: Connection, reason: string): void;
+}
+
+export function createUnreadableTokens(report: (connection: Connection, reason: string) => void): UnreadableTokens {
+  const reported = new Set<string>();
+  const keyOf = (c: Connection) => `${c.teamId}:${c.userId}`;
+  return {
+    opened: (c) => {
+      reported.delete(keyOf(c));
+    },
+    failed: (c, reason) => {
+      if (reported.has(keyOf(c))) return;
+      reported.add(keyOf(c));
+      report(c, reason);
+    },
+  };
+}
 
 /**
  * The acting person's connection for one request: the row is read at most once, the token opened at most
- * once, and only when something asks for it.
+ * once. A token that does not open counts as no connection ('unreadable'): the person is asked to connect
+ * again instead of meeting an error on every command.
  */
-export function createSession(tokens: TokenStore, serverUrl: string, actor: Pick<Actor, 'teamId' | 'userId'>): Session {
+export function createSession(
+  tokens: TokenStore,
+  serverUrl: string,
+  actor: Pick<Actor, 'teamId' | 'userId'>,
+  o: SessionOptions = {},
+): Session {
   let row: Promise<StoredToken | null> | null = null;
-  let token: Promise<string> | null = null;
+  let opened: Promise<{ token: string } | { unreadable: string }> | null = null;
   const load = () => {
     row ??= tokens.load(actor.teamId, actor.userId);
     return row;
   };
+  const open = (stored: StoredToken) => {
+    opened ??= stored.open().then(
+      (token) => {
+        o.unreadable?.opened(stored.connection);
+        return { token };
+      },
+      (err: unknown) => {
+        if (!(err instanceof SealError)) throw err;
+        o.unreadable?.failed(stored.connection, err.message);
+        return { unreadable: err.message };
+      },
+    );
+    return opened;
+  };
+  /** The connection as it can be used: a usable-looking row whose token does not open is 'unreadable'. */
+  const connection = async (): Promise<Connection | null> => {
+    const stored = await load();
+    if (!stored || connectionProblem(stored.connection, serverUrl)) return stored?.connection ?? null;
+    return 'unreadable' in (await open(stored)) ? { ...stored.connection, status: 'unreadable' } : stored.connection;
+  };
+  let token: Promise<string> | null = null;
   return {
-    connection: async () => (await load())?.connection ?? null,
+    connection,
     token() {
       token ??= (async () => {
         const stored = await load();
@@ -22,7 +76,9 @@ export function createSession(tokens: TokenStore, serverUrl: string, actor: Pick
         if (problem === 'not_connected' || !stored) throw new NotConnectedError('never');
         if (problem === 'other_server') throw new NotConnectedError('other_server');
         if (problem === 'token_revoked') throw new TokenRevokedError();
-        return stored.open();
+        const result = await open(stored);
+        if ('unreadable' in result) throw new TokenUnreadableError();
+        return result.token;
       })();
       return token;
     },

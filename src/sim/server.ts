@@ -39,9 +39,20 @@ export interface Faults {
   errorRate?: number;
   /** default 500 */
   errorStatus?: number;
+  /** several statuses, taken in turn for the injected errors (overrides errorStatus) */
+  errorStatuses?: number[];
   /** seconds, sent as Retry-After with 429 and 503 (default 1 for 429) */
   retryAfter?: number;
+  /** share of API calls, 0..1, that wait `spikeMs` more (spread evenly, like errors) */
+  spikeRate?: number;
+  /** the extra wait of a latency spike */
+  spikeMs?: number;
+  /** lists answer pages of this many items whatever per_page asks (a server that ignores per_page) */
+  pageSize?: number;
 }
+
+/** What a test may overwrite on a job, as a server that answers anything would send it. */
+const JOB_FIELDS = ['name', 'ref', 'stage', 'status', 'trace'] as const;
 
 export interface SimRequestLogEntry {
   seq: number;
@@ -71,6 +82,10 @@ export interface RunningSimulator {
   revoke(username: string, o?: { restore?: boolean }): void;
   /** Whether events carry their `id` from now on (a reset goes back to the start option). */
   setEventIds(on: boolean): void;
+  /** Adds a branch at the head of the project's default branch (as `POST /__sim/branches` does). */
+  addBranch(project: string, name: string): void;
+  /** Overwrites a job's name, ref, stage, status or trace (as `POST /__sim/jobs/:id` does). */
+  editJob(id: number, fields: Partial<Record<'name' | 'ref' | 'stage' | 'status' | 'trace', string>>): void;
   /** A push of one commit onto an existing branch, as `username` (see PushRequest); answers the new head. */
   push(p: PushRequest): { sha: string };
 }
@@ -141,7 +156,7 @@ function tokenOf(req: IncomingMessage): string | undefined {
 
 function parseFaults(body: Params | null): Faults {
   const out: Faults = {};
-  const num = (key: keyof Faults, min: number, max: number) => {
+  const num = (key: Exclude<keyof Faults, 'errorStatuses'>, min: number, max: number) => {
     const v = body?.[key];
     if (v === undefined || v === null) return;
     const n = Number(v);
@@ -152,6 +167,16 @@ function parseFaults(body: Params | null): Faults {
   num('errorRate', 0, 1);
   num('errorStatus', 400, 599);
   num('retryAfter', 0, 86_400);
+  num('spikeRate', 0, 1);
+  num('spikeMs', 0, 60_000);
+  num('pageSize', 1, 100_000);
+  const statuses = body?.errorStatuses;
+  if (statuses !== undefined && statuses !== null) {
+    const list = Array.isArray(statuses) ? statuses.map(Number) : [];
+    if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 400 || n > 599))
+      throw paramError('errorStatuses is invalid');
+    out.errorStatuses = list;
+  }
   return out;
 }
 
@@ -166,6 +191,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   let faults: Faults = {};
   // errors are spread evenly: every call adds errorRate, each whole unit is one error
   let errorBudget = 0;
+  let errorTurn = 0;
+  let spikeBudget = 0;
   // ids of the users whose tokens the server no longer accepts, as if revoked in its UI
   let revoked = new Set<number>();
   let eventIds = options.eventIds ?? false;
@@ -175,6 +202,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     log = [];
     faults = {};
     errorBudget = 0;
+    errorTurn = 0;
+    spikeBudget = 0;
     revoked = new Set();
     eventIds = options.eventIds ?? false;
   };
@@ -182,6 +211,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
   const setFaults = (f: Faults) => {
     faults = { ...f };
     errorBudget = 0;
+    errorTurn = 0;
+    spikeBudget = 0;
   };
   const revoke = (username: string, o: { restore?: boolean } = {}) => {
     const user = [...state.users.values()].find((u) => u.username === username);
@@ -236,7 +267,37 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return { status: 200, body: { username, revoked: !restore } };
   }
 
+  /** Overwrites fields of a job, e.g. a name, ref or status no real runner would produce, or a trace. */
+  function editJob(id: number, body: Params | null): SimResponse {
+    const job = state.jobs.get(id);
+    if (!job) throw notFound('Job');
+    const edits: Partial<Record<(typeof JOB_FIELDS)[number], string>> = {};
+    for (const field of JOB_FIELDS) {
+      const value = body?.[field];
+      if (value === undefined) continue;
+      if (typeof value !== 'string') throw paramError(`${field} is invalid`);
+      edits[field] = value;
+    }
+    Object.assign(job, edits);
+    return { status: 200, body: { id, ...edits } };
+  }
+
+  /** A branch of any name (the API has no route to push one), at the head of the default branch. */
+  function addBranch(body: Params | null): SimResponse {
+    const params = body ?? {};
+    const path = requireStr(params, 'project');
+    const name = requireStr(params, 'name');
+    const project = [...state.projects.values()].find((p) => projectPath(state, p) === path);
+    if (!project) throw notFound('Project');
+    const head = project.branches[project.default_branch];
+    if (!head) throw paramError('the default branch has no commit');
+    project.branches[name] = head;
+    return { status: 201, body: { project: path, name, commit: head } };
+  }
+
   function control(method: string, path: string, body: Params | null): SimResponse {
+    const job = /^\/__sim\/jobs\/(\d+)$/.exec(path);
+    if (job && method === 'POST') return editJob(Number(job[1]), body);
     switch (`${method} ${path}`) {
       case 'GET /__sim/requests':
         return { status: 200, body: log };
@@ -253,6 +314,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return { status: 200, body: faults };
       case 'POST /__sim/revoke':
         return revokeControl(body);
+      case 'POST /__sim/branches':
+        return addBranch(body);
       case 'POST /__sim/push':
         return pushControl(body);
       case 'POST /__sim/events': {
@@ -266,13 +329,23 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
   }
 
+  function spikeNow(): number {
+    const rate = faults.spikeRate ?? 0;
+    if (rate <= 0) return 0;
+    spikeBudget += rate;
+    if (spikeBudget < 1 - 1e-9) return 0;
+    spikeBudget -= 1;
+    return faults.spikeMs ?? 0;
+  }
+
   function faultNow(): SimResponse | null {
     const rate = faults.errorRate ?? 0;
     if (rate <= 0) return null;
     errorBudget += rate;
     if (errorBudget < 1 - 1e-9) return null;
     errorBudget -= 1;
-    const status = faults.errorStatus ?? 500;
+    const turn = faults.errorStatuses;
+    const status = turn ? (turn[errorTurn++ % turn.length] as number) : (faults.errorStatus ?? 500);
     const headers: Record<string, string> = {};
     const retryAfter = faults.retryAfter ?? (status === 429 ? 1 : undefined);
     if (retryAfter !== undefined && (status === 429 || status === 503)) headers['Retry-After'] = String(retryAfter);
@@ -302,6 +375,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       eventIds,
       clientIp: req.socket.remoteAddress ?? '127.0.0.1',
       userAgent: String(req.headers['user-agent'] ?? ''),
+      ...(faults.pageSize ? { pageSize: faults.pageSize } : {}),
     };
     return match.handler(ctx);
   }
@@ -331,7 +405,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const userId = token === undefined ? undefined : state.tokens.get(token);
     // a revoked token authenticates nobody: 401 on every route, logged without a user
     const user = userId === undefined || revoked.has(userId) ? undefined : state.users.get(userId);
-    const latency = faults.latencyMs ?? 0;
+    const latency = (faults.latencyMs ?? 0) + spikeNow();
     if (latency > 0) await sleep(latency);
     const response =
       faultNow() ??
@@ -387,6 +461,14 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     requests: () => log.slice(),
     setFaults,
     revoke,
+    addBranch: (project, name) => {
+      const r = addBranch({ project, name });
+      if (r.status !== 201) throw new Error(`no project ${project}`);
+    },
+    editJob: (id, fields) => {
+      const r = editJob(id, fields);
+      if (r.status !== 200) throw new Error(`no job ${id}`);
+    },
     push,
     setEventIds(on) {
       eventIds = on;

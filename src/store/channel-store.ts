@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { type BusyPolicy, type Db, whenFree } from './database.js';
 
 export interface ChannelDefault {
   teamId: string;
@@ -23,7 +23,8 @@ interface Row {
   set_at: string;
 }
 
-export function createChannelStore(db: Db, now: () => Date = () => new Date()): ChannelStore {
+export function createChannelStore(db: Db, now: () => Date = () => new Date(), busy: BusyPolicy = {}): ChannelStore {
+  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
   const select = db.prepare('SELECT * FROM channel_defaults WHERE team_id = ? AND channel_id = ?');
   const upsert = db.prepare(
     `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES (?, ?, ?, ?, ?)
@@ -32,16 +33,17 @@ export function createChannelStore(db: Db, now: () => Date = () => new Date()): 
   const del = db.prepare('DELETE FROM channel_defaults WHERE team_id = ? AND channel_id = ?');
   return {
     async get(teamId, channelId) {
-      const r = select.get(teamId, channelId) as Row | undefined;
+      const r = await free("read a channel's default", () => select.get(teamId, channelId) as Row | undefined);
       return r
         ? { teamId: r.team_id, channelId: r.channel_id, project: r.project, setBy: r.set_by, setAt: new Date(r.set_at) }
         : null;
     },
     async set({ teamId, channelId, project, setBy }) {
-      upsert.run(teamId, channelId, project, setBy, now().toISOString());
+      const at = now().toISOString();
+      await free("save a channel's default", () => upsert.run(teamId, channelId, project, setBy, at));
     },
     async clear(teamId, channelId) {
-      return del.run(teamId, channelId).changes > 0;
+      return (await free("clear a channel's default", () => del.run(teamId, channelId))).changes > 0;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { Db } from './database.js';
+import { type BusyPolicy, type Db, whenFree } from './database.js';
 
 // Digests and the intents of their runs. A digest keeps a read cursor (the newest `created_at` posted and the keys
 // of what was posted at exactly that instant); a run first writes an intent holding the cursor it will move to,
@@ -214,7 +214,9 @@ function toRun(r: RunRow): DigestRun {
   };
 }
 
-export function createDigestStore(db: Db, now: () => Date = () => new Date()): DigestStore {
+export function createDigestStore(db: Db, now: () => Date = () => new Date(), busy: BusyPolicy = {}): DigestStore {
+  // Writes wait for another process's lock on timers (the event loop stays free); reads do not wait (WAL).
+  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
   const insert = db.prepare(
     `INSERT INTO digests (team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id, username,
        action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys)
@@ -275,19 +277,21 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date()): D
 
   return {
     async create(d) {
-      const result = insert.run({
-        ...sameParams(d),
-        in_dm: d.inDm ? 1 : 0,
-        project_path: d.project?.path ?? null,
-        username: d.user?.username ?? null,
-        cron: d.cron,
-        tz: d.tz,
-        now: now().toISOString(),
-        next_run_at: iso(d.nextRunAt),
-        cursor_at: d.cursor.at,
-        cursor_keys: JSON.stringify(d.cursor.keys),
+      return free('save a digest', () => {
+        const result = insert.run({
+          ...sameParams(d),
+          in_dm: d.inDm ? 1 : 0,
+          project_path: d.project?.path ?? null,
+          username: d.user?.username ?? null,
+          cron: d.cron,
+          tz: d.tz,
+          now: now().toISOString(),
+          next_run_at: iso(d.nextRunAt),
+          cursor_at: d.cursor.at,
+          cursor_keys: JSON.stringify(d.cursor.keys),
+        });
+        return get(Number(result.lastInsertRowid)) as Digest;
       });
-      return get(Number(result.lastInsertRowid)) as Digest;
     },
     async get(id) {
       return get(id);
@@ -309,84 +313,108 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date()): D
       return (countAll.get() as { n: number }).n;
     },
     async reschedule(id, cron, tz, nextRunAt) {
-      setSchedule.run(cron, tz, iso(nextRunAt), now().toISOString(), id);
-      return get(id);
+      return free('reschedule a digest', () => {
+        setSchedule.run(cron, tz, iso(nextRunAt), now().toISOString(), id);
+        return get(id);
+      });
     },
     async pause(id, reason, by) {
-      return setPaused.run(reason, by, now().toISOString(), id).changes > 0 ? get(id) : null;
+      return free('pause a digest', () => {
+        return setPaused.run(reason, by, now().toISOString(), id).changes > 0 ? get(id) : null;
+      });
     },
     async pauseOwner(teamId, ownerId, reason) {
-      return db.transaction(() => {
-        const paused: Digest[] = [];
-        for (const r of byOwner.all(teamId, ownerId) as Row[]) {
-          if (setPaused.run(reason, null, now().toISOString(), r.id).changes > 0) paused.push(get(r.id) as Digest);
-        }
-        return paused;
-      })();
+      return free('pause the digests of a person', () => {
+        return db.transaction(() => {
+          const paused: Digest[] = [];
+          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
+            if (setPaused.run(reason, null, now().toISOString(), r.id).changes > 0) paused.push(get(r.id) as Digest);
+          }
+          return paused;
+        })();
+      });
     },
     async resume(id, nextRunAt) {
-      return setActive.run(iso(nextRunAt), now().toISOString(), id).changes > 0 ? get(id) : null;
+      return free('resume a digest', () => {
+        return setActive.run(iso(nextRunAt), now().toISOString(), id).changes > 0 ? get(id) : null;
+      });
     },
     async resumeOwner(teamId, ownerId, reasons, nextRunAt) {
-      return db.transaction(() => {
-        const resumed: Digest[] = [];
-        for (const r of byOwner.all(teamId, ownerId) as Row[]) {
-          if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
-          if (setActive.run(iso(nextRunAt(toDigest(r))), now().toISOString(), r.id).changes > 0) {
-            resumed.push(get(r.id) as Digest);
+      return free('resume the digests of a person', () => {
+        return db.transaction(() => {
+          const resumed: Digest[] = [];
+          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
+            if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
+            if (setActive.run(iso(nextRunAt(toDigest(r))), now().toISOString(), r.id).changes > 0) {
+              resumed.push(get(r.id) as Digest);
+            }
           }
-        }
-        return resumed;
-      })();
+          return resumed;
+        })();
+      });
     },
     async remove(id) {
-      return del.run(id).changes > 0;
+      return free('remove a digest', () => {
+        return del.run(id).changes > 0;
+      });
     },
     async recordRun(id, run) {
-      setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
+      return free('record a digest run', () => {
+        setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
+      });
     },
     async recordRuns(runs) {
-      db.transaction(() => {
-        for (const [id, run] of runs) setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
-      })();
+      return free('record digest runs', () => {
+        db.transaction(() => {
+          for (const [id, run] of runs) setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
+        })();
+      });
     },
     async openRun(run) {
-      insertRun.run(
-        run.runKey,
-        run.digestId,
-        run.scheduledFor.toISOString(),
-        run.reason,
-        run.channelId,
-        run.cursor.at,
-        JSON.stringify(run.cursor.keys),
-        run.items,
-        run.createdAt.toISOString(),
-      );
+      return free('write a digest intent', () => {
+        insertRun.run(
+          run.runKey,
+          run.digestId,
+          run.scheduledFor.toISOString(),
+          run.reason,
+          run.channelId,
+          run.cursor.at,
+          JSON.stringify(run.cursor.keys),
+          run.items,
+          run.createdAt.toISOString(),
+        );
+      });
     },
     async markPosted(runKey, messageTs) {
-      posted.run(messageTs, runKey);
+      return free('mark a digest posted', () => {
+        posted.run(messageTs, runKey);
+      });
     },
     async commitRun(runKey, run, midway) {
-      return db.transaction(() => {
-        const r = runByKey.get(runKey) as RunRow | undefined;
-        if (!r) return false;
-        moveCursor.run(
-          r.cursor_at,
-          r.cursor_keys,
-          r.message_ts,
-          run.at.toISOString(),
-          run.result,
-          run.items,
-          iso(run.nextRunAt),
-          r.digest_id,
-        );
-        midway?.();
-        delRun.run(runKey);
-        return true;
-      })();
+      return free('commit a digest run', () => {
+        return db.transaction(() => {
+          const r = runByKey.get(runKey) as RunRow | undefined;
+          if (!r) return false;
+          moveCursor.run(
+            r.cursor_at,
+            r.cursor_keys,
+            r.message_ts,
+            run.at.toISOString(),
+            run.result,
+            run.items,
+            iso(run.nextRunAt),
+            r.digest_id,
+          );
+          midway?.();
+          delRun.run(runKey);
+          return true;
+        })();
+      });
     },
     async dropRun(runKey) {
-      delRun.run(runKey);
+      return free('drop a digest intent', () => {
+        delRun.run(runKey);
+      });
     },
     async openRuns() {
       return (allRuns.all() as RunRow[]).map(toRun);

@@ -23,6 +23,8 @@ export interface Opened {
 
 export interface Sealer {
   readonly keyId: string;
+  /** The id of TOKEN_ENCRYPTION_KEY_PREVIOUS, when one is set. */
+  readonly previousKeyId: string | null;
   seal(plaintext: string, associatedData: string): Sealed;
   open(sealed: string, associatedData: string): Opened;
 }
@@ -50,6 +52,7 @@ export function createSealer(options: { key: Buffer; previousKey?: Buffer | null
 
   return {
     keyId: currentId,
+    previousKeyId: options.previousKey ? keyIdOf(options.previousKey) : null,
     seal(plaintext, associatedData) {
       const nonce = crypto.randomBytes(NONCE_BYTES);
       const cipher = crypto.createCipheriv('aes-256-gcm', options.key, nonce, { authTagLength: TAG_BYTES });

@@ -1,8 +1,9 @@
 import { forgetSecret, registerSecret } from '../redact.js';
-import type { Db } from './database.js';
+import { type BusyPolicy, type Db, whenFree } from './database.js';
 import type { Sealer } from './sealer.js';
 
-export type ConnectionStatus = 'valid' | 'revoked';
+/** As stored: 'valid' or 'revoked'; 'unreadable' is found on reading (the sealed token does not open). */
+export type ConnectionStatus = 'valid' | 'revoked' | 'unreadable';
 
 /** What is known about a person's connection without opening the sealed token. */
 export interface Connection {
@@ -43,8 +44,13 @@ export interface TokenStore {
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
-  /** Re-seals every value sealed under the previous key; returns how many rows changed. */
+  /**
+   * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
+   * open is left as it is (its person is asked to connect again when they next use the bot).
+   */
   resealStale(): Promise<number>;
+  /** How many stored tokens each key sealed, by key id. */
+  countByKey(): Promise<Map<string, number>>;
 }
 
 interface Row {
@@ -55,13 +61,19 @@ interface Row {
   server_url: string;
   created_at: string;
   verified_at: string;
-  status: ConnectionStatus;
+  status: 'valid' | 'revoked';
   username: string | null;
 }
 
 const rowKey = (teamId: string, userId: string) => `user-token:${teamId}:${userId}`;
 
-export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () => new Date()): TokenStore {
+export function createTokenStore(
+  db: Db,
+  sealer: Sealer,
+  now: () => Date = () => new Date(),
+  busy: BusyPolicy = {},
+): TokenStore {
+  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
   const upsert = db.prepare(
     `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
      VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid', @username)
@@ -76,7 +88,8 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
   );
   const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
-  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id <> ?');
+  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id = ?');
+  const byKey = db.prepare('SELECT key_id, count(*) AS n FROM user_tokens GROUP BY key_id');
   const reseal = db.prepare(
     'UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?',
   );
@@ -91,10 +104,11 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     username: r.username,
   });
 
-  const openRow = (r: Row): string => {
+  const openRow = async (r: Row): Promise<string> => {
     const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id));
     registerSecret(opened.plaintext);
-    if (opened.stale) resealRow(r, opened.plaintext);
+    // Sealed under the previous key: sealed again now, or on a later read if the database is busy.
+    if (opened.stale) await free('re-seal a token', () => resealRow(r, opened.plaintext)).catch(() => 0);
     return opened.plaintext;
   };
 
@@ -107,37 +121,39 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
     async save({ teamId, userId, token, serverUrl, verifiedAt, username }) {
       registerSecret(token);
       const sealed = sealer.seal(token, rowKey(teamId, userId));
-      upsert.run({
-        team_id: teamId,
-        user_id: userId,
-        sealed_token: sealed.value,
-        key_id: sealed.keyId,
-        server_url: serverUrl,
-        created_at: now().toISOString(),
-        verified_at: verifiedAt.toISOString(),
-        username,
-      });
+      await free('save a token', () =>
+        upsert.run({
+          team_id: teamId,
+          user_id: userId,
+          sealed_token: sealed.value,
+          key_id: sealed.keyId,
+          server_url: serverUrl,
+          created_at: now().toISOString(),
+          verified_at: verifiedAt.toISOString(),
+          username,
+        }),
+      );
     },
     async find(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       return r ? toConnection(r) : null;
     },
     async load(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
-      return r ? { connection: toConnection(r), open: async () => openRow(r) } : null;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      return r ? { connection: toConnection(r), open: () => openRow(r) } : null;
     },
     async findByUsername(teamId, username) {
-      return (byUsername.all(teamId, username) as Row[]).map(toConnection);
+      return (await free('find people', () => byUsername.all(teamId, username) as Row[])).map(toConnection);
     },
     async openToken(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       return r ? openRow(r) : null;
     },
     async markRevoked(teamId, userId) {
-      return revoke.run(teamId, userId).changes > 0;
+      return (await free('mark a token revoked', () => revoke.run(teamId, userId))).changes > 0;
     },
     async remove(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       if (!r) return false;
       // The token leaves the redaction list with the row; a broken seal leaves nothing to forget.
       try {
@@ -145,26 +161,42 @@ export function createTokenStore(db: Db, sealer: Sealer, now: () => Date = () =>
       } catch {
         /* nothing readable to forget */
       }
-      return del.run(teamId, userId).changes > 0;
+      return (await free('delete a token', () => del.run(teamId, userId))).changes > 0;
     },
     async resealStale() {
+      const previous = sealer.previousKeyId;
+      if (!previous || previous === sealer.keyId) return 0;
       let changed = 0;
-      db.transaction(() => {
-        for (const r of stale.all(sealer.keyId) as Row[]) {
-          changed += resealRow(r, sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext);
-        }
-      })();
+      await free('re-seal tokens', () =>
+        db.transaction(() => {
+          changed = 0;
+          for (const r of stale.all(previous) as Row[]) {
+            let plaintext: string;
+            try {
+              plaintext = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
+            } catch {
+              continue; // damaged: found again, and told, when its person next uses the bot
+            }
+            changed += resealRow(r, plaintext);
+          }
+        })(),
+      );
       return changed;
+    },
+    async countByKey() {
+      const rows = await free('count tokens', () => byKey.all() as { key_id: string; n: number }[]);
+      return new Map(rows.map((r) => [r.key_id, r.n]));
     },
   };
 }
 
-export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked';
+export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
 
 /** Why a stored connection cannot be used, or null when it can. */
 export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
   if (!conn) return 'not_connected';
   if (conn.serverUrl !== serverUrl) return 'other_server';
   if (conn.status === 'revoked') return 'token_revoked';
+  if (conn.status === 'unreadable') return 'token_unreadable';
   return null;
 }

@@ -1,12 +1,15 @@
 import {
   BotError,
+  DatabaseBusyError,
   InvalidInputError,
   NotConnectedError,
   ProjectRequiredError,
   type Refusal,
   RefusedError,
   StaleActionError,
+  TokenRefusalUnconfirmedError,
   TokenRevokedError,
+  TokenUnreadableError,
   UnknownPersonError,
 } from '../errors.js';
 import {
@@ -22,6 +25,7 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../gitlab/errors.js';
+import { InvalidPathError } from '../gitlab/paths.js';
 import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
@@ -174,6 +178,15 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     );
   }
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
+  if (err instanceof TokenUnreadableError) return buildConnectPrompt('token_unreadable', o.serverUrl, o.slashCommand);
+  if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
+  if (err instanceof InvalidPathError) return say(':warning:', `${err.message} Nothing was sent to the server.`);
+  if (err instanceof TokenRefusalUnconfirmedError) {
+    return say(
+      ':warning:',
+      md`${o.serverUrl} refused your token just now (401), but a second check did not confirm it, so your connection is kept. The server may be having trouble: try again in a minute.`,
+    );
+  }
   if (err instanceof ProjectRequiredError) {
     return say(
       ':grey_question:',
@@ -198,9 +211,33 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   return null;
 }
 
+/** Another program kept the bot's database locked for longer than a request may wait. */
+export const DATABASE_BUSY =
+  "The bot's database is busy right now (another program is writing to it), so this could not be done. Try again in a moment.";
+
 export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
   return say(
     ':boom:',
     md`Something went wrong on the bot's side (reference ${code(refId)}). If it keeps happening, give this reference to whoever runs the bot.`,
+  );
+}
+
+/** What a person asked for, as a shutdown notice names it. */
+export type InterruptedRequest =
+  | { kind: 'command'; text: string }
+  | { kind: 'button'; label: string }
+  | { kind: 'form' };
+
+/** Told to each person whose request was still running when the bot had to stop. */
+export function buildInterrupted(asked: InterruptedRequest): SlackMessage {
+  const what =
+    asked.kind === 'command'
+      ? code(asked.text)
+      : asked.kind === 'button'
+        ? md`your click of ${asked.label}`
+        : 'your form';
+  return say(
+    ':warning:',
+    md`The bot had to restart before it finished ${what}: it may not have completed. Look before you try again.`,
   );
 }

@@ -22,7 +22,9 @@ export function buildHomeView(o: {
       : section(
           problem === 'token_revoked'
             ? ':warning: Your token was refused by the server. Connect a new one.'
-            : md`:key: Not connected to ${link(o.serverUrl, o.serverUrl)} yet. Commands and buttons act with your own token.`,
+            : problem === 'token_unreadable'
+              ? ":warning: Your stored token can't be read any more. Connect again."
+              : md`:key: Not connected to ${link(o.serverUrl, o.serverUrl)} yet. Commands and buttons act with your own token.`,
         );
   const blocks: Block[] = [header('GitLab from Slack'), status];
   if (problem !== null) {

@@ -81,9 +81,10 @@ export function italic(text: Text): Md {
 
 /**
  * Text for a plain_text place (headers, buttons, modal titles, file titles): Slack does not read markup
- * there, but a title may be reused as notification text, so the sequences that notify (`<!…>`, `<@…>`)
- * are broken up without turning them into entities a person would see.
+ * there, but a title may be reused as notification text, so anything that could start an entity (`<!…>`,
+ * `<@…>`, `<#…>`, `<https://…|…>`) is broken up with a zero-width space, without turning it into entities a
+ * person would see.
  */
 export function plainText(text: string): string {
-  return text.replace(/<([!@#])/g, '<\u200b$1');
+  return text.replace(/<(?=[!@#A-Za-z])/g, '<\u200b');
 }

@@ -62,6 +62,9 @@ export function findSurfaceProblems(records: FakeRecord[], extra: Surface[] = []
     for (const v of findLimitViolations(m)) problems.push(`${where}: ${v}`);
     const text = visibleText(m);
     for (const u of findUnreadable(text)) problems.push(`${where}: shows ${u}: ${text.slice(0, 300)}`);
+    // The bot never notifies a whole channel: a raw <!…> can only be server text that escaped escaping.
+    if (/<!(?:channel|here|everyone|subteam)/.test(text))
+      problems.push(`${where}: notifies everyone: ${text.slice(0, 300)}`);
   };
   extra.forEach((m, i) => {
     check(`ack message ${i + 1}`, m);

@@ -39,6 +39,8 @@ export interface StartAppOptions {
   fake?: FakeSlack;
   /** How digests are scheduled and paced (`{ timer: 'manual' }` lets a test drive them with its clock). */
   digests?: AppDeps['digests'];
+  /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
+  revokeCheckDelayMs?: number;
 }
 
 export interface StartedApp {
@@ -93,6 +95,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
     ...(o.digests ? { digests: o.digests } : {}),
+    revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;

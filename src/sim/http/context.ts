@@ -19,6 +19,8 @@ export interface RequestContext {
   eventIds: boolean;
   clientIp: string;
   userAgent: string;
+  /** A fault: pages of this many items whatever per_page asks, as a server that ignores it would send. */
+  pageSize?: number;
 }
 
 export interface SimResponse {

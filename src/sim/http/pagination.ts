@@ -22,7 +22,8 @@ function linkFor(ctx: RequestContext, page: number, perPage: number): string {
 /** One page of `items` (already filtered and sorted), presented, with the pagination headers. */
 export function paginate<T>(ctx: RequestContext, items: readonly T[], present: (item: T) => unknown): SimResponse {
   const askedPer = int(ctx.params, 'per_page');
-  const perPage = askedPer === undefined || askedPer < 1 ? DEFAULT_PER_PAGE : Math.min(askedPer, MAX_PER_PAGE);
+  const perPage =
+    ctx.pageSize ?? (askedPer === undefined || askedPer < 1 ? DEFAULT_PER_PAGE : Math.min(askedPer, MAX_PER_PAGE));
   const askedPage = int(ctx.params, 'page');
   const page = askedPage === undefined || askedPage < 1 ? 1 : askedPage;
   const total = items.length;

@@ -100,6 +100,45 @@ describe('faults', () => {
     expect(res.data).toEqual({ error: 'errorRate is invalid' });
   });
 
+  it('takes several error statuses in turn, with Retry-After on the 429s and 503s', async () => {
+    const set = await s.post('/__sim/faults', {
+      json: { errorRate: 1, errorStatuses: [500, 429, 503], retryAfter: 2 },
+    });
+    expect(set.status).toBe(200);
+    const answers = [];
+    for (let i = 0; i < 4; i++) {
+      const r = await s.get('/user');
+      answers.push([r.status, r.headers.get('retry-after')]);
+    }
+    expect(answers).toEqual([
+      [500, null],
+      [429, '2'],
+      [503, '2'],
+      [500, null],
+    ]);
+  });
+
+  it('refuses an empty or out-of-range list of error statuses', async () => {
+    for (const errorStatuses of [[], [200], 'x']) {
+      const res = await s.post('/__sim/faults', { json: { errorRate: 1, errorStatuses } });
+      expect(res.status).toBe(400);
+      expect(res.data).toEqual({ error: 'errorStatuses is invalid' });
+    }
+    expect((await s.get('/user')).status).toBe(200);
+  });
+
+  it('answers pages of pageSize items whatever per_page asks, as a server ignoring it would', async () => {
+    s.sim().setFaults({ pageSize: 3 });
+    const page = await s.get(`/projects/${WEB}/jobs`, { query: { per_page: '1' } });
+    expect(page.data).toHaveLength(3);
+    expect(page.headers.get('x-per-page')).toBe('3');
+  });
+
+  it('answers normally with latency spikes set', async () => {
+    s.sim().setFaults({ spikeRate: 0.5, spikeMs: 5 });
+    for (let i = 0; i < 2; i++) expect((await s.get('/user')).status).toBe(200);
+  });
+
   it('is cleared by a reset', async () => {
     s.sim().setFaults({ errorRate: 1, errorStatus: 500 });
     await s.post('/__sim/reset');
@@ -166,6 +205,46 @@ describe('revoke', () => {
     expect(badRestore.data).toEqual({ error: 'restore is invalid' });
     expect((await s.get('/user')).status).toBe(200);
     expect(s.sim().requests()).toHaveLength(1);
+  });
+});
+
+describe('adding a branch', () => {
+  it('adds a branch of any name at the head of the default branch, on which pipelines can run', async () => {
+    const res = await s.post('/__sim/branches', { json: { project: 'demo/web', name: '<!channel>' } });
+    expect(res.status).toBe(201);
+    const made = await s.post(`/projects/${WEB}/pipeline`, { form: { ref: '<!channel>' } });
+    expect(made.status).toBe(201);
+    expect(made.data.ref).toBe('<!channel>');
+  });
+
+  it('answers 404 for an unknown project and 400 without a name', async () => {
+    expect((await s.post('/__sim/branches', { json: { project: 'no/such', name: 'x' } })).status).toBe(404);
+    expect((await s.post('/__sim/branches', { json: { project: 'demo/web' } })).status).toBe(400);
+  });
+});
+
+describe('editing a job', () => {
+  it('overwrites the name, ref, status and trace the API answers with, and a reset undoes it', async () => {
+    const res = await s.post('/__sim/jobs/8', {
+      json: { name: '<!channel>', ref: '<!here>', status: 'weird<b>', trace: 'one\ntwo' },
+    });
+    expect(res.status).toBe(200);
+    const job = await s.get(`/projects/${WEB}/jobs/8`);
+    expect(job.data).toMatchObject({ name: '<!channel>', ref: '<!here>', status: 'weird<b>' });
+    const trace = await fetch(`${s.sim().url}/api/v4/projects/${WEB}/jobs/8/trace`, {
+      headers: { 'PRIVATE-TOKEN': 'sim-alice-token' },
+    });
+    expect(await trace.text()).toBe('one\ntwo');
+    await s.post('/__sim/reset');
+    expect((await s.get(`/projects/${WEB}/jobs/8`)).data.name).not.toBe('<!channel>');
+  });
+
+  it('answers 404 for an unknown job and 400 for a field that is not text, changing nothing', async () => {
+    expect((await s.post('/__sim/jobs/99999', { json: { name: 'x' } })).status).toBe(404);
+    const bad = await s.post('/__sim/jobs/8', { json: { name: 'kept', status: 5 } });
+    expect(bad.status).toBe(400);
+    expect(bad.data).toEqual({ error: 'status is invalid' });
+    expect((await s.get(`/projects/${WEB}/jobs/8`)).data.name).not.toBe('kept');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodeProject, encodeSegment, toApiPath } from '../../../src/gitlab/paths.js';
+import { encodeProject, encodeSegment, InvalidPathError, toApiPath } from '../../../src/gitlab/paths.js';
 
 describe('encodeProject', () => {
   it('encodes a nested project path as one segment', () => {
@@ -43,5 +43,19 @@ describe('toApiPath', () => {
   it('gives the path with one leading slash and without the query string', () => {
     expect(toApiPath('projects/1/jobs?scope[]=failed')).toBe('/projects/1/jobs');
     expect(toApiPath('/todos')).toBe('/todos');
+  });
+});
+
+describe('paths that would leave their route', () => {
+  it.each(['..', '.', '../..', 'demo/..', './web', 'demo//web'])('refuses the project path %j with a sentence', (p) => {
+    expect(() => encodeProject(p)).toThrow(InvalidPathError);
+    expect(() => encodeProject(p)).toThrow(/^(That is not a project path|A project path must not be empty)/);
+  });
+
+  it('refuses "." and ".." as any other segment, and says so without repeating the value', () => {
+    expect(() => encodeSegment('..')).toThrow('A name in the request may not be "." or "..".');
+    expect(() => encodeSegment('.')).toThrow(InvalidPathError);
+    expect(encodeSegment('...')).toBe('...');
+    expect(encodeProject('demo/web.site')).toBe('demo%2Fweb.site');
   });
 });

@@ -88,4 +88,25 @@ describe('loadConfig', () => {
     expect(c.slack.apiUrl).toBe('http://127.0.0.1:9999/api/');
     expect(c.gitlabUrl).toBe('http://h:4000');
   });
+
+  it('refuses credentials in GITLAB_URL and SLACK_API_URL without repeating them', () => {
+    const problems = problemsOf({
+      ...valid(),
+      GITLAB_URL: 'https://deploy:hunter2-secret@gitlab.example.com',
+      SLACK_API_URL: 'https://u:p4ss@slack.example/api/',
+    });
+    expect(problems).toEqual([
+      'SLACK_API_URL must not contain a user name or password (https://user:password@host): remove them from the URL.',
+      'GITLAB_URL must not contain a user name or password (https://user:password@host): remove them from the URL.',
+    ]);
+    expect(problems.join('\n')).not.toMatch(/hunter2|deploy|p4ss/);
+  });
+
+  it('reads SHUTDOWN_GRACE_MS (default 10 s) and refuses what is not a whole number of ms', () => {
+    expect(loadConfig(valid()).shutdownGraceMs).toBe(10_000);
+    expect(loadConfig({ ...valid(), SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs).toBe(2500);
+    expect(problemsOf({ ...valid(), SHUTDOWN_GRACE_MS: '1.5s' })).toEqual([
+      'SHUTDOWN_GRACE_MS must be a whole number of milliseconds between 0 and 600000 (default 10000).',
+    ]);
+  });
 });

@@ -1,6 +1,13 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { forgetSecret, REDACTED, redact, registeredSecretCount, registerSecret } from '../../../src/redact.js';
+import {
+  containsSecret,
+  forgetSecret,
+  REDACTED,
+  redact,
+  registeredSecretCount,
+  registerSecret,
+} from '../../../src/redact.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
@@ -8,6 +15,17 @@ import { createTokenStore } from '../../../src/store/token-store.js';
 const secret = () => `s3cret-${crypto.randomBytes(8).toString('hex')}`;
 
 describe('the redaction list', () => {
+  it('tells whether a text holds a registered value or a well-known token shape, again and again', () => {
+    const s = secret();
+    expect(containsSecret(`jobs --scope ${s}`)).toBe(false);
+    registerSecret(s);
+    for (let i = 0; i < 3; i++) expect(containsSecret(`jobs --scope ${s}`)).toBe(true); // no stale lastIndex
+    expect(containsSecret('pipelines --ref glpat-abcdefgh12345678')).toBe(true);
+    expect(containsSecret('jobs demo/web --scope failed')).toBe(false);
+    forgetSecret(s);
+    expect(containsSecret(`jobs --scope ${s}`)).toBe(false);
+  });
+
   it('scrubs registered values and well-known token shapes, and forgets a value on request', () => {
     const s = secret();
     registerSecret(s);

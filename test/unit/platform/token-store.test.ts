@@ -2,9 +2,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
+import { DatabaseBusyError } from '../../../src/errors.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
-import { migrate, openDatabase, SCHEMA_VERSION } from '../../../src/store/database.js';
+import { DatabaseOpenError, migrate, openDatabase, SCHEMA_VERSION } from '../../../src/store/database.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 
@@ -22,15 +24,56 @@ const bytesOf = (file: string) =>
   Buffer.concat(fs.readdirSync(path.dirname(file)).map((f) => fs.readFileSync(path.join(path.dirname(file), f))));
 
 describe('the SQLite store', () => {
-  it('opens with WAL, foreign keys, a busy timeout and the latest schema version', () => {
+  it('opens with WAL, foreign keys, a short busy timeout and the latest schema version', () => {
     const db = openDatabase(tempDb());
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
-    expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
+    // A statement blocks the whole process while it waits: waits longer than this happen on timers (whenFree).
+    expect(db.pragma('busy_timeout', { simple: true })).toBe(10);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     migrate(db);
     expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     db.close();
+  });
+
+  it('waits for a lock another connection holds on timers, and says busy when it stays', async () => {
+    const file = tempDb();
+    const db = openDatabase(file);
+    const other = new Database(file);
+    other.exec('BEGIN IMMEDIATE');
+    const channels = createChannelStore(db, undefined, { budgetMs: 100 });
+    // Reads do not wait for the writer (WAL).
+    expect(await channels.get('T1', 'C1')).toBeNull();
+    await expect(channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' })).rejects.toThrow(
+      DatabaseBusyError,
+    );
+    // Released while the bot waits: the write goes through.
+    const waits: number[] = [];
+    const patient = createChannelStore(db, undefined, {
+      onBusy: (_what, attempt) => {
+        waits.push(attempt);
+        if (attempt === 2) other.exec('ROLLBACK');
+      },
+    });
+    await patient.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' });
+    expect(waits).toEqual([1, 2]);
+    expect((await patient.get('T1', 'C1'))?.project).toBe('demo/web');
+    other.close();
+    db.close();
+  });
+
+  it('names DATABASE_PATH, the path and the reason when the file cannot be opened', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-db-'));
+    dirs.push(dir);
+    const blocker = path.join(dir, 'a-file');
+    fs.writeFileSync(blocker, 'not a directory');
+    const under = path.join(blocker, 'bot.db');
+    expect(() => openDatabase(under)).toThrow(
+      `DATABASE_PATH (${under}) cannot be used: a part of the path is a file, not a directory. Point DATABASE_PATH at a file in a directory the bot may write to (default ./data/bot.db).`,
+    );
+    expect(() => openDatabase(dir)).toThrow(DatabaseOpenError);
+    fs.writeFileSync(path.join(dir, 'garbage.db'), 'x'.repeat(4096));
+    expect(() => openDatabase(path.join(dir, 'garbage.db'))).toThrow(/the file is not a SQLite database/);
   });
 
   it('refuses a database written by a newer bot', () => {

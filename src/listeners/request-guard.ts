@@ -1,0 +1,97 @@
+import type { IncomingMessage } from 'node:http';
+import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
+
+// Checks on a signed Slack request that Bolt's receiver leaves out. Bolt refuses a timestamp more than
+// five minutes old but accepts one from the future, and it runs a request each time it is posted: a
+// captured request could be replayed for five minutes (or forever, with a future timestamp). Here a
+// timestamp must lie within five minutes either way, and each signature is accepted once.
+
+/** How far a request's timestamp may be from the bot's clock, either way (Slack's own rule is 5 minutes). */
+export const SIGNING_WINDOW_SEC = 5 * 60;
+
+/** Signatures remembered at most; at ~170 requests a second for five minutes the oldest would be dropped. */
+const REMEMBERED = 50_000;
+
+/** Signatures seen within the signing window, bounded. */
+export interface ReplayMemory {
+  /** Records the signature; true when it was already there (the request is a replay). */
+  seenBefore(signature: string, timestampSec: number, nowSec: number): boolean;
+  readonly size: number;
+}
+
+export function createReplayMemory(max = REMEMBERED): ReplayMemory {
+  // signature → the second after which its timestamp is too old to be accepted anyway
+  const expiry = new Map<string, number>();
+  return {
+    seenBefore(signature, timestampSec, nowSec) {
+      for (const [sig, until] of expiry) {
+        if (until >= nowSec) break; // arrival order: the first one still valid ends the sweep (close enough)
+        expiry.delete(sig);
+      }
+      if (expiry.has(signature)) return true;
+      expiry.set(signature, timestampSec + SIGNING_WINDOW_SEC);
+      if (expiry.size > max) expiry.delete(expiry.keys().next().value as string);
+      return false;
+    },
+    get size() {
+      return expiry.size;
+    },
+  };
+}
+
+export type Verdict =
+  | { ok: true }
+  | {
+      ok: false;
+      status: 401 | 413;
+      reason: 'unsigned' | 'stale' | 'future' | 'bad signature' | 'replayed' | 'too large';
+    };
+
+const header = (req: IncomingMessage, name: string) => {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+};
+
+/**
+ * Reads the body (Bolt reuses it) and decides whether the request may run: signed with the signing secret,
+ * a timestamp within five minutes of now either way, and a signature not seen before.
+ */
+export async function checkSignedRequest(
+  req: IncomingMessage,
+  o: { signingSecret: string; memory: ReplayMemory; now?: () => number; bodyLimit?: number },
+): Promise<Verdict> {
+  let raw: string;
+  try {
+    const buffered = await HTTPModuleFunctions.bufferIncomingMessage(
+      req,
+      o.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit,
+    );
+    raw = buffered.rawBody.toString();
+  } catch {
+    return { ok: false, status: 413, reason: 'too large' };
+  }
+  // Slack's SSL check is unsigned by design; Bolt answers it without running anything.
+  if (header(req, 'content-type') === 'application/x-www-form-urlencoded' && /(^|&)ssl_check=1(&|$)/.test(raw)) {
+    return { ok: true };
+  }
+  const signature = header(req, 'x-slack-signature');
+  const timestamp = Number(header(req, 'x-slack-request-timestamp'));
+  if (!signature || !Number.isSafeInteger(timestamp)) return { ok: false, status: 401, reason: 'unsigned' };
+  const nowMs = (o.now ?? Date.now)();
+  const nowSec = Math.floor(nowMs / 1000);
+  if (timestamp > nowSec + SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'future' };
+  if (timestamp < nowSec - SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'stale' };
+  try {
+    verifySlackRequest({
+      signingSecret: o.signingSecret,
+      body: raw,
+      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+      nowMilliseconds: nowMs,
+    });
+  } catch {
+    return { ok: false, status: 401, reason: 'bad signature' };
+  }
+  // Only authentic requests are remembered, so forged ones cannot crowd real signatures out.
+  if (o.memory.seenBefore(signature, timestamp, nowSec)) return { ok: false, status: 401, reason: 'replayed' };
+  return { ok: true };
+}

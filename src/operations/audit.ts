@@ -1,0 +1,113 @@
+import { GitlabError, UnavailableError } from '../gitlab/errors.js';
+import type { Transport } from '../gitlab/http.js';
+import type { Logger } from '../logger.js';
+
+// One structured line for every call that may change something on the server (POST, PUT, DELETE), made as
+// a person: who in Slack, who on the server, what (method, route template, resource), how it ended and how
+// long it took. Never a token, a header, a query or a body: the route is a template and the resource is
+// the ids it names.
+
+/** Who a call is made for. */
+export interface AuditWho {
+  team: string;
+  user: string;
+  /** The server account of the token (null for connections made before the bot asked). */
+  username: string | null;
+}
+
+/** What a route's path parameters are called in the resource field, by the collection they follow. */
+const NAMES: Record<string, string> = {
+  projects: 'project',
+  groups: 'group',
+  jobs: 'job',
+  pipelines: 'pipeline',
+  pipeline_schedules: 'schedule',
+  variables: 'variable',
+  deployments: 'deployment',
+  environments: 'environment',
+  issues: 'issue',
+  merge_requests: 'merge_request',
+  notes: 'note',
+  award_emoji: 'award',
+  todos: 'todo',
+  users: 'user',
+  keys: 'key',
+  snippets: 'snippet',
+};
+
+/** Collections named by path (a project's `group/app`, a username); the others only by number. */
+const BY_NAME = new Set(['projects', 'groups', 'users']);
+
+/**
+ * `projects/demo%2Fweb/jobs/8/retry` → route `/projects/:project/jobs/:job/retry`, resource
+ * `{ project: 'demo/web', job: 8 }`. A segment is a parameter when it follows a known collection and is a
+ * number (or any name, after projects, groups and users).
+ */
+export function routeOf(path: string): { route: string; resource: Record<string, string | number> } {
+  const segments = path.split('?')[0]?.replace(/^\/+/, '').split('/') ?? [];
+  const route: string[] = [];
+  const resource: Record<string, string | number> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    const collection = i > 0 ? (segments[i - 1] as string) : '';
+    const name = NAMES[collection];
+    const isParameter = /^\d+$/.test(segment) || (BY_NAME.has(collection) && segment !== '' && !NAMES[segment]);
+    if (name && isParameter) {
+      let value: string;
+      try {
+        value = decodeURIComponent(segment);
+      } catch {
+        value = segment;
+      }
+      resource[name] = /^\d+$/.test(value) ? Number(value) : value;
+      route.push(`:${name}`);
+    } else {
+      route.push(segment);
+    }
+  }
+  return { route: `/${route.join('/')}`, resource };
+}
+
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** The transport for one person's calls, with an audit line after each write. */
+export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, logger: Logger): Transport {
+  const line = async (
+    method: string,
+    path: string,
+    started: number,
+    outcome: { status: number | null; error?: string },
+  ) => {
+    const { route, resource } = routeOf(path);
+    logger.info('audit', {
+      ...(await who()),
+      method,
+      route,
+      resource,
+      status: outcome.status,
+      ...(outcome.error ? { error: outcome.error } : {}),
+      ms: Math.round(performance.now() - started),
+    });
+  };
+  return {
+    async request(r) {
+      if (!WRITES.has(r.method)) return base.request(r);
+      const started = performance.now();
+      try {
+        const res = await base.request(r);
+        await line(r.method, r.path, started, { status: res.status });
+        return res;
+      } catch (err) {
+        const status = err instanceof GitlabError ? err.status : null;
+        const error =
+          err instanceof UnavailableError && err.status === null ? err.reason : status === null ? 'failed' : undefined;
+        await line(r.method, r.path, started, { status, ...(error ? { error } : {}) }).catch(() => {});
+        throw err;
+      }
+    },
+    get lastRateLimit() {
+      return base.lastRateLimit;
+    },
+    close: () => base.close(),
+  };
+}
