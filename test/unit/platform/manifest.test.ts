@@ -36,6 +36,10 @@ describe('manifest.yml', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['commands', 'chat:write', 'chat:write.public', 'im:write', 'users:read', 'files:write']),
     );
+    // Digests settle an interrupted run by finding its message in the destination's history.
+    expect(manifest.oauth_config.scopes.bot).toEqual(
+      expect.arrayContaining(['channels:history', 'groups:history', 'im:history', 'mpim:history']),
+    );
     expect(manifest.settings.interactivity.is_enabled).toBe(true);
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.features.bot_user.display_name).toBeTruthy();
