@@ -23,6 +23,7 @@ import { formatDateTime } from './format.js';
 import { LIMITS } from './limits.js';
 import { bold, code, esc, joinMd, link, linked, Md, md, mention, type Text, toMrkdwn } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
+import { todoSubject, todoWhy } from './todos.js';
 
 // Digests as people read them: the posted digest (events grouped by what they happened to, or pending todos by
 // project), the digest's own card, the list of a channel's digests, and what the bot says when it pauses one.
@@ -574,26 +575,10 @@ export function buildEventsDigest(input: EventsDigestInput): SlackMessage {
 
 const TODO_ROWS = 40;
 
-const WHY: Record<string, (by: string) => string> = {
-  assigned: (by) => `${by} assigned it to you`,
-  mentioned: (by) => `${by} mentioned you`,
-  build_failed: () => 'its pipeline failed',
-  marked: () => 'you added it',
-  approval_required: (by) => `${by} asked for your approval`,
-  unmergeable: () => 'it cannot be merged',
-  directly_addressed: (by) => `${by} addressed you`,
-};
-
-function todoLabel(t: Todo): string {
-  if (t.target_type === 'Issue') return `#${t.target.iid} ${t.target.title}`;
-  if (t.target_type === 'MergeRequest') return `!${t.target.iid} ${t.target.title}`;
-  return `${t.target.short_id} ${t.target.title}`;
-}
-
+/** A todo of a digest: the same words as the todo list (todos.ts), with a Done button that redraws the digest. */
 export function todoRow(t: Todo, digestId: number, now: Date, slot: number): Block {
-  const why = (WHY[t.action_name] ?? ((by: string) => `${t.action_name} by ${by}`))(`@${t.author.username}`);
   return section(
-    md`${link(t.target_url, todoLabel(t))} · ${why} · ${when(t.created_at, now)}`,
+    md`${todoSubject(t, { short: true })} · ${todoWhy(t)} · ${when(t.created_at, now)}`,
     button({ text: 'Done', def: DigestButtons.done, value: { d: digestId, t: t.id }, slot }),
   );
 }

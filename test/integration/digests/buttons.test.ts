@@ -144,9 +144,10 @@ describe('a todos digest', () => {
     expect(post.text).toContain(":ballot_box_with_check: @alice's pending todos");
     expect(post.text).toContain('5 pending as of <!date^');
     expect(post.text).toContain(`*<${h.sim.url}/demo/web|demo/web>*`);
-    expect(post.text).toContain('!3 Fix currency rounding in cart totals> · @bob mentioned you · 6 hours ago');
-    expect(post.text).toContain('#4 Cart total is off by one cent for some EUR prices> · @bob assigned it to you');
-    expect(post.text).toContain('!4 Upgrade to webpack 5> · you added it');
+    // The same words as the todo list: what it is about, why, who and when.
+    expect(post.text).toContain('|!3>* Fix currency rounding in cart totals · Mentioned by @bob · 6 hours ago');
+    expect(post.text).toContain('|#4>* Cart total is off by one cent for some EUR prices · Assigned to you by @bob');
+    expect(post.text).toContain('|!4>* Upgrade to webpack 5 · Added by @alice');
     expect(labels(post.message)).toEqual(['Done', 'Done', 'Done', 'Done', 'Done', 'Mark all done', 'Pause', 'Remove']);
   });
 
