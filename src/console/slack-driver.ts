@@ -308,24 +308,39 @@ export class SlackDriver {
     return this.event({ type: 'app_home_opened', user: user.id, channel: `D${user.id.slice(1)}`, tab: 'home' });
   }
 
-  /** A person's message with links was posted: the message as the fake shows it, and the link_shared event. */
-  async shareLinks(
+  /**
+   * A person posts a message in a channel (its links written as Slack writes them, `<url>`); when it has links,
+   * Slack sends link_shared for them. The interaction is that event's (or, without links, one with no request).
+   */
+  async postMessage(
     user: SlackPerson,
     channel: string,
-    urls: string[],
+    text: string,
+    urls: readonly string[],
   ): Promise<{ message: FakeMessage; it: Interaction }> {
     const fake = this.o.fake;
+    const written = urls.reduce((t, u) => t.split(u).join(`<${u}>`), text);
     const message = fake.addMessage({
       channel,
-      text: urls.map((u) => `<${u}>`).join(' '),
+      text: written,
       ephemeral: false,
       visibleTo: null,
       source: 'person',
       user: user.id,
     });
-    const links = urls.map((url) => ({ url, domain: safeHost(url) }));
+    if (urls.length === 0) {
+      const it = new Interaction(fake, fake.lastSeq, { channel, user, triggerId: '' });
+      it.ack = { status: 200, text: '', json: null };
+      return { message, it };
+    }
+    const links = [...new Set(urls)].map((url) => ({ url, domain: safeHost(url) }));
     const it = await this.event({ type: 'link_shared', user: user.id, channel, message_ts: message.ts, links });
     return { message, it };
+  }
+
+  /** A person's message of these links alone, posted: the message, and the link_shared event. */
+  shareLinks(user: SlackPerson, channel: string, urls: string[]): Promise<{ message: FakeMessage; it: Interaction }> {
+    return this.postMessage(user, channel, urls.join(' '), urls);
   }
 
   /** An Events API event (e.g. app_home_opened), signed like Slack's. */
