@@ -1,8 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { buttonsOfView } from '../../support/slack-driver.js';
+import { buttonsOfView, messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
-import { type Call, call, useCiBot, WEB } from '../ci/harness.js';
+import { buttonOf, type Call, call, useCiBot, WEB } from '../ci/harness.js';
 import { homeButton, openHome, openModalFromHome, pressOnHome, sectionText } from './support.js';
 
 // The Home tab as a personal dashboard, through the whole app: what it reads (with whose token, side by side,
@@ -30,6 +30,12 @@ beforeEach(() => {
   minutes += 1;
   h.clock.advance(minutes * 60_000);
 });
+
+/** Removes one of alice's digests (the command asks first; Yes removes it), so that tests do not see each other's. */
+async function removeDigest(id: number) {
+  const asked = await h.ask('alice', `digest remove ${id}`, /Remove digest/);
+  await h.press('alice', buttonOf(asked, new RegExp(`^Yes, remove digest #${id}$`)), /was removed by/);
+}
 
 async function simList<T>(path: string): Promise<T[]> {
   const res = await h.api('alice', path);
@@ -87,7 +93,7 @@ describe("a connected person's Home", () => {
     expect(digestText).toMatch(/next .*Europe\/Berlin/);
     expect(buttonsOfView(home.view).map((b) => b.text)).toEqual(expect.arrayContaining(['Pause', 'Run now']));
     expect((home.view.blocks as unknown[]).length).toBeLessThanOrEqual(100);
-    await h.ask('alice', 'digest remove 1', /Remove digest #1/);
+    for (const d of await h.bot.bot.digests.listOwned('T0TEST', PEOPLE.alice.id)) await removeDigest(d.id);
   });
 
   it('is read once when opened twice within a few seconds, and read again after an action taken from it', async () => {
@@ -168,7 +174,27 @@ describe("a connected person's Home", () => {
     const resume = homeButton(paused, /^Resume$/);
     const resumed = await pressOnHome(h, 'alice', resume);
     expect(resumed.text).toContain(`Resumed by <@U0ALICE> · digest #${id}`);
-    await h.ask('alice', `digest remove ${id}`, /Remove digest/);
+
+    // Run now: the digest reads alice's todos with her token and posts them in her DM; the Home says so.
+    const run = await pressOnHome(h, 'alice', homeButton(resumed, /^Run now$/));
+    expect(run.text).toMatch(/Run by <@U0ALICE> · \d+ items? posted/);
+    const dm = [...h.bot.fake.messages.values()].filter((m) => m.channel === 'D0ALICE' && !m.ephemeral).at(-1);
+    expect(dm?.text).toMatch(/todo/i);
+    await removeDigest(id);
+  });
+
+  it('shows a card asked for from the Home on top of it, and the card’s buttons act from there too', async () => {
+    const home = await openHome(h, 'alice');
+    const details = homeButton(home, /^Details$/, 0);
+    const { i: iid } = JSON.parse(details.value ?? '{}') as { i: number };
+    const withCard = await pressOnHome(h, 'alice', details);
+    const top = messageText({ blocks: (withCard.view.blocks as unknown[]).slice(0, 4) });
+    expect(top).toMatch(new RegExp(`!${iid}|#${iid}`));
+    const subscribe = homeButton(withCard, /^(Subscribe|Unsubscribe)$/);
+    const from = h.calls().length;
+    const after = await pressOnHome(h, 'alice', subscribe);
+    expect(h.calls(from)[0]).toMatchObject({ method: 'POST', user: 'alice' });
+    expect(after.text).toMatch(/(Subscribed|Unsubscribed) by <@U0ALICE>/);
   });
 
   it('marks every todo done from the Home after its confirmation', async () => {
@@ -215,6 +241,58 @@ describe("a connected person's Home", () => {
     const fine = await openHome(h, 'alice');
     expect(sorted(h.calls(again))).toEqual(sorted(HOME_READS));
     expect(fine.text).not.toMatch(/could not be read/);
+  });
+});
+
+describe('a full Home', () => {
+  it('shows ten of each with how many more there are, inside Slack’s 100 blocks even with an answer on top', async () => {
+    // Eleven more issues and merge requests assigned to alice, a todo on each issue, eleven digests.
+    for (let i = 0; i < 11; i++) {
+      const issue = await h.api('root', 'projects/demo%2Fweb/issues', {
+        method: 'POST',
+        form: { title: `Extra issue ${i}`, assignee_ids: '2' },
+      });
+      const iid = ((await issue.json()) as { iid: number }).iid;
+      expect((await h.api('alice', `projects/demo%2Fweb/issues/${iid}/todo`, { method: 'POST' })).status).toBe(201);
+      h.sim.addBranch('demo/web', `extra-${i}`);
+      const mr = await h.api('root', 'projects/demo%2Fweb/merge_requests', {
+        method: 'POST',
+        form: { source_branch: `extra-${i}`, target_branch: 'main', title: `Extra change ${i}`, assignee_id: '2' },
+      });
+      expect(mr.status).toBe(201);
+      await h.ask('alice', 'digest todos --here', /Digest #\d+/, { channel: `C0EXTRA${i}` });
+    }
+    const home = await openHome(h, 'alice');
+    // How many there are, as the simulator counts them (assigning makes a todo too).
+    const total = async (path: string) => Number((await h.api('alice', path)).headers.get('x-total'));
+    const todos = await total('todos?state=pending&per_page=1');
+    const mrs = await total('merge_requests?scope=assigned-to-me&state=opened&per_page=1');
+    const issues = await total('issues?scope=assigned-to-me&state=opened&per_page=1');
+    expect(Math.min(todos, mrs, issues)).toBeGreaterThan(10);
+    expect(sectionText(home, 'My todos')).toContain(`And ${todos - 10} more: \`/gl todos\``);
+    expect(sectionText(home, 'My merge requests')).toContain(
+      `And ${mrs - 10} more: \`/gl mrs --scope assigned-to-me --state opened\``,
+    );
+    expect(sectionText(home, 'My issues')).toContain(
+      `And ${issues - 10} more: \`/gl issues --scope assigned-to-me --state opened\``,
+    );
+    const digests = await h.bot.bot.digests.listOwned('T0TEST', PEOPLE.alice.id);
+    expect(digests.length).toBeGreaterThan(10);
+    expect(sectionText(home, 'My digests')).toContain(
+      `And ${digests.length - 10} more: \`/gl digest list\` in their channels`,
+    );
+    expect(buttonsOfView(home.view).filter((b) => b.text === 'Done')).toHaveLength(10);
+    expect(buttonsOfView(home.view).filter((b) => b.text === 'Run now')).toHaveLength(10);
+
+    // Merged from the Home: the merge request's card on top, and still no more than 100 blocks.
+    const merge = homeButton(home, /^Merge$/);
+    const modal = await openModalFromHome(h, 'alice', merge);
+    const submitted = await h.bot.slack.submitView(PEOPLE.alice, modal, {});
+    const published = await submitted.waitFor((r) => r.method === 'views.publish');
+    expect(published?.ok).toBe(true);
+    expect((published?.view?.blocks as unknown[]).length).toBeLessThanOrEqual(100);
+    expect(JSON.stringify(published?.view)).toContain('Merged by <@U0ALICE>');
+    for (const d of digests) await removeDigest(d.id);
   });
 });
 
