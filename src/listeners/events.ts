@@ -1,5 +1,4 @@
 import type { App } from '@slack/bolt';
-import { StaleActionError } from '../errors.js';
 import type { Dispatch } from '../nouns/assemble.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import { decodeSlackEvent } from '../slack-events.js';
@@ -16,9 +15,13 @@ export interface EventListenerOptions {
 
 export function registerEventListeners(app: App, o: EventListenerOptions): void {
   for (const type of o.dispatch.eventTypes) {
-    app.event(type, async ({ event, body, client, context }) => {
+    app.event(type, async ({ event, body, client, context, logger }) => {
       const decoded = decodeSlackEvent(type, event);
-      if (!decoded.ok) throw new StaleActionError(decoded.reason);
+      // Nobody waits on an event: one the bot cannot read is noted and left alone.
+      if (!decoded.ok) {
+        logger.warn(`an event was not handled: ${decoded.reason}`);
+        return;
+      }
       const handler = o.dispatch.event(type);
       if (!handler) return;
       const e = decoded.event as { user: string; channel?: string };

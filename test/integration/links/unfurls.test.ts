@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
 import { type Interaction, messageText } from '../../support/slack-driver.js';
 import { PEOPLE, type PersonName } from '../../support/start-app.js';
@@ -203,6 +203,17 @@ describe('links that are not previewed', () => {
     expect(it.ack.status).toBe(200);
     await settleWithNothing(fromSeq);
     expect(h.calls()).toEqual([]);
+  });
+
+  it('in an event the bot cannot read (no message, no links): nothing, and no error', async () => {
+    const fromSeq = h.bot.fake.lastSeq;
+    const it = await h.bot.slack.event({ type: 'link_shared', user: PEOPLE.alice.id, channel: 'C0TEST' });
+    expect(it.ack.status).toBe(200);
+    await settleWithNothing(fromSeq);
+    expect(h.calls()).toEqual([]);
+    await vi.waitFor(() =>
+      expect(h.bot.logs.some((l) => /an event was not handled: the link_shared event/.test(l))).toBe(true),
+    );
   });
 
   it('that cannot be read with the poster’s token: left out, and nothing said', async () => {
