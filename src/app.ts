@@ -3,14 +3,13 @@ import type { Config } from './config.js';
 import { createDigestService, type DigestService, type DigestServiceOptions } from './digest/service.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
-import type { CommandKey } from './grammar/index.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { say } from './listeners/deliver.js';
 import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
-import { registerHomeListener } from './listeners/home.js';
+import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { createSlackApp } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
@@ -30,6 +29,7 @@ import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
 import type { TokenStore } from './store/token-store.js';
+import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
 
 export interface AppDeps {
@@ -118,14 +118,21 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
-  const opsDeps = { serverUrl: config.gitlabUrl, access, tokens: deps.tokens, channels: deps.channels, digests };
+  const opsDeps = {
+    serverUrl: config.gitlabUrl,
+    access,
+    tokens: deps.tokens,
+    channels: deps.channels,
+    digests,
+    unfurls: createUnfurlStore(db, now),
+  };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
     serverUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
     resolveProject: (ctx, ref) => projects.resolve(ctx, ref),
     timeZoneOf: createTimeZoneLookup(app.client, logger),
-    connectMetadata: (channelId) => encodeConnectMetadata({ channelId }),
+    connectMetadata: (channelId, o) => encodeConnectMetadata({ channelId, ...(o?.home ? { home: true } : {}) }),
     people: createPeopleResolver({ access, tokens: deps.tokens, serverUrl: config.gitlabUrl }),
   });
 
@@ -142,7 +149,7 @@ export function createApp(deps: AppDeps): BotApp {
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
-  registerHomeListener(app, { ...shared, sessionOf, ships: (key) => dispatch.ships(key as CommandKey) });
+  registerEventListeners(app, { dispatch, sessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

@@ -107,6 +107,8 @@ export interface OpenedFrom {
   responseUrl?: string | null;
   /** When the modal was opened: a response_url is only good for 30 minutes after its click. */
   at?: Date;
+  /** Opened from the Home tab: its answer redraws the Home. */
+  home?: boolean;
 }
 
 /**
@@ -127,6 +129,7 @@ export function encodeModalMetadata<D extends ModalDef>(
     ...(m ? { m } : {}),
     ...(from.responseUrl ? { r: from.responseUrl } : {}),
     ...(from.at ? { a: from.at.getTime() } : {}),
+    ...(from.home ? { h: true } : {}),
   });
   if (text.length > 3000)
     throw new Error(`private_metadata of ${def.name} is ${text.length} characters (Slack allows 3000)`);
@@ -146,6 +149,7 @@ const ModalEnvelopeSchema = z
       .max(1000)
       .optional(),
     a: z.number().int().nonnegative().optional(),
+    h: z.literal(true).optional(),
   })
   .strict();
 
@@ -157,6 +161,8 @@ export type ModalDecodeResult =
       message: { ts: string; ephemeral: boolean } | null;
       responseUrl: string | null;
       openedAt: Date | null;
+      /** Opened from the Home tab. */
+      home: boolean;
       value: unknown;
     }
   | { ok: false; reason: string };
@@ -191,6 +197,7 @@ export function decodeModalSubmission(
     message: m ? { ts: m.t, ephemeral: m.e } : null,
     responseUrl: envelope.data.r ?? null,
     openedAt: envelope.data.a === undefined ? null : new Date(envelope.data.a),
+    home: envelope.data.h === true,
     value: value.data,
   };
 }
@@ -207,20 +214,23 @@ export interface ViewInputState {
 /** A submitted modal's inputs: block_id → action_id → state. */
 export type ViewStateValues = Readonly<Record<string, Readonly<Record<string, ViewInputState>>>>;
 
-// The connect modal remembers where it was opened, to answer there.
-const ConnectMetadataSchema = z.object({ c: z.string().max(64).nullable() }).strict();
-export type ConnectMetadata = { channelId: string | null };
+// The connect modal remembers where it was opened, to answer there (and whether that was the Home tab, which is
+// drawn again once the person is connected).
+const ConnectMetadataSchema = z.object({ c: z.string().max(64).nullable(), h: z.literal(true).optional() }).strict();
+export type ConnectMetadata = { channelId: string | null; home?: boolean };
 
 export function encodeConnectMetadata(m: ConnectMetadata): string {
-  return JSON.stringify({ c: m.channelId });
+  return JSON.stringify({ c: m.channelId, ...(m.home ? { h: true } : {}) });
 }
 
-export function decodeConnectMetadata(text: unknown): ConnectMetadata {
+export function decodeConnectMetadata(text: unknown): Required<ConnectMetadata> {
   try {
     const parsed = ConnectMetadataSchema.safeParse(JSON.parse(String(text)));
-    return parsed.success ? { channelId: parsed.data.c } : { channelId: null };
+    return parsed.success
+      ? { channelId: parsed.data.c, home: parsed.data.h === true }
+      : { channelId: null, home: false };
   } catch {
-    return { channelId: null };
+    return { channelId: null, home: false };
   }
 }
 

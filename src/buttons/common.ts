@@ -5,6 +5,8 @@ import { defineButtons } from '../ids.js';
 
 export const AccountButtons = defineButtons('account', {
   connect: z.object({}).strict(),
+  /** Deletes the clicker's stored token (the Home tab's Disconnect). */
+  disconnect: z.object({}).strict(),
 });
 
 export const LinkButtons = defineButtons('link', {

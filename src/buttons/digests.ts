@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { defineButtons, Id } from '../ids.js';
 
 // The buttons of digests. `w` says which surface the button sits on, so the handler redraws the right thing:
-// the list (`list`), the digest's own card (`card`), or a posted digest (`post`, which is left as posted).
+// the list (`list`), the digest's own card (`card`), a posted digest (`post`, which is left as posted), or the
+// person's Home tab (`home`).
 
-export const DigestSurfaceSchema = z.enum(['list', 'card', 'post']);
+export const DigestSurfaceSchema = z.enum(['list', 'card', 'post', 'home']);
 export type DigestSurface = z.infer<typeof DigestSurfaceSchema>;
 
 const DigestValue = z.object({ d: Id, w: DigestSurfaceSchema }).strict();

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   write('Starting the demo: simulator, fake Slack and bot on free ports…');
   const demo = await startDemo({ write, ask: (question, o) => io.read(question, o) });
   write(`Simulator ${demo.simUrl} · bot ${demo.botUrl} · you are alice in #demo. Type "help" for help.`);
-  write('Try: /gl jobs demo/web --scope failed');
+  write('Try: /gl jobs demo/web --scope failed, or "home" for your Home tab.');
 
   let stopping = false;
   const stop = async (code: number) => {

@@ -85,6 +85,40 @@ export function blockActionsBody(o: {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/**
+ * A click of a button on a view that is not a message (the Home tab): Slack then sends the view instead of a
+ * message and a channel, and no response_url.
+ */
+export function viewActionsBody(o: {
+  user: SlackPerson;
+  view: Record<string, unknown>;
+  button: ClickedButton;
+  triggerId: string;
+}): string {
+  const viewId = String(o.view.id ?? '');
+  const payload = {
+    type: 'block_actions',
+    user: { id: o.user.id, username: o.user.name, name: o.user.name, team_id: TEAM.id },
+    api_app_id: APP_ID,
+    token: 'verification-token-unused',
+    container: { type: 'view', view_id: viewId },
+    trigger_id: o.triggerId,
+    team: TEAM,
+    view: { ...o.view, id: viewId, team_id: TEAM.id, state: { values: {} }, hash: `${viewId}.hash` },
+    actions: [
+      {
+        action_id: o.button.action_id,
+        block_id: o.button.block_id ?? 'b1',
+        text: { type: 'plain_text', text: o.button.text, emoji: true },
+        value: o.button.value,
+        type: 'button',
+        action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+      },
+    ],
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 export function viewSubmissionBody(o: {
   user: SlackPerson;
   view: Record<string, unknown>;
@@ -105,15 +139,18 @@ export function viewSubmissionBody(o: {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
-/** An Events API callback, as Slack posts it to the request URL. */
+let eventCount = 0;
+
+/** An Events API callback, as Slack posts it to the request URL; each has its own event_id, as Slack's do. */
 export function eventCallbackBody(event: Record<string, unknown>): string {
+  eventCount += 1;
   return JSON.stringify({
     token: 'verification-token-unused',
     team_id: TEAM.id,
     api_app_id: APP_ID,
     event,
     type: 'event_callback',
-    event_id: `Ev${Date.now()}`,
+    event_id: `Ev${Date.now()}${String(eventCount).padStart(6, '0')}`,
     event_time: Math.floor(Date.now() / 1000),
     authorizations: [{ team_id: TEAM.id, user_id: 'U0BOT', is_bot: true }],
   });

@@ -40,6 +40,8 @@ const HELP = [
   '  3, click 3           press button 3; numbers run on through the session, and any button',
   '                       still shown can be pressed (a redrawn message gets new numbers)',
   '  as <user>            act as alice, bob, root or eve (each is connected with its simulator token)',
+  '  home                 open your Home tab in Slack: your connection, todos, merge requests, issues, digests',
+  '  post <text>          post a message in #demo as yourself; links of the server in it are previewed',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
   '  help, quit',
 ].join('\n');
@@ -54,6 +56,8 @@ interface NumberedMessage {
 interface NumberedButton extends RenderedButton {
   messageKey: string;
   version: number;
+  /** A button of a Home tab: whose Home, and the view it was on (a Home published again replaces it). */
+  home?: { userId: string; view: Record<string, unknown> };
 }
 
 /** An input whose answer is a secret: the connect modal's token, or anything labelled like one. */
@@ -70,6 +74,8 @@ export function createSession(d: SessionDeps): Session {
   const turnTimeoutMs = d.turnTimeoutMs ?? 15_000;
   const person = () => d.people[user] as SlackPerson;
   const userName = (id: string) => Object.values(d.people).find((p) => p.id === id)?.name;
+  /** The Home tab each person was last shown, by Slack user id: only its buttons can still be pressed. */
+  const homes = new Map<string, string>();
 
   /**
    * Waits until the bot has answered and then stayed quiet, or the turn times out. An answer
@@ -92,6 +98,7 @@ export function createSession(d: SessionDeps): Session {
   }
 
   function where(m: FakeMessage): string {
+    if (m.user) return `${userName(m.user) ?? m.user} in #${m.channel === d.channel ? 'demo' : m.channel}`;
     if (m.ephemeral) return 'only you can see this';
     if (m.channel.startsWith('D')) return 'direct message';
     return `posted in #${m.channel === d.channel ? 'demo' : m.channel}`;
@@ -107,9 +114,24 @@ export function createSession(d: SessionDeps): Session {
       for (const b of r.buttons) buttons.set(b.number, { ...b, messageKey: m.key, version: m.version });
       nextNumber += r.buttons.length;
     }
-    const edited = m.version > 1 ? ', updated' : '';
+    const edited = m.version > 1 && !m.user ? ', updated' : '';
     const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
-    return `┌ ${where(m)}${edited}\n${indent([r.text, ...files].filter(Boolean).join('\n'))}`;
+    // Link previews Slack shows under a message, as the bot unfurled them.
+    const unfurls = Object.values(m.unfurls ?? {}).map(
+      (u) =>
+        `▏ ${renderBlocks(u.blocks as unknown[] | undefined, '', { userName, firstButton: null }).text.replace(/\n/g, '\n▏ ')}`,
+    );
+    return `┌ ${where(m)}${edited}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
+  }
+
+  /** A Home tab as published: its buttons numbered, and the only Home of its person whose buttons work. */
+  function describeHome(userId: string, view: Record<string, unknown>): string {
+    const r = renderBlocks(view.blocks as unknown[] | undefined, '', { userName, firstButton: nextNumber });
+    const key = `home:${userId}:${String(view.id)}`;
+    homes.set(userId, String(view.id));
+    for (const b of r.buttons) buttons.set(b.number, { ...b, messageKey: key, version: 1, home: { userId, view } });
+    nextNumber += r.buttons.length;
+    return `┌ Home tab of ${userName(userId) ?? userId}\n${indent(r.text)}`;
   }
 
   /** Prints every message, modal and file of a turn; numbers its buttons; opens modals as forms. */
@@ -119,6 +141,9 @@ export function createSession(d: SessionDeps): Session {
       return;
     }
     const out = it.messages().map(describe);
+    for (const rec of it.records((r: FakeRecord) => r.method === 'views.publish' && r.ok && !!r.view)) {
+      out.push(describeHome(String(rec.body.user_id), rec.view as Record<string, unknown>));
+    }
     // A modal replaced by the answer to its submission (response_action: update) is shown, not filled in.
     const replaced = it.ack.json?.response_action === 'update' ? (it.ack.json.view as Record<string, unknown>) : null;
     if (replaced)
@@ -165,7 +190,7 @@ export function createSession(d: SessionDeps): Session {
   }
 
   /** The button behind a number, if it is still on screen as it was numbered; otherwise says why not. */
-  function pressable(n: number): { b: NumberedButton; message: FakeMessage } | null {
+  function pressable(n: number): { b: NumberedButton; message: FakeMessage | null } | null {
     const b = buttons.get(n);
     if (!b) {
       d.write(
@@ -174,6 +199,18 @@ export function createSession(d: SessionDeps): Session {
           : 'No buttons to press yet.',
       );
       return null;
+    }
+    if (b.home) {
+      const owner = userName(b.home.userId) ?? b.home.userId;
+      if (b.home.userId !== person().id) {
+        d.write(`Button ${n} is on ${owner}'s Home tab, which only ${owner} sees.`);
+        return null;
+      }
+      if (homes.get(b.home.userId) !== String(b.home.view.id)) {
+        d.write(`Button ${n} was on an earlier version of your Home tab; type "home" to see it as it is now.`);
+        return null;
+      }
+      return { b, message: null };
     }
     const message = d.fake.messages.get(b.messageKey);
     if (!message || message.deleted) {
@@ -207,14 +244,16 @@ export function createSession(d: SessionDeps): Session {
         return;
       }
     }
-    const button: FoundButton = {
+    const pressed = {
       text: b.text,
       action_id: b.action_id,
-      message,
       ...(b.block_id ? { block_id: b.block_id } : {}),
       ...(b.value !== undefined ? { value: b.value } : {}),
     };
-    const it = await d.slack.click(person(), button);
+    const it =
+      b.home || !message
+        ? await d.slack.clickInView(person(), { ...pressed, view: b.home?.view ?? {} })
+        : await d.slack.click(person(), { ...pressed, message } satisfies FoundButton);
     await settle(it);
     await show(it);
   }
@@ -250,6 +289,26 @@ export function createSession(d: SessionDeps): Session {
             user = who;
             d.write(`Now acting as ${who}.`);
           }
+          return true;
+        }
+        case 'home': {
+          const it = await d.slack.openHome(person());
+          await settle(it);
+          await show(it);
+          return true;
+        }
+        case 'post': {
+          const text = line.slice(word.length).trim();
+          if (!text) {
+            d.write('Post what? e.g. post have a look: http://…/demo/web/-/issues/4');
+            return true;
+          }
+          const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
+          const { message, it } = await d.slack.postMessage(person(), d.channel, text, links);
+          if (links.length > 0) await settle(it);
+          d.write(describe(d.fake.messages.get(message.key) ?? message));
+          const answers = it.messages().filter((m) => m.key !== message.key);
+          if (answers.length > 0) d.write(answers.map(describe).join('\n'));
           return true;
         }
         case 'tick':

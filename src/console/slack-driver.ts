@@ -4,6 +4,7 @@ import {
   eventCallbackBody,
   type SlackPerson,
   slashCommandBody,
+  viewActionsBody,
   viewSubmissionBody,
 } from './payloads.js';
 import { type SignOptions, signedRequest } from './signing.js';
@@ -79,6 +80,17 @@ export function buttonsOf(m: FakeMessage): FoundButton[] {
   return out;
 }
 
+/** A button of a view that is not a message (the Home tab): pressed with `SlackDriver.clickInView`. */
+export interface FoundViewButton extends Omit<FoundButton, 'message'> {
+  view: Record<string, unknown>;
+}
+
+/** Every button of a view (the Home tab), in order. */
+export function buttonsOfView(view: Record<string, unknown>): FoundViewButton[] {
+  const asMessage = { blocks: view.blocks as unknown[] | undefined } as FakeMessage;
+  return buttonsOf(asMessage).map(({ message: _message, ...b }) => ({ ...b, view }));
+}
+
 export class Interaction {
   ack: Ack = { status: 0, text: '', json: null };
   ackMessage: FakeMessage | null = null;
@@ -142,6 +154,14 @@ export class Interaction {
     return rec ? check() : null;
   }
 }
+
+const safeHost = (url: string): string => {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+};
 
 type Option = { text: { text: string }; value: string };
 
@@ -272,6 +292,55 @@ export class SlackDriver {
     });
     it.ack = await this.post(raw, sign);
     return it;
+  }
+
+  /** A click of a button on a view (the Home tab): no message, no channel, no response_url. */
+  async clickInView(user: SlackPerson, button: FoundViewButton, sign?: SignOptions): Promise<Interaction> {
+    const fake = this.o.fake;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel: null, user, triggerId });
+    it.ack = await this.post(viewActionsBody({ user, view: button.view, button, triggerId }), sign);
+    return it;
+  }
+
+  /** Opens the person's Home tab: the app_home_opened event Slack sends. */
+  openHome(user: SlackPerson): Promise<Interaction> {
+    return this.event({ type: 'app_home_opened', user: user.id, channel: `D${user.id.slice(1)}`, tab: 'home' });
+  }
+
+  /**
+   * A person posts a message in a channel (its links written as Slack writes them, `<url>`); when it has links,
+   * Slack sends link_shared for them. The interaction is that event's (or, without links, one with no request).
+   */
+  async postMessage(
+    user: SlackPerson,
+    channel: string,
+    text: string,
+    urls: readonly string[],
+  ): Promise<{ message: FakeMessage; it: Interaction }> {
+    const fake = this.o.fake;
+    const written = urls.reduce((t, u) => t.split(u).join(`<${u}>`), text);
+    const message = fake.addMessage({
+      channel,
+      text: written,
+      ephemeral: false,
+      visibleTo: null,
+      source: 'person',
+      user: user.id,
+    });
+    if (urls.length === 0) {
+      const it = new Interaction(fake, fake.lastSeq, { channel, user, triggerId: '' });
+      it.ack = { status: 200, text: '', json: null };
+      return { message, it };
+    }
+    const links = [...new Set(urls)].map((url) => ({ url, domain: safeHost(url) }));
+    const it = await this.event({ type: 'link_shared', user: user.id, channel, message_ts: message.ts, links });
+    return { message, it };
+  }
+
+  /** A person's message of these links alone, posted: the message, and the link_shared event. */
+  shareLinks(user: SlackPerson, channel: string, urls: string[]): Promise<{ message: FakeMessage; it: Interaction }> {
+    return this.postMessage(user, channel, urls.join(' '), urls);
   }
 
   /** An Events API event (e.g. app_home_opened), signed like Slack's. */

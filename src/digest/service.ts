@@ -46,6 +46,8 @@ export interface DigestService {
   get(id: number): Promise<Digest | null>;
   /** The digests posting in a channel, and the person's digests posting in their DM. */
   list(teamId: string, channelId: string | null, userId: string): Promise<{ here: Digest[]; dms: Digest[] }>;
+  /** Every digest a person owns, wherever it posts. */
+  listOwned(teamId: string, userId: string): Promise<Digest[]>;
   /** When an active digest runs next (null when paused). */
   nextRun(d: Digest): Date | null;
   pause(id: number, by: string): Promise<Digest | null>;
@@ -169,6 +171,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       const dms = (await store.listForOwner(teamId, userId)).filter((d) => d.inDm && d.channelId !== channelId);
       return { here, dms };
     },
+    listOwned: (teamId, userId) => store.listForOwner(teamId, userId),
     nextRun,
     async pause(id, by) {
       const d = await store.pause(id, 'person', by);

@@ -2,7 +2,7 @@ import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
 import { ACTION_PREFIX, decodeButtonAction } from '../ids.js';
 import type { Dispatch } from '../nouns/assemble.js';
-import type { ButtonContext } from '../nouns/types.js';
+import type { ButtonContext, Surface } from '../nouns/types.js';
 import type { Actor, Session } from '../operations/context.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
@@ -49,17 +49,21 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
       running.add(key);
       try {
         const container = body.container as
-          | { message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
+          | { type?: string; message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
           | undefined;
         const channelId = body.channel?.id ?? container?.channel_id ?? null;
         const message = container?.message_ts
           ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
           : null;
+        // A button of a view is on the Home tab or in a modal; the Home has neither a message nor a response_url.
+        const surface: Surface =
+          container?.type === 'view' ? (body.view?.type === 'home' ? 'home' : 'modal') : 'message';
         const ctx: ButtonContext = {
           actor,
           channelId,
           now: o.now(),
           message,
+          surface,
           session: o.sessionOf(actor),
           responseUrl: body.response_url ?? null,
         };

@@ -5,7 +5,8 @@ import type { SlackMessage } from '../views/blocks.js';
 import { plainText } from '../views/mrkdwn.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),
-// buttons redraw the card they sit on, modals need the request's trigger_id.
+// buttons redraw the card they sit on, modals need the request's trigger_id, the Home tab is published for
+// the person, and link previews are attached to the message that carried the links.
 
 export interface Delivery {
   client: WebClient;
@@ -74,6 +75,16 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       if (d.respond) await d.respond({ delete_original: true });
       else if (d.message && !d.message.ephemeral && d.channelId)
         await d.client.chat.delete({ channel: d.channelId, ts: d.message.ts });
+      return;
+    }
+    case 'home':
+      await d.client.views.publish({ user_id: d.userId, view: reply.view });
+      return;
+    case 'unfurl': {
+      const t = reply.target;
+      const where = 'unfurlId' in t ? { unfurl_id: t.unfurlId, source: t.source } : { channel: t.channel, ts: t.ts };
+      await d.client.chat.unfurl({ ...where, unfurls: reply.unfurls });
+      if (reply.after) await deliver(d, reply.after);
       return;
     }
     case 'upload': {

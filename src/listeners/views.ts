@@ -3,6 +3,7 @@ import { DatabaseBusyError, StaleActionError } from '../errors.js';
 import {
   BlockIds,
   CallbackIds,
+  decodeConnectMetadata,
   decodeModalSubmission,
   InputActionIds,
   MODAL_PREFIX,
@@ -45,7 +46,7 @@ function respondVia(url: string): RespondFn {
 }
 
 export function registerViewListeners(app: App, o: ViewListenerOptions): void {
-  app.view(CallbackIds.connect, async ({ ack, body, view, context, logger }) => {
+  app.view(CallbackIds.connect, async ({ ack, body, view, context, client, logger }) => {
     const raw = view.state.values[BlockIds.connectToken]?.[InputActionIds.connectToken]?.value ?? '';
     const token = raw.trim();
     if (!token) {
@@ -87,6 +88,12 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       response_action: 'update',
       view: buildConnectedModal(o.serverUrl, o.slashCommand, check.username),
     });
+    // Connected from the Home tab: the Home behind the modal shows the connection and what it reads.
+    if (decodeConnectMetadata(view.private_metadata).home) {
+      const ctx = { actor, channelId: null, now: o.now(), session: o.sessionOf(actor) };
+      const delivery = { client, respond: undefined, userId: actor.userId, channelId: null, triggerId: undefined };
+      await deliver(delivery, { kind: 'home', view: await o.dispatch.redrawHome(ctx) });
+    }
   });
 
   // The modals nouns register: field errors keep a modal open; otherwise it closes and the answer goes to
@@ -109,6 +116,7 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       session: o.sessionOf(actor),
       values: view.state.values as unknown as ViewStateValues,
       message: decoded.message,
+      surface: decoded.home ? 'home' : 'message',
     };
     const answer = await handler(decoded.value, ctx);
     if (answer.kind === 'errors') {

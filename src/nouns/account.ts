@@ -62,7 +62,8 @@ export const account = n.define({
     },
   },
   buttons: [
-    // Opened straight away: the click's trigger_id lives three seconds.
+    // Opened straight away: the click's trigger_id lives three seconds. Connecting from the Home tab draws the
+    // Home again once connected.
     n.on(
       AccountButtons.connect,
       async (_v, ctx, s): Promise<Reply> => ({
@@ -70,9 +71,14 @@ export const account = n.define({
         view: buildConnectModal({
           serverUrl: s.serverUrl,
           slashCommand: s.slashCommand,
-          privateMetadata: s.connectMetadata(ctx.channelId),
+          privateMetadata: s.connectMetadata(ctx.channelId, { home: ctx.surface === 'home' }),
         }),
       }),
+    ),
+    n.on(
+      AccountButtons.disconnect,
+      async (_v, ctx, s, ops): Promise<Reply> =>
+        ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl)),
     ),
     // A link button opens its URL in the browser; Slack still reports the click, which needs no answer.
     n.on(LinkButtons.open, async (): Promise<Reply> => ({ kind: 'none' })),

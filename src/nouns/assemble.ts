@@ -1,8 +1,10 @@
-import { StaleActionError } from '../errors.js';
+import { NotConnectedError, StaleActionError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { type Command, type CommandKey, parseCommand, SPEC } from '../grammar/index.js';
 import type { ButtonDef, ModalDef } from '../ids.js';
-import type { RequestContext } from '../operations/context.js';
+import type { Actor, RequestContext } from '../operations/context.js';
+import type { SlackEventType } from '../slack-events.js';
 import type { SlackMessage } from '../views/blocks.js';
+import { buildErrorMessage } from '../views/errors.js';
 import { type ListPlace, listPlaceOf } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
 import type {
@@ -15,11 +17,13 @@ import type {
   OperationDeps,
   Platform,
   Reply,
+  Surface,
 } from './types.js';
 
 // Turns the list of nouns into the tables listeners dispatch on. A list command needs no handler of
 // its own: page one of its renderer answers the command, and Next page redraws it from the command
-// text its buttons carry.
+// text its buttons carry. A click on the Home tab answers on the Home: whatever its handler says is shown
+// on top of the Home, drawn again; and whatever a person does, the Home forgets its reads of them.
 
 export interface Dispatch {
   command(key: CommandKey): ((cmd: Command, ctx: CommandContext) => Promise<Reply>) | undefined;
@@ -29,6 +33,11 @@ export interface Dispatch {
   modal(name: string): ((value: unknown, ctx: ModalContext) => Promise<ModalAnswer>) | undefined;
   /** Every registered modal, for decoding submissions. */
   readonly modalDefs: ReadonlyMap<string, ModalDef>;
+  event(type: SlackEventType): ((event: unknown, ctx: RequestContext) => Promise<Reply>) | undefined;
+  /** The Slack events some noun answers. */
+  readonly eventTypes: readonly SlackEventType[];
+  /** The person's Home tab, drawn again (after they connected from it). */
+  redrawHome: Platform['redrawHome'];
   /** Whether a command of the language is carried out by this bot (help advertises only those). */
   ships(key: CommandKey): boolean;
 }
@@ -39,7 +48,15 @@ export function findRegistrationGaps(nouns: readonly Noun[], spec: readonly { ke
   const commandOwner = new Map<string, string>();
   const buttonOwner = new Map<string, string>();
   const modalOwner = new Map<string, string>();
+  const eventOwner = new Map<string, string>();
+  const homeOwners = nouns.filter((n) => n.drawsHome).map((n) => n.name);
+  if (homeOwners.length > 1) problems.push(`the Home tab is drawn by ${homeOwners.join(' and ')}`);
   for (const n of nouns) {
+    for (const type of n.eventTypes) {
+      const owner = eventOwner.get(type);
+      if (owner) problems.push(`event ${type} is answered by both ${owner} and ${n.name}`);
+      eventOwner.set(type, n.name);
+    }
     for (const key of n.commandKeys) {
       const owner = commandOwner.get(key);
       if (owner) problems.push(`command ${key} is registered by both ${owner} and ${n.name}`);
@@ -71,7 +88,7 @@ export function findRegistrationGaps(nouns: readonly Noun[], spec: readonly { ke
 export function assemble(
   nouns: readonly Noun[],
   deps: OperationDeps,
-  base: Omit<Platform, 'redrawList' | 'ships'>,
+  base: Omit<Platform, 'redrawList' | 'redrawHome' | 'ships'>,
 ): { dispatch: Dispatch; platform: Platform } {
   const gaps = findRegistrationGaps(nouns, SPEC);
   if (gaps.length > 0) throw new Error(`the nouns do not fit together:\n${gaps.join('\n')}`);
@@ -82,6 +99,8 @@ export function assemble(
   const buttonDefs = new Map<string, ButtonDef>();
   const modals = new Map<string, (value: unknown, ctx: ModalContext) => Promise<ModalAnswer>>();
   const modalDefs = new Map<string, ModalDef>();
+  const events = new Map<SlackEventType, (event: unknown, ctx: RequestContext) => Promise<Reply>>();
+  let home: BoundNoun['home'] = null;
 
   const redrawList: Platform['redrawList'] = async (place, ctx, o = {}) => {
     const parsed = parseCommand(place.query, { serverUrl: base.serverUrl, slashCommand: base.slashCommand });
@@ -93,7 +112,45 @@ export function assemble(
     const paged = { ...cmd, flags: { ...cmd.flags, page: place.page } } as Command;
     return render(paged, ctx, place, o.notice);
   };
-  const platform: Platform = { ...base, redrawList, ships: (key) => commands.has(key) };
+  const redrawHome: Platform['redrawHome'] = (ctx, o = {}) => {
+    if (!home) throw new Error('no noun draws the Home tab');
+    return home.render(ctx, o);
+  };
+  const platform: Platform = { ...base, redrawList, redrawHome, ships: (key) => commands.has(key) };
+  const words = { serverUrl: base.serverUrl, slashCommand: base.slashCommand };
+
+  /** Runs what a person did; afterwards the Home keeps nothing it read of them before. */
+  const acted = async <T>(actor: Actor, run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } finally {
+      home?.forget(actor);
+    }
+  };
+  /** On the Home tab, the answer is the Home drawn again, with what the handler said (or what went wrong) on top. */
+  const answer = async (surface: Surface, ctx: RequestContext, run: () => Promise<Reply>): Promise<Reply> => {
+    if (surface !== 'home') return acted(ctx.actor, run);
+    let reply: Reply;
+    try {
+      reply = await acted(ctx.actor, run);
+    } catch (err) {
+      // Without a usable token the Home is the Connect Home, which says so itself.
+      const connection =
+        err instanceof NotConnectedError || err instanceof TokenRevokedError || err instanceof TokenUnreadableError;
+      const said = connection ? null : buildErrorMessage(err, words);
+      if (!connection && !said) throw err;
+      return { kind: 'home', view: await redrawHome(ctx, { shown: said ?? undefined }) };
+    }
+    switch (reply.kind) {
+      case 'message':
+      case 'update':
+        return { kind: 'home', view: await redrawHome(ctx, { shown: reply.message }) };
+      case 'delete':
+        return { kind: 'home', view: await redrawHome(ctx) };
+      default:
+        return reply;
+    }
+  };
 
   for (const n of nouns) {
     const bound = n.bind(deps, platform);
@@ -103,23 +160,34 @@ export function assemble(
       if (!commands.has(key)) commands.set(key, listCommand(render));
     }
     for (const [name, b] of bound.buttons) {
-      buttons.set(name, b.handle);
+      buttons.set(name, (value, ctx) => answer(ctx.surface, ctx, () => b.handle(value, ctx)));
       buttonDefs.set(name, b.def);
     }
     for (const [name, m] of bound.modals) {
-      modals.set(name, m.handle);
+      modals.set(name, async (value, ctx) => {
+        const given = await acted(ctx.actor, () => m.handle(value, ctx));
+        return given.kind === 'accept' ? { kind: 'accept', reply: () => answer(ctx.surface, ctx, given.reply) } : given;
+      });
       modalDefs.set(name, m.def);
     }
+    for (const [type, handle] of bound.events) events.set(type, handle);
+    if (bound.home) home = bound.home;
   }
 
   return {
     platform,
     dispatch: {
-      command: (key) => commands.get(key),
+      command: (key) => {
+        const handle = commands.get(key);
+        return handle && ((cmd, ctx) => acted(ctx.actor, () => handle(cmd, ctx)));
+      },
       button: (name) => buttons.get(name),
       buttonDefs,
       modal: (name) => modals.get(name),
       modalDefs,
+      event: (type) => events.get(type),
+      eventTypes: [...events.keys()],
+      redrawHome,
       ships: (key) => commands.has(key),
     },
   };

@@ -86,6 +86,7 @@ async function redraw(
   notice: Notice,
 ): Promise<Reply> {
   if (where === 'list') return { kind: 'update', message: await digestList(ctx, s, ops, notice) };
+  if (where === 'home') return { kind: 'home', view: await s.redrawHome(ctx, { notice }) };
   if (!d) return where === 'card' ? { kind: 'update', message: buildDigestGone(id) } : ephemeral(buildDigestGone(id));
   const card = await digestCard(ctx, s, ops, d, notice);
   return where === 'card' ? { kind: 'update', message: card } : ephemeral(card);
@@ -203,7 +204,9 @@ export const digests = n.define({
       const d = await ops.get(v.d);
       if (!d) return redraw(v.w, ctx, s, ops, v.d, null, stale(`Digest #${v.d} was already removed.`));
       await ops.manage(ctx, d.id, 'remove');
-      if (v.w === 'list') return redraw('list', ctx, s, ops, d.id, null, done('remove', ctx.actor.userId, label(d.id)));
+      if (v.w === 'list' || v.w === 'home') {
+        return redraw(v.w, ctx, s, ops, d.id, null, done('remove', ctx.actor.userId, label(d.id)));
+      }
       const removed = buildDigestRemoved(d, ctx.actor.userId);
       return v.w === 'card' ? { kind: 'update', message: removed } : ephemeral(removed);
     }),

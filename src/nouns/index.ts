@@ -3,9 +3,11 @@ import { awards } from './awards.js';
 import { deployments } from './deployments.js';
 import { digests } from './digests.js';
 import { events } from './events.js';
+import { home } from './home.js';
 import { issues } from './issues.js';
 import { jobs } from './jobs.js';
 import { keys } from './keys.js';
+import { links } from './links.js';
 import { mergeRequests } from './merge-requests.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
@@ -26,4 +28,6 @@ export const NOUNS: readonly Noun[] = [
   keys,
   mergeRequests,
   digests,
+  home,
+  links,
 ];

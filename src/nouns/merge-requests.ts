@@ -36,7 +36,7 @@ import {
   subscribe,
   time,
 } from './merge-request-actions.js';
-import { refOf } from './support.js';
+import { openedFrom, refOf } from './support.js';
 import { ephemeral, type ModalAnswer, noun, type Platform, type Reply } from './types.js';
 
 type Ops = MergeRequestOperations;
@@ -54,7 +54,7 @@ const openMerge = (auto: boolean) =>
       MrModals.merge,
       ctx.channelId,
       { p: v.p, i: v.i, s: v.s, w: auto },
-      { message: ctx.message, responseUrl: ctx.responseUrl ?? null, at: ctx.now },
+      openedFrom(ctx),
     );
     return { kind: 'modal', view: buildMergeModal(v, auto, metadata) };
   });

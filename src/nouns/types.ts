@@ -1,22 +1,38 @@
-import type { ModalView } from '@slack/types';
+import type { HomeView, ModalView } from '@slack/types';
 import type { DigestService } from '../digest/service.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
-import type { RequestContext } from '../operations/context.js';
+import type { Actor, RequestContext } from '../operations/context.js';
 import type { PeopleResolver } from '../operations/people.js';
+import type { SlackEventOf, SlackEventType } from '../slack-events.js';
 import type { ChannelStore } from '../store/channel-store.js';
 import type { TokenStore } from '../store/token-store.js';
-import type { SlackMessage } from '../views/blocks.js';
+import type { UnfurlStore } from '../store/unfurl-store.js';
+import type { Block, SlackMessage } from '../views/blocks.js';
 import type { ListPlace } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
 
 // A noun is one registration: its command handlers, its list renderers, its buttons (each with
-// the value schema it decodes) and the operations they need. The app assembles the nouns of
-// src/nouns/index.ts into dispatch tables; nothing else lists commands or buttons by hand.
+// the value schema it decodes), its modals, the Slack events it answers, and the operations they need. The app
+// assembles the nouns of src/nouns/index.ts into dispatch tables; nothing else lists commands or buttons by hand.
 
 export type { CommandKey, CommandOf };
+
+/**
+ * Where a button was clicked, or a modal opened from: a message, the person's Home tab, or a modal. On the Home
+ * there is no message and no response_url: whatever a handler answers there is shown on the Home, drawn again.
+ */
+export type Surface = 'message' | 'home' | 'modal';
+
+/** Link previews by URL, as chat.unfurl takes them. */
+export type Unfurls = Record<string, { blocks: Block[] }>;
+
+/** The message whose links are unfurled, or (for a message still being typed) the unfurl Slack named. */
+export type UnfurlTarget =
+  | { channel: string; ts: string }
+  | { unfurlId: string; source: 'composer' | 'conversations_history' };
 
 /** What a handler answers; listeners deliver it. */
 export type Reply =
@@ -34,6 +50,10 @@ export type Reply =
     }
   /** Remove the message whose button was clicked (a confirmation that was declined). */
   | { kind: 'delete' }
+  /** Publish the acting person's Home tab. */
+  | { kind: 'home'; view: HomeView }
+  /** Previews of links of a message, shown under it to everyone who sees it; then `after`, when given. */
+  | { kind: 'unfurl'; target: UnfurlTarget; unfurls: Unfurls; after?: Reply }
   | { kind: 'none' };
 
 export const ephemeral = (message: SlackMessage): Reply => ({ kind: 'message', message });
@@ -46,8 +66,8 @@ export interface Platform {
   resolveProject(ctx: RequestContext, ref: ProjectRef | null): Promise<Project>;
   /** The person's IANA time zone from their Slack profile (UTC when unknown). */
   timeZoneOf(userId: string): Promise<string>;
-  /** Private metadata for the connect modal opened from a channel (where to say "connected"). */
-  connectMetadata(channelId: string | null): string;
+  /** Private metadata for the connect modal opened from a channel (where to say "connected") or the Home tab. */
+  connectMetadata(channelId: string | null, o?: { home?: boolean }): string;
   /** Whether a command of the language is carried out by this bot (so help and examples advertise only those). */
   ships(key: CommandKey): boolean;
   /** People named in commands (ids, usernames, mentions of connected people) as server user ids. */
@@ -61,6 +81,18 @@ export interface Platform {
     ctx: RequestContext,
     o?: { expect?: CommandKey; notice?: Notice },
   ): Promise<SlackMessage>;
+  /**
+   * The acting person's Home tab, drawn again after something they did: read afresh unless `cached`, with what
+   * happened on top (`notice`, or `shown`: the answer a message would have carried).
+   */
+  redrawHome(ctx: RequestContext, o?: HomeRedraw): Promise<HomeView>;
+}
+
+export interface HomeRedraw {
+  notice?: Notice | undefined;
+  shown?: SlackMessage | undefined;
+  /** A read of the last few seconds may serve (opening the tab); otherwise the server is read again. */
+  cached?: boolean;
 }
 
 /** The stores and clients operations are built from. */
@@ -71,6 +103,8 @@ export interface OperationDeps {
   channels: ChannelStore;
   /** Digests: their store, runner and scheduler (one per app). */
   digests: DigestService;
+  /** Who lets previews of their non-public links show in which channels without asking. */
+  unfurls: UnfurlStore;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */
@@ -81,6 +115,7 @@ export interface CommandContext extends RequestContext {
 export interface ButtonContext extends RequestContext {
   /** The message that carried the button (null inside modals and on the Home tab). */
   message: { ts: string; ephemeral: boolean } | null;
+  surface: Surface;
   /** The click's response_url, for a modal opened by the click to redraw the message later. */
   responseUrl?: string | null;
 }
@@ -123,6 +158,8 @@ export interface ButtonBinding<Ops> {
 export interface ModalContext extends RequestContext {
   values: ViewStateValues;
   message: { ts: string; ephemeral: boolean } | null;
+  /** 'home' when the modal was opened from the Home tab (its answer redraws the Home), else 'message'. */
+  surface: Surface;
 }
 
 /** What a modal submission answers: field errors keep it open; otherwise it closes and `reply` answers where it was opened. */
@@ -142,6 +179,28 @@ export interface ModalBinding<Ops> {
   handle: ModalHandler<ModalDef, Ops>;
 }
 
+/** An Events API event, decoded (src/slack-events.ts); `ctx.channelId` is the event's channel, when it has one. */
+export type EventHandler<T extends SlackEventType, Ops> = (
+  event: SlackEventOf<T>,
+  ctx: RequestContext,
+  s: Platform,
+  ops: Ops,
+) => Promise<Reply>;
+
+export interface EventBinding<Ops> {
+  type: SlackEventType;
+  handle: EventHandler<SlackEventType, Ops>;
+}
+
+/** Draws a person's Home tab (one noun does). */
+export type HomeRenderer<Ops> = (ctx: RequestContext, s: Platform, ops: Ops, o: HomeRedraw) => Promise<HomeView>;
+
+export interface HomeParts<Ops> {
+  render: HomeRenderer<Ops>;
+  /** Forgets what the Home keeps of a person's reads: they just did something, anywhere. */
+  forget(actor: Actor, ops: Ops): void;
+}
+
 export interface NounParts<Ops> {
   commands?: { [K in CommandKey]?: CommandHandler<K, Ops> };
   /** List commands: each gets a command handler that draws page one, and redraws for Next page. */
@@ -149,6 +208,10 @@ export interface NounParts<Ops> {
   buttons?: readonly ButtonBinding<Ops>[];
   /** Modals the noun opens, each answered by its handler when submitted (dispatched by callback_id). */
   modals?: readonly ModalBinding<Ops>[];
+  /** Slack events the noun answers (one noun per event type). */
+  events?: readonly EventBinding<Ops>[];
+  /** The person's Home tab, when this noun draws it. */
+  home?: HomeParts<Ops>;
 }
 
 /** A noun with its operations' type erased: what the app assembles. */
@@ -158,6 +221,8 @@ export interface Noun {
   readonly listKeys: readonly CommandKey[];
   readonly buttonDefs: readonly ButtonDef[];
   readonly modalDefs: readonly ModalDef[];
+  readonly eventTypes: readonly SlackEventType[];
+  readonly drawsHome: boolean;
   bind(deps: OperationDeps, platform: Platform): BoundNoun;
 }
 
@@ -169,6 +234,8 @@ export interface BoundNoun {
   >;
   buttons: ReadonlyMap<string, { def: ButtonDef; handle: (value: unknown, ctx: ButtonContext) => Promise<Reply> }>;
   modals: ReadonlyMap<string, { def: ModalDef; handle: (value: unknown, ctx: ModalContext) => Promise<ModalAnswer> }>;
+  events: ReadonlyMap<SlackEventType, (event: unknown, ctx: RequestContext) => Promise<Reply>>;
+  home: { render(ctx: RequestContext, o: HomeRedraw): Promise<HomeView>; forget(actor: Actor): void } | null;
 }
 
 /**
@@ -183,17 +250,24 @@ export function noun<Ops>(name: string, operations: (deps: OperationDeps) => Ops
     modal<D extends ModalDef>(def: D, handle: ModalHandler<D, Ops>): ModalBinding<Ops> {
       return { def, handle: handle as ModalHandler<ModalDef, Ops> };
     },
+    event<T extends SlackEventType>(type: T, handle: EventHandler<T, Ops>): EventBinding<Ops> {
+      return { type, handle: handle as unknown as EventHandler<SlackEventType, Ops> };
+    },
     define(parts: NounParts<Ops>): Noun {
       const commands = Object.entries(parts.commands ?? {}) as [CommandKey, CommandHandler<CommandKey, Ops>][];
       const lists = Object.entries(parts.lists ?? {}) as [CommandKey, ListRenderer<CommandKey, Ops>][];
       const buttons = parts.buttons ?? [];
       const modals = parts.modals ?? [];
+      const events = parts.events ?? [];
+      const home = parts.home ?? null;
       return {
         name,
         commandKeys: [...commands.map(([k]) => k), ...lists.map(([k]) => k)],
         listKeys: lists.map(([k]) => k),
         buttonDefs: buttons.map((b) => b.def),
         modalDefs: modals.map((m) => m.def),
+        eventTypes: events.map((e) => e.type),
+        drawsHome: home !== null,
         bind(deps, platform) {
           const ops = operations(deps);
           return {
@@ -219,6 +293,18 @@ export function noun<Ops>(name: string, operations: (deps: OperationDeps) => Ops
                 { def: m.def, handle: (value: unknown, ctx: ModalContext) => m.handle(value, ctx, platform, ops) },
               ]),
             ),
+            events: new Map(
+              events.map((e) => [
+                e.type,
+                (event: unknown, ctx: RequestContext) => e.handle(event as never, ctx, platform, ops),
+              ]),
+            ),
+            home: home
+              ? {
+                  render: (ctx: RequestContext, o: HomeRedraw) => home.render(ctx, platform, ops, o),
+                  forget: (actor: Actor) => home.forget(actor, ops),
+                }
+              : null,
           };
         },
       };

@@ -96,6 +96,8 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
     },
     dmOf: (ctx: RequestContext) => digests.openDm(ctx.actor.userId),
     list: (ctx: RequestContext) => digests.list(ctx.actor.teamId, ctx.channelId, ctx.actor.userId),
+    /** The person's own digests, wherever they post (the Home tab's). */
+    owned: (ctx: RequestContext) => digests.listOwned(ctx.actor.teamId, ctx.actor.userId),
     nextRun: (d: Digest) => digests.nextRun(d),
     /** Refuses (before anything changes) a person who may not manage the digest. */
     async checkManage(ctx: RequestContext, d: Digest, action: DigestAction): Promise<void> {

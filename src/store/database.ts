@@ -82,6 +82,14 @@ const MIGRATIONS: readonly string[] = [
      created_at    TEXT NOT NULL
    ) STRICT;
    CREATE INDEX digest_runs_digest ON digest_runs (digest_id);`,
+  // Who said "Always in this channel" to previews of their non-public links: per person and channel.
+  `CREATE TABLE unfurl_consents (
+     team_id    TEXT NOT NULL,
+     user_id    TEXT NOT NULL,
+     channel_id TEXT NOT NULL,
+     granted_at TEXT NOT NULL,
+     PRIMARY KEY (team_id, user_id, channel_id)
+   ) STRICT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,9 +1,9 @@
-import type { ModalView } from '@slack/types';
+import type { Button, ModalView } from '@slack/types';
 import { AccountButtons } from '../buttons/common.js';
 import type { CommandKey } from '../grammar/index.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
 import { type Connection, connectionProblem } from '../store/token-store.js';
-import { actions, button, context, message, plain, type SlackMessage, section } from './blocks.js';
+import { actions, button, type Confirmation, context, message, plain, type SlackMessage, section } from './blocks.js';
 import { formatDateTime } from './format.js';
 import { code, joinMd, link, md, mention } from './mrkdwn.js';
 
@@ -118,6 +118,25 @@ export function buildWhoami(connection: Connection | null, serverUrl: string, sl
       context([md`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
     ],
   );
+}
+
+/** The Disconnect button asks first: buttons and commands stop acting as the person until they connect again. */
+export function disconnectConfirmation(serverUrl: string): Confirmation {
+  return {
+    title: 'Disconnect?',
+    question: md`Delete your token for ${serverUrl} from this bot? Buttons, commands and your digests stop acting as you until you connect again.`,
+    confirm: 'Disconnect',
+    yes: 'Yes, disconnect',
+  };
+}
+
+export function disconnectButton(serverUrl: string): Button {
+  return button({
+    text: 'Disconnect',
+    def: AccountButtons.disconnect,
+    value: {},
+    confirm: disconnectConfirmation(serverUrl),
+  });
 }
 
 export function buildDisconnected(wasConnected: boolean, serverUrl: string): SlackMessage {

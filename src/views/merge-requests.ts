@@ -106,11 +106,27 @@ export function mergeRequestButtonsFor(mr: MergeRequest, pipeline: PipelineBasic
   return out;
 }
 
+/** Merge: opens the merge modal pinned to the head sha this merge request has now (cards, the Home tab). */
+export function mergeButton(mr: MergeRequest, project: Project, slot?: number | string): Button {
+  return button({
+    text: 'Merge',
+    def: MrButtons.merge,
+    value: openMergeValue(mr, project),
+    style: 'primary',
+    ...(slot !== undefined ? { slot } : {}),
+  });
+}
+
+/** Whether the card of this merge request (as a list shows it, without its pipeline) offers Merge now. */
+export function offersMerge(mr: MergeRequest): boolean {
+  return mergeRequestButtonsFor(mr, null).includes('merge');
+}
+
 function cardButton(kind: CardButton, mr: MergeRequest, project: Project): Button {
   const value = { p: projectButtonKey(project), i: mr.iid };
   switch (kind) {
     case 'merge':
-      return button({ text: 'Merge', def: MrButtons.merge, value: openMergeValue(mr, project), style: 'primary' });
+      return mergeButton(mr, project);
     case 'autoMerge':
       return button({
         text: 'Merge when pipeline succeeds',
@@ -204,7 +220,7 @@ function isFull(mr: ListItem): mr is MergeRequest {
 export function mergeRequestRow(
   mr: ListItem,
   project: Project,
-  o: { serverUrl: string; across: boolean; slot: number },
+  o: { serverUrl: string; across: boolean; slot: number; accessory?: Button },
 ) {
   const url = mergeRequestUrl(o.serverUrl, project, mr);
   const ref = o.across ? mrRef(project, mr.iid) : `!${mr.iid}`;
@@ -218,7 +234,7 @@ export function mergeRequestRow(
     value: { p: projectButtonKey(project), i: mr.iid },
     slot: o.slot,
   });
-  return section(text, details);
+  return section(text, o.accessory ?? details);
 }
 
 export function buildMergeRequestList(

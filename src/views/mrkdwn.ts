@@ -67,6 +67,11 @@ export function mention(slackUserId: string): Md {
   return /^[UW][A-Z0-9]+$/.test(slackUserId) ? Md.trusted(`<@${slackUserId}>`) : esc(slackUserId);
 }
 
+/** A channel as Slack shows it to each reader (`#name`); anything that is not a channel id stays text. */
+export function channelMention(channelId: string): Md {
+  return /^[CGD][A-Z0-9]+$/.test(channelId) ? Md.trusted(`<#${channelId}>`) : esc(channelId);
+}
+
 export function code(text: string): Md {
   return Md.trusted(`\`${escapeText(text).replace(/`/g, "'")}\``);
 }

@@ -4,7 +4,7 @@ import type { FakeRecord } from './fake-slack.js';
 // everyone), `<https://…|label>` (a disguised link), `<@U…>`, or a bare `<`/`>` that Slack would read as
 // the start of one. Every string of every payload is looked at, by what Slack does with it:
 //  - mrkdwn (a message's `text`, `mrkdwn` objects, confirm texts): only the bot's own entities may stand,
-//    `<@U…>` mentions and links to the allowed URLs; any other `<` or `>` must arrive escaped;
+//    `<@U…>` and `<#C…>` mentions and links to the allowed URLs; any other `<` or `>` must arrive escaped;
 //  - plain_text objects, file titles: Slack shows them as they are, but a title may turn into notification
 //    text, so nothing in them may start an entity (`<!`, `<@`, `<#`, `<http`);
 //  - file names: letters, digits, dots, dashes and underscores only;
@@ -50,7 +50,7 @@ const ENTITY_IN_PLAIN = /<(?:[!@#]|https?:|mailto:)/i;
 function mrkdwnLeaks(text: string, o: LeakCheckOptions): string[] {
   const out: string[] = [];
   const stripped = text.replace(/<([^<>]*)>/g, (whole, inner: string) => {
-    if (/^@[UW][A-Z0-9]+$/.test(inner)) return '';
+    if (/^@[UW][A-Z0-9]+$/.test(inner) || /^#[CGD][A-Z0-9]+$/.test(inner)) return '';
     const target = inner.split('|')[0] ?? '';
     if (/^https?:\/\//i.test(target)) {
       if (o.linkPrefixes.some((p) => target.startsWith(p))) return '';
@@ -99,7 +99,10 @@ export function findMarkupLeaks(payloads: { where: string; body: unknown }[], o:
   return problems;
 }
 
-/** The payloads of fake Slack records (what the bot sent), named by sequence number and method. */
+/**
+ * The payloads of fake Slack records (what the bot sent: messages, views such as the Home tab, link unfurls),
+ * named by sequence number and method.
+ */
 export function payloadsOf(records: FakeRecord[]): { where: string; body: unknown }[] {
   return records.map((r) => ({ where: `#${r.seq} ${r.method}`, body: r.body }));
 }

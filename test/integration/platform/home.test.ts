@@ -28,7 +28,7 @@ describe('App Home', () => {
     const published = await first.waitFor((r) => r.method === 'views.publish');
     expect(published?.ok).toBe(true);
     expect(published?.body.user_id).toBe(PEOPLE.carol.id);
-    expect(JSON.stringify(published?.view)).toMatch(/Not connected[\s\S]*"Connect"/);
+    expect(JSON.stringify(published?.view)).toMatch(/not connected yet[\s\S]*"Connect"/);
 
     await bot.connect(PEOPLE.alice, TOKENS.alice);
     const second = await bot.slack.event({

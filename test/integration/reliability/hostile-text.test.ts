@@ -1,6 +1,8 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { FakeMessage } from '../../support/fake-slack.js';
 import { findMarkupLeaks, payloadsOf } from '../../support/markup-leaks.js';
 import type { Interaction } from '../../support/slack-driver.js';
+import { PEOPLE } from '../../support/start-app.js';
 import { buttonOf, confirmText, useCiBot } from '../ci/harness.js';
 
 // Defect 1 of issue 17: text from the server is data wherever it goes. The simulator holds a schedule
@@ -125,6 +127,46 @@ describe('text from the server that looks like Slack markup', () => {
     await ask(`awards demo/web#${iid}`, /tada/);
     await ask('todos', /[Tt]odo/);
     await ask('events demo/web', /[Ee]vents|activity/);
+    expectNoLeaks();
+  });
+
+  it('stays text on the Home tab and in link previews and their prompts', async () => {
+    // An issue and a merge request assigned to alice (her todos too), with markup for titles, next to the schedule
+    // and job of the others; a private issue so that alice is asked before its preview is shown.
+    const issue = await h.api('root', 'projects/demo%2Fweb/issues', {
+      method: 'POST',
+      form: { title: EVIL, description: STATUS, labels: `${CHANNEL},bug`, assignee_ids: '2' },
+    });
+    const iid = ((await issue.json()) as { iid: number }).iid;
+    const mr = await h.api('root', 'projects/demo%2Fweb/merge_requests', {
+      method: 'POST',
+      form: { source_branch: CHANNEL, target_branch: 'main', title: EVIL, assignee_id: '2' },
+    });
+    const mrIid = ((await mr.json()) as { iid: number }).iid;
+    const secret = await h.api('root', 'projects/demo%2Fsecret/issues', { method: 'POST', form: { title: EVIL } });
+    const secretIid = ((await secret.json()) as { iid: number }).iid;
+
+    const home = await h.bot.slack.openHome(PEOPLE.alice);
+    const published = await home.waitFor((r) => r.method === 'views.publish' && r.ok);
+    expect(JSON.stringify(published?.view)).toContain('evil.example');
+
+    const urls = [
+      `${h.sim.url}/demo/web/-/issues/${iid}`,
+      `${h.sim.url}/demo/web/-/merge_requests/${mrIid}`,
+      `${h.sim.url}/demo/web/-/pipeline_schedules/${scheduleId}`,
+      `${h.sim.url}/demo/web/-/jobs/7`,
+    ];
+    const shared = await h.bot.slack.shareLinks(PEOPLE.alice, 'C0TEST', urls);
+    const unfurled = await shared.it.waitFor((r) => r.method === 'chat.unfurl');
+    expect(unfurled?.ok).toBe(true);
+    expect(JSON.stringify(unfurled?.body)).toContain('evil.example');
+    const asking = await h.bot.slack.shareLinks(PEOPLE.alice, 'C0TEST', [
+      `${h.sim.url}/demo/secret/-/issues/${secretIid}`,
+    ]);
+    const prompt = await asking.it.waitFor((r) => r.method === 'chat.postEphemeral');
+    expect(prompt?.ok).toBe(true);
+    const shown = await h.press('alice', buttonOf(prompt?.message as FakeMessage, /^Show$/), /now shown/);
+    interactions.push(shown.it);
     expectNoLeaks();
   });
 });

@@ -50,9 +50,14 @@ describe('button values', () => {
 });
 
 describe('connect modal metadata', () => {
-  it('round-trips the channel and tolerates damaged metadata', () => {
-    expect(decodeConnectMetadata(encodeConnectMetadata({ channelId: 'C1' }))).toEqual({ channelId: 'C1' });
-    expect(decodeConnectMetadata('not json')).toEqual({ channelId: null });
+  it('round-trips the channel, and whether it was opened from the Home tab, and tolerates damaged metadata', () => {
+    expect(decodeConnectMetadata(encodeConnectMetadata({ channelId: 'C1' }))).toEqual({ channelId: 'C1', home: false });
+    expect(decodeConnectMetadata(encodeConnectMetadata({ channelId: null, home: true }))).toEqual({
+      channelId: null,
+      home: true,
+    });
+    expect(decodeConnectMetadata('not json')).toEqual({ channelId: null, home: false });
+    expect(decodeConnectMetadata('{"c":null,"h":false}')).toEqual({ channelId: null, home: false });
   });
 });
 
@@ -70,6 +75,7 @@ describe('modal metadata', () => {
       message: null,
       responseUrl: null,
       openedAt: null,
+      home: false,
       value: { p: 'demo/web', m: 3 },
     });
     expect(decodeModalSubmission(id, encodeModalMetadata(IssueModals.create, null, { p: 7 }), MODALS)).toMatchObject({

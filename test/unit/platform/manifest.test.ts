@@ -32,7 +32,7 @@ describe('manifest.yml', () => {
     expect(SPEC.length).toBeGreaterThan(0);
   });
 
-  it('asks for the scopes the features need, with interactivity, App Home and placeholder URLs', () => {
+  it('asks for the scopes the features need, with interactivity, App Home, link previews and placeholder URLs', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['commands', 'chat:write', 'chat:write.public', 'im:write', 'users:read', 'files:write']),
     );
@@ -44,6 +44,10 @@ describe('manifest.yml', () => {
     expect(manifest.features.app_home.home_tab_enabled).toBe(true);
     expect(manifest.features.bot_user.display_name).toBeTruthy();
     expect(manifest.settings.event_subscriptions.bot_events).toContain('app_home_opened');
+    // Link previews: the link_shared event and the scopes to read links and unfurl them, for a placeholder host.
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('link_shared');
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['links:read', 'links:write']));
+    expect(manifest.features.unfurl_domains).toEqual(['gitlab.example.com']);
     for (const url of [
       manifest.features.slash_commands[0].url,
       manifest.settings.interactivity.request_url,

@@ -38,8 +38,12 @@ describe('modal metadata', () => {
       message: { ts: '1.2', ephemeral: true },
       responseUrl: 'https://hooks.slack.com/actions/T/1/abc',
       openedAt: at,
+      home: false,
       value: { id: 7 },
     });
+    // Opened from the Home tab: its answer goes back there.
+    const fromHome = encodeModalMetadata(Forms.save, null, { id: 2 }, { home: true, at });
+    expect(decodeModalSubmission('gl:modal:thing.save', fromHome, defs)).toMatchObject({ ok: true, home: true });
     const bare = encodeModalMetadata(Forms.save, null, { id: 1 });
     expect(decodeModalSubmission('gl:modal:thing.save', bare, defs)).toMatchObject({
       ok: true,
@@ -59,6 +63,7 @@ describe('modal metadata', () => {
       ['gl:modal:thing.save', JSON.stringify({ ...good, v: { id: -1 } })],
       ['gl:modal:thing.save', JSON.stringify({ ...good, extra: 1 })],
       ['gl:modal:thing.save', JSON.stringify({ ...good, r: 'javascript:alert(1)' })],
+      ['gl:modal:thing.save', JSON.stringify({ ...good, h: 'yes' })],
     ];
     for (const [id, text] of cases) expect(decodeModalSubmission(id, text, defs).ok).toBe(false);
   });

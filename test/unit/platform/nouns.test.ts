@@ -85,6 +85,16 @@ describe('the completeness check itself', () => {
     expect(problems).toContain('button job.retry is registered by both job and job-again');
   });
 
+  it('fails when two nouns answer the same Slack event, or both draw the Home tab', () => {
+    const home = NOUNS.find((n) => n.name === 'home') as Noun;
+    const links = NOUNS.find((n) => n.name === 'unfurl') as Noun;
+    expect(home.eventTypes).toEqual(['app_home_opened']);
+    expect(links.eventTypes).toEqual(['link_shared']);
+    const problems = findRegistrationGaps([...NOUNS, { ...home, name: 'home-again' }], SPEC);
+    expect(problems).toContain('event app_home_opened is answered by both home and home-again');
+    expect(problems).toContain('the Home tab is drawn by home and home-again');
+  });
+
   it('fails when a noun registers a command the table does not have', () => {
     const extra = noun('extra', () => ({})).define({
       commands: { ['job.explode' as 'job.show']: async () => ({ kind: 'none' }) },

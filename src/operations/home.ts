@@ -1,0 +1,76 @@
+import type { DigestService } from '../digest/service.js';
+import { BotError } from '../errors.js';
+import { GitlabError } from '../gitlab/errors.js';
+import { HOME_ROWS, type HomeReads, type SectionRead } from '../views/home.js';
+import type { GitlabAccess } from './access.js';
+import type { Actor, RequestContext } from './context.js';
+import { createDigestOperations } from './digests.js';
+import { createIssueOperations } from './issues.js';
+import { createRecentReads } from './recent-reads.js';
+import { createTodoOperations } from './todos.js';
+
+// What a person's Home tab reads: their pending todos, the open merge requests and issues assigned to them (all
+// three with their own token, side by side) and the digests they own (the bot's own store). A section whose read
+// fails carries its error instead of failing the others. Opening the tab again within a few seconds is served
+// from the last read; anything the person does drops it.
+
+/** How long a read serves the tab opened again, by the request clock. */
+export const HOME_READS_MS = 10_000;
+/** People whose last read is kept at most (the oldest go first). */
+export const HOME_READS_KEPT = 500;
+
+/** A read that failed the way the bot knows (the server answered, a token was refused) is the section's own. */
+async function section<T>(read: Promise<T>): Promise<SectionRead<T>> {
+  try {
+    return { ok: true, value: await read };
+  } catch (error) {
+    if (error instanceof BotError || error instanceof GitlabError) return { ok: false, error };
+    throw error;
+  }
+}
+
+const everyOk = (r: HomeReads) => r.todos.ok && r.mergeRequests.ok && r.issues.ok && r.digests.ok;
+
+export function createHomeOperations(
+  o: { access: GitlabAccess; digests: DigestService },
+  keep: { ms?: number; people?: number } = {},
+) {
+  const todos = createTodoOperations(o);
+  const issues = createIssueOperations(o);
+  const digests = createDigestOperations(o);
+  const recent = createRecentReads<HomeReads>({
+    ttlMs: keep.ms ?? HOME_READS_MS,
+    max: keep.people ?? HOME_READS_KEPT,
+    // A read that met an error is not kept: opening the tab again tries again.
+    keep: everyOk,
+  });
+  const keyOf = (a: Pick<Actor, 'teamId' | 'userId'>) => `${a.teamId}:${a.userId}`;
+
+  const readAll = async (ctx: RequestContext): Promise<HomeReads> => {
+    const [t, m, i, d] = await Promise.all([
+      section(todos.list(ctx, { state: 'pending', perPage: HOME_ROWS })),
+      section(
+        o.access.withClient(ctx, (c) =>
+          c.mergeRequests.listAll({ scope: 'assigned-to-me', state: 'opened', per_page: HOME_ROWS }),
+        ),
+      ),
+      section(issues.list(ctx, { kind: 'mine' }, { scope: 'assigned-to-me', state: 'opened', per_page: HOME_ROWS })),
+      section(digests.owned(ctx).then((owned) => owned.map((digest) => ({ digest, next: digests.nextRun(digest) })))),
+    ]);
+    return { todos: t, mergeRequests: m, issues: i, digests: d };
+  };
+
+  return {
+    /** The person's sections; `cached`: a read of the last few seconds may serve. */
+    read(ctx: RequestContext, o: { cached: boolean }): Promise<HomeReads> {
+      return recent.get(keyOf(ctx.actor), ctx.now, () => readAll(ctx), { fresh: !o.cached });
+    },
+    /** The person did something: their next Home reads again. */
+    forget(actor: Pick<Actor, 'teamId' | 'userId'>): void {
+      recent.forget(keyOf(actor));
+    },
+  };
+}
+
+export type HomeOperations = ReturnType<typeof createHomeOperations>;
+export type { HomeReads };
