@@ -8,7 +8,6 @@ import type { Actor, Session } from '../operations/context.js';
 import { containsSecret } from '../redact.js';
 import { connectionProblem } from '../store/token-store.js';
 import { buildConnectPrompt } from '../views/account.js';
-import { buildNotAvailable } from '../views/common.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
@@ -53,11 +52,9 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
       });
       return;
     }
+    // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).
     const handler = o.dispatch.command(cmd.key);
-    if (!handler) {
-      await acknowledge(context, ack, { response_type: 'ephemeral', ...buildNotAvailable(cmd.key) });
-      return;
-    }
+    if (!handler) throw new Error(`no handler for ${cmd.key}`);
     const delivery = { client, respond, userId: actor.userId, channelId: ctx.channelId, triggerId: command.trigger_id };
     if (!cmd.needsToken) {
       // These answer from the bot's own state (help, whoami…): the answer can ride on the ack itself.
