@@ -28,6 +28,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Return each command's start and end on the monotonic clock (to match with the simulator's request times). */
   windows?: boolean;
+  /** Return each command's start (monotonic ns) and ack time, in the order they were sent (to study the tail). */
+  trace?: boolean;
 }
 
 export interface RunResult {
@@ -42,6 +44,7 @@ export interface RunResult {
   ackMs: number[];
   answerMs: number[];
   windows?: { start: number[]; end: number[] };
+  trace?: { start: number[]; ackMs: number[] };
   cpuUs: number;
 }
 
@@ -150,6 +153,7 @@ async function run(o: RunOptions): Promise<RunResult> {
     answerMs: [],
     cpuUs: 0,
     ...(o.windows ? { windows: { start: [], end: [] } } : {}),
+    ...(o.trace ? { trace: { start: [], ackMs: [] } } : {}),
   };
   const timeoutMs = o.timeoutMs ?? 30_000;
   const cpu0 = process.cpuUsage();
@@ -188,6 +192,8 @@ async function run(o: RunOptions): Promise<RunResult> {
     }
     result.acked++;
     result.ackMs.push(Number(acked - start) / 1e6);
+    result.trace?.start.push(Number(start));
+    result.trace?.ackMs.push(Number(acked - start) / 1e6);
     if (!answer) return;
     const got = await answer;
     if (!got) {

@@ -9,7 +9,9 @@
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
 // BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_LATENCY (2000 commands at 200 in
-// flight with the simulator answering 50 ms late). Progress goes to stderr; the last stdout line is the JSON.
+// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_NODE_ARGS (extra node flags for the bot,
+// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's probe also records its requests).
+// Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
 
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -37,12 +39,14 @@ const COMMAND = 'jobs demo/web';
 const ANSWER = 'Jobs in demo/web';
 const BUTTON = { command: 'jobs demo/web', label: 'Details', answer: 'Job #32' };
 const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
+/** Extra node flags for the bot, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under this load. */
+const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = './bench/probe.mjs';
 
 const progress = (line: string) => process.stderr.write(`side-by-side: ${line}\n`);
 
-interface Processes {
+export interface Processes {
   sim: Child;
   simUrl: string;
   load: Child;
@@ -51,7 +55,7 @@ interface Processes {
   dataDir: string;
 }
 
-async function startAll(): Promise<Processes> {
+export async function startAll(): Promise<Processes> {
   if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build`');
   const started: Child[] = [];
   try {
@@ -94,8 +98,8 @@ async function startAll(): Promise<Processes> {
     db.close();
 
     const { child: bot, match: botPort } = await Child.start('bot', {
-      args: ['--expose-gc', '--import', PROBE, 'dist/main.js'],
-      env,
+      args: ['--expose-gc', ...BOT_NODE_ARGS, '--import', PROBE, 'dist/main.js'],
+      env: { ...env, BENCH_PROBE_TIMINGS: process.env.BENCH_BOT_TIMINGS ?? '0' },
       ready: /"msg":"bot started".*?"port":(\d+)/,
     });
     started.push(bot);
@@ -116,13 +120,13 @@ async function startAll(): Promise<Processes> {
 }
 
 /** One measured phase: the target's, the simulator's and the load generator's CPU around one run. */
-interface Phase {
+export interface Phase {
   run: RunResult;
   cpuUs: { target: number; sim: number; load: number };
   sim: Intervals;
 }
 
-async function phase(p: Processes, o: RunOptions): Promise<Phase> {
+export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
   const server = o.target === 'bot' ? p.bot : p.bare;
   await p.sim.timings(); // drop what came before
   const [t0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
@@ -266,13 +270,15 @@ export async function sideBySide() {
       );
     }
 
-    progress(`${LATENCY} commands at 200 in flight, the simulator 50 ms late`);
-    await setSimLatency(p.simUrl, 50);
-    let latency: Phase;
-    try {
-      latency = await command('bot', 200, LATENCY, { timeoutMs: 60_000 });
-    } finally {
-      await setSimLatency(p.simUrl, 0);
+    let latency: Phase | null = null;
+    if (LATENCY > 0) {
+      progress(`${LATENCY} commands at 200 in flight, the simulator 50 ms late`);
+      await setSimLatency(p.simUrl, 50);
+      try {
+        latency = await command('bot', 200, LATENCY, { timeoutMs: 60_000 });
+      } finally {
+        await setSimLatency(p.simUrl, 0);
+      }
     }
 
     progress(`${LEAK} commands for the heap check`);
@@ -298,7 +304,7 @@ export async function sideBySide() {
     });
     const bot = side('bot');
     const bare = side('bare');
-    const latencyRun = summarise([latency]);
+    const latencyRun = latency ? summarise([latency]) : null;
     const heapStart = leakStart.bot.heapAfterGc ?? 0;
     const heapEnd = end.bot.heapAfterGc ?? 0;
     const ratio = (a: number | null | undefined, b: number | null | undefined) =>
@@ -325,7 +331,7 @@ export async function sideBySide() {
         read: withoutSimulator(phases['bot:1'] ?? []),
         button: withoutSimulator(phases.button ?? []),
       },
-      latency_check: {
+      latency_check: latencyRun && {
         simulator_latency_ms: 50,
         ...latencyRun,
         every_one_acked_and_answered:
