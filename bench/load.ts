@@ -43,6 +43,8 @@ export interface RunResult {
   seconds: number;
   ackMs: number[];
   answerMs: number[];
+  /** Sent again on a new socket after the server had closed an idle one. */
+  resent: number;
   windows?: { start: number[]; end: number[] };
   trace?: { start: number[]; ackMs: number[] };
   cpuUs: number;
@@ -61,6 +63,8 @@ const targets = new Map<string, Target & { agent: Agent; target: URL }>();
 const waiting = new Map<number, (body: string, at: bigint) => void>();
 let nextId = 1;
 let slackBase = '';
+/** Requests sent again after an idle keep-alive socket was found closed (see post). */
+let resent = 0;
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -99,7 +103,21 @@ const slack = createServer(async (req, res) => {
 });
 slack.keepAliveTimeout = 65_000;
 
-function post(t: Target & { agent: Agent; target: URL }, raw: string): Promise<number> {
+/**
+ * A keep-alive socket the server closed as idle (Bolt's server closes them after 5 s) fails the next request sent on
+ * it before the server saw it; any HTTP client sends such a request again on a new socket, and so does this one.
+ */
+async function post(t: Target & { agent: Agent; target: URL }, raw: string): Promise<number> {
+  try {
+    return await postOnce(t, raw);
+  } catch (err) {
+    if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
+    resent++;
+    return postOnce(t, raw);
+  }
+}
+
+function postOnce(t: Target & { agent: Agent; target: URL }, raw: string): Promise<number> {
   const { headers, body } = signedRequest(t.signingSecret, raw);
   headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
@@ -110,7 +128,9 @@ function post(t: Target & { agent: Agent; target: URL }, raw: string): Promise<n
         res.on('end', () => resolve(res.statusCode ?? 0));
       },
     );
-    req.on('error', reject);
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      reject(Object.assign(err, { reusedSocket: req.reusedSocket && err.code === 'ECONNRESET' })),
+    );
     req.end(body);
   });
 }
@@ -151,12 +171,14 @@ async function run(o: RunOptions): Promise<RunResult> {
     seconds: 0,
     ackMs: [],
     answerMs: [],
+    resent: 0,
     cpuUs: 0,
     ...(o.windows ? { windows: { start: [], end: [] } } : {}),
     ...(o.trace ? { trace: { start: [], ackMs: [] } } : {}),
   };
   const timeoutMs = o.timeoutMs ?? 30_000;
   const cpu0 = process.cpuUsage();
+  const resent0 = resent;
   const began = process.hrtime.bigint();
 
   const once = async (n: number) => {
@@ -217,6 +239,7 @@ async function run(o: RunOptions): Promise<RunResult> {
   };
   await Promise.all(Array.from({ length: Math.min(o.concurrency, o.count) }, lane));
   result.seconds = Number(process.hrtime.bigint() - began) / 1e9;
+  result.resent = resent - resent0;
   const cpu = process.cpuUsage(cpu0);
   result.cpuUs = cpu.user + cpu.system;
   return result;

@@ -159,6 +159,7 @@ function summarise(phases: Phase[]) {
     not_acked: commands - acked,
     unanswered: sum((ph) => ph.run.missingAnswers),
     wrong_answers: sum((ph) => ph.run.wrongAnswers),
+    resent_on_new_socket: sum((ph) => ph.run.resent),
     ack_p50_ms: round(median(ack)),
     ack_p99_ms: round(quantile(ack, 0.99)),
     ...(answer.length > 0
