@@ -42,6 +42,10 @@ export interface RunResult {
   firstWrongAnswer: string | null;
   seconds: number;
   ackMs: number[];
+  /** Acks of requests sent on a connection that was already open. */
+  ackMsEstablished: number[];
+  /** Requests that had to open a connection first. */
+  newConnections: number;
   answerMs: number[];
   /** Sent again on a new socket after the server had closed an idle one. */
   resent: number;
@@ -107,17 +111,24 @@ slack.keepAliveTimeout = 65_000;
  * A keep-alive socket the server closed as idle (Bolt's server closes them after 5 s) fails the next request sent on
  * it before the server saw it; any HTTP client sends such a request again on a new socket, and so does this one.
  */
-async function post(t: Target & { agent: Agent; target: URL }, raw: string): Promise<number> {
+async function post(t: Target & { agent: Agent; target: URL }, raw: string): Promise<Sent> {
   try {
     return await postOnce(t, raw);
   } catch (err) {
     if (!(err as { reusedSocket?: boolean }).reusedSocket) throw err;
     resent++;
-    return postOnce(t, raw);
+    const again = await postOnce(t, raw);
+    return { ...again, newConnection: true };
   }
 }
 
-function postOnce(t: Target & { agent: Agent; target: URL }, raw: string): Promise<number> {
+/** The ack's status, and whether the request had to open a connection (the server accepts one per event-loop turn). */
+interface Sent {
+  status: number;
+  newConnection: boolean;
+}
+
+function postOnce(t: Target & { agent: Agent; target: URL }, raw: string): Promise<Sent> {
   const { headers, body } = signedRequest(t.signingSecret, raw);
   headers['content-length'] = String(Buffer.byteLength(body));
   return new Promise((resolve, reject) => {
@@ -125,7 +136,7 @@ function postOnce(t: Target & { agent: Agent; target: URL }, raw: string): Promi
       { agent: t.agent, host: t.target.hostname, port: t.target.port, path: '/slack/events', method: 'POST', headers },
       (res) => {
         res.on('data', () => {});
-        res.on('end', () => resolve(res.statusCode ?? 0));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, newConnection: !req.reusedSocket }));
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) =>
@@ -170,6 +181,8 @@ async function run(o: RunOptions): Promise<RunResult> {
     firstWrongAnswer: null,
     seconds: 0,
     ackMs: [],
+    ackMsEstablished: [],
+    newConnections: 0,
     answerMs: [],
     resent: 0,
     cpuUs: 0,
@@ -200,8 +213,9 @@ async function run(o: RunOptions): Promise<RunResult> {
     const answer = o.answer === undefined ? null : waitForAnswer(id, timeoutMs);
     const start = process.hrtime.bigint();
     let status: number | string;
+    let newConnection = true;
     try {
-      status = await post(t, raw);
+      ({ status, newConnection } = await post(t, raw));
     } catch (err) {
       status = (err as NodeJS.ErrnoException).code ?? 'error';
     }
@@ -214,6 +228,8 @@ async function run(o: RunOptions): Promise<RunResult> {
     }
     result.acked++;
     result.ackMs.push(Number(acked - start) / 1e6);
+    if (newConnection) result.newConnections++;
+    else result.ackMsEstablished.push(Number(acked - start) / 1e6);
     result.trace?.start.push(Number(start));
     result.trace?.ackMs.push(Number(acked - start) / 1e6);
     if (!answer) return;
@@ -261,7 +277,7 @@ async function findButton(o: { target: string; text: string; label: string }): P
     responseUrl: `${slackBase}/response/${id}`,
     triggerId: `${id}.bench`,
   });
-  const status = await post(t, raw);
+  const { status } = await post(t, raw);
   const got = await answer;
   if (status !== 200 || !got) throw new Error(`no answer to "${o.text}" (ack ${status})`);
   type Element = { type?: string; text?: { text?: string }; action_id?: string; value?: string };

@@ -162,6 +162,14 @@ function summarise(phases: Phase[]) {
     resent_on_new_socket: sum((ph) => ph.run.resent),
     ack_p50_ms: round(median(ack)),
     ack_p99_ms: round(quantile(ack, 0.99)),
+    // A server accepts one new connection per event-loop turn: a burst on new connections waits turns, not work.
+    new_connections: sum((ph) => ph.run.newConnections),
+    ack_p99_established_ms: round(
+      quantile(
+        all((ph) => ph.run.ackMsEstablished),
+        0.99,
+      ),
+    ),
     ...(answer.length > 0
       ? { answer_p50_ms: round(median(answer)), answer_p99_ms: round(quantile(answer, 0.99)) }
       : {}),

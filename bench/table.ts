@@ -39,6 +39,10 @@ export function judge(r: Json): Record<string, Target> {
   const targets: Record<string, Target> = {
     ack_p50_c1_vs_bare: atMost(n(s, 'ratios.ack_p50_c1'), 1.5, '1.5×'),
     ack_p99_c200_ms: { ...atMost(n(s, 'bot.c200.ack_p99_ms'), 999.999, '1 s'), target: '< 1000 ms' },
+    ack_p99_c200_open_connections_ms: {
+      ...atMost(n(s, 'bot.c200.ack_p99_established_ms'), 999.999, '1 s'),
+      target: '< 1000 ms (requests on open connections)',
+    },
     cpu_per_command_vs_bare_ack: atMost(n(s, 'ratios.cpu_per_command_c50'), 3, '3× (at 50 in flight)'),
     read_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.read.p50_ms'), 2, '2 ms'),
     button_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.button.p50_ms'), 2, '2 ms'),
@@ -103,6 +107,8 @@ export function formatTable(r: Json): string {
           pair('ack p99, 50 in flight', 'c50.ack_p99_ms', ' ms'),
           pair('ack p50, 200 in flight', 'c200.ack_p50_ms', ' ms'),
           pair('ack p99, 200 in flight', 'c200.ack_p99_ms', ' ms'),
+          pair('  of which on open connections', 'c200.ack_p99_established_ms', ' ms'),
+          pair('  requests that opened a connection', 'c200.new_connections'),
           pair('answer p50, 1 in flight', 'c1.answer_p50_ms', ' ms'),
           pair('commands/s (bot: answered, bare: acked), 200 in flight', 'c200.per_s', '', 'per_s_c200'),
           pair('CPU per command, 50 in flight', 'c50.cpu_ms_per_command.server', ' ms', 'cpu_per_command_c50'),
