@@ -100,14 +100,10 @@ export function exchangeOnce(url: URL, o: ExchangeOptions): Promise<Answer> {
  * GET, and the token is not sent to another origin (artifacts may live in object storage).
  */
 export async function exchange(url: URL, o: ExchangeOptions): Promise<Answer> {
-  const deadline = Date.now() + o.timeoutMs; // the redirects share the attempt's time
   let current = url;
   let options = o;
   for (let hops = 0; ; hops++) {
-    const left = Math.max(1, deadline - Date.now());
-    const answer = await exchangeOnce(current, { ...options, timeoutMs: left }).catch((err: unknown) => {
-      throw err instanceof ExchangeTimeout ? new ExchangeTimeout(o.timeoutMs) : err;
-    });
+    const answer = await exchangeOnce(current, options);
     const location = answer.headers.location;
     if (!location || !REDIRECTS.has(answer.status)) return answer;
     if (hops >= MAX_REDIRECTS) throw Object.assign(new Error('too many redirects'), { code: 'ERR_TOO_MANY_REDIRECTS' });
