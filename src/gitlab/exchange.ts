@@ -9,8 +9,8 @@ import zlib from 'node:zlib';
 export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
-  /** As UTF-8 text, decompressed (gzip, deflate, br) when the server said it was. */
-  body: string;
+  /** Decoded (gzip, deflate, br) as the server declared it. */
+  body: Buffer;
 }
 
 export interface ExchangeOptions {
@@ -33,13 +33,13 @@ export class ExchangeTimeout extends Error {
 const REDIRECTS = new Set([300, 301, 302, 303, 307, 308]);
 const MAX_REDIRECTS = 10;
 
-type Decompress = (body: Buffer, done: (err: Error | null, out: Buffer) => void) => void;
-const DECOMPRESS = new Map<string, Decompress>([
-  ['gzip', zlib.gunzip],
-  ['x-gzip', zlib.gunzip],
-  ['deflate', zlib.inflate],
-  ['br', zlib.brotliDecompress],
-]);
+/** The asked encoding is undone here; anything else is handed on as it came. */
+function decode(encoding: string | undefined, body: Buffer, done: (err: Error | null, out: Buffer) => void): void {
+  if (encoding === 'gzip' || encoding === 'x-gzip') zlib.gunzip(body, done);
+  else if (encoding === 'deflate') zlib.inflate(body, done);
+  else if (encoding === 'br') zlib.brotliDecompress(body, done);
+  else done(null, body);
+}
 
 const cut = () =>
   Object.assign(new Error('the connection closed before the whole answer came'), { code: 'ECONNRESET' });
@@ -65,31 +65,18 @@ export function exchangeOnce(url: URL, o: ExchangeOptions): Promise<Answer> {
     const timer = setTimeout(() => settle(new ExchangeTimeout(o.timeoutMs)), o.timeoutMs);
     req.on('error', (err) => settle(err));
     req.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('error', (err) => settle(err));
       res.on('close', () => {
         if (!res.complete) settle(cut());
       });
-      const done = (body: string) => settle(null, { status: res.statusCode ?? 0, headers: res.headers, body });
-      const decompress = DECOMPRESS.get((res.headers['content-encoding'] ?? '').trim().toLowerCase());
-      if (!decompress) {
-        // Read as text as it comes: each chunk's buffer is let go at once, instead of all of them being held
-        // for a concatenation (under load those buffers, not the strings, are what made the process grow).
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => {
-          text += chunk;
-        });
-        res.on('end', () => done(text));
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        decompress(Buffer.concat(chunks), (err, body) => {
+      res.on('end', () => {
+        decode(res.headers['content-encoding'], Buffer.concat(chunks), (err, body) => {
           if (err) settle(Object.assign(err, { code: 'ERR_BODY_DECODE' }));
-          else done(body.toString('utf8'));
-        }),
-      );
+          else settle(null, { status: res.statusCode ?? 0, headers: res.headers, body });
+        });
+      });
     });
     req.end(o.body);
   });

@@ -116,7 +116,7 @@ export function createTransport(options: TransportOptions): Transport {
           kind: 'status',
           status: answer.status,
           headers: answer.headers,
-          body: answer.body,
+          body: answer.body.toString('utf8'),
         };
       } catch (err) {
         const timedOut = err instanceof ExchangeTimeout;
@@ -158,7 +158,7 @@ export function createTransport(options: TransportOptions): Transport {
     }
     const { answer, attempt, startedAt } = await fetchWhole(call, new URL(path, prefix), req.method, headers, form);
     const rateLimit = attemptEnded(call, attempt, startedAt, answer.status, answer);
-    const text = answer.body;
+    const text = answer.body.toString('utf8');
     if (req.responseType === 'text')
       return { status: answer.status, headers: answer.headers, body: text as BodyOf<K>, rateLimit };
     let body: unknown;

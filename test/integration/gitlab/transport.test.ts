@@ -1,4 +1,3 @@
-import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
 import { NotFoundError, RateLimitedError, ResponseShapeError, UnavailableError } from '../../../src/gitlab/errors.js';
 import { listAll } from '../../../src/gitlab/paginate.js';
@@ -295,42 +294,6 @@ describe('the wire', () => {
     expect(error).toBeInstanceOf(ResponseShapeError);
     expect(error).toMatchObject({ status: 200, path: '/projects/1/jobs/8' });
     expect((error as ResponseShapeError).issues[0]).toMatch(/^id: /);
-  });
-
-  it.each([
-    ['gzip', gzipSync],
-    ['deflate', deflateSync],
-    ['br', brotliCompressSync],
-  ] as const)('asks for compressed answers and reads a %s one', async (encoding, compress) => {
-    h = await startHarness();
-    const job = example('jobs/03-get-single-job');
-    h.server.enqueue({
-      body: compress(Buffer.from(JSON.stringify(job))),
-      headers: { 'content-type': 'application/json', 'content-encoding': encoding },
-    });
-    await expect(h.client.jobs.get(1, 8)).resolves.toMatchObject({ id: 8 });
-    expect(h.only().headers['accept-encoding']).toBe('gzip, deflate, br');
-  });
-
-  it('follows a redirect of a JSON call, and sends a write that is answered 303 on as a GET without its body', async () => {
-    h = await startHarness();
-    other = await startRecordingServer();
-    other.enqueue({ body: example('jobs/03-get-single-job') });
-    h.server.enqueue(
-      { status: 301, headers: { location: '/api/v4/projects/2/jobs/8' } },
-      { status: 302, headers: { location: `${other.url}/api/v4/projects/2/jobs/8` } },
-      { status: 303, headers: { location: '/api/v4/projects/1/jobs/8' } },
-      { body: example('jobs/03-get-single-job') },
-    );
-    await expect(h.client.jobs.get(1, 8)).resolves.toMatchObject({ id: 8 });
-    expect(h.server.requests.map((r) => r.path)).toEqual(['/api/v4/projects/1/jobs/8', '/api/v4/projects/2/jobs/8']);
-    expect(other.requests[0]?.headers['private-token']).toBeUndefined();
-
-    await expect(h.client.jobs.retry(1, 8)).resolves.toMatchObject({ id: 8 });
-    const [post, get] = h.server.requests.slice(2);
-    expect([post?.method, post?.path]).toEqual(['POST', '/api/v4/projects/1/jobs/8/retry']);
-    expect([get?.method, get?.path, get?.body]).toEqual(['GET', '/api/v4/projects/1/jobs/8', '']);
-    expect(get?.headers['private-token']).toBe(TOKEN);
   });
 
   it('keeps the token on a same-origin redirect and drops it on a redirect to another origin', async () => {
