@@ -1,14 +1,14 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
+import got, { HTTPError, ParseError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
-import { type AttemptFacts, createDownloads } from './download.js';
-import { type Answer, ExchangeTimeout, exchange } from './exchange.js';
+import { cleanMessage, errorForStatus, ResponseShapeError, serverMessageOf, UnavailableError } from './errors.js';
 import type { HeaderBag } from './paginate.js';
 import { encodeParams, type Params } from './params.js';
 import { toApiPath } from './paths.js';
-import { parseRateLimit, type RateLimit } from './rate-limit.js';
-import { type Call, type Failure, failureError, nextAttempt, type RetryPolicy, retryable } from './retry.js';
+import { parseRateLimit, parseRetryAfter, type RateLimit } from './rate-limit.js';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'POST' | 'PUT' | 'DELETE';
 export type ResponseKind = 'json' | 'text' | 'stream';
@@ -69,105 +69,120 @@ export interface Transport {
   close(): void;
 }
 
+/** One call's own facts, handed to got's hooks as `context.call`: they outlive each attempt's options. */
+type Call = { where: { method: string; path: string }; token: string; started: number };
+const callOf = (options: Options): Call => options.context.call as Call;
 const FORM = 'application/x-www-form-urlencoded';
-const isAnswer = (status: number) => (status >= 200 && status < 300) || status === 304;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const NOT_JSON = [{ path: [], message: 'the body is not JSON' }];
+// Reads retry on these and on got's error codes (network, timeouts); writes only on a 429, which says it was not done.
+const READS = { methods: ['GET', 'HEAD'] as Method[], statusCodes: [429, 502, 503, 504] };
+const WRITES = { methods: ['POST', 'PUT', 'DELETE'] as Method[], statusCodes: [429], errorCodes: [] };
+/** A download may outlast one attempt: each step up to its headers is bounded, then any silence (TLS, stalls). */
+const downloadTimeout = (t: number) => ({ request: undefined, lookup: t, connect: t, response: t, socket: t });
+
+/** GitLab's token must not follow a redirect to another origin (artifacts may redirect to object storage). */
+function dropTokenAcrossOrigins(options: NormalizedOptions, response: PlainResponse): void {
+  if (new URL(String(options.url)).origin !== new URL(response.url).origin) delete options.headers['private-token'];
+}
 
 export function createTransport(options: TransportOptions): Transport {
   const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now } = options;
   const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
-  const policy: RetryPolicy = { limit, baseDelayMs, maxDelayMs, maxTotalMs, timeoutMs, random, now };
   const debug = logger.level === 'debug';
-  const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
-  const prefix = `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`;
-  const firstTimeout = Math.min(timeoutMs, maxTotalMs); // no attempt outlasts the call's budget
+  const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   let lastRateLimit: RateLimit | null = null;
 
   /** Every attempt ends here once, answered or not: the rate-limit headers it carried, and its log line. */
-  function attemptEnded(call: Call, attempt: number, startedAt: number, status: number | null, more: AttemptFacts) {
-    const rateLimit = more.headers ? parseRateLimit(more.headers) : null;
+  function attemptEnded(call: Call, attempt: number, answer?: PlainResponse, failed?: RequestError) {
+    const rateLimit = answer ? parseRateLimit(answer.headers) : null;
     if (rateLimit) lastRateLimit = rateLimit;
     if (debug) {
-      const ms = Date.now() - startedAt;
-      logger.debug('gitlab request', { ...call.where, status, error: more.error, ms, attempt });
+      const error = answer ? undefined : failed instanceof TimeoutError ? 'timeout' : failed?.code;
+      const ms = Date.now() - ((answer ?? failed)?.timings?.start ?? Date.now());
+      logger.debug('gitlab request', { ...call.where, status: answer?.statusCode ?? null, error, ms, attempt });
     }
     return rateLimit;
   }
 
-  /** The next attempt after a failure, or null when the call gives up (limit, method, status, budget). */
-  function retryAfterFailure(call: Call, attempt: number, failure: Failure) {
-    const next =
-      attempt <= limit && retryable(call.where.method, failure) ? nextAttempt(policy, call, attempt, failure) : null;
-    if (next && debug) logger.debug('gitlab retry', { ...call.where, waitMs: next.waitMs, attempt });
-    return next;
+  /** got asks this after each failed attempt: 0 fails the call now, anything else is the wait got sleeps first. */
+  function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): number {
+    const call = callOf(error.options);
+    const answer = error instanceof HTTPError || error instanceof ParseError ? error.response : undefined;
+    attemptEnded(call, attempt, answer, error);
+    if (computedValue === 0) return 0; // got's own rules said no: retry.limit, methods, statusCodes, errorCodes
+    const step = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
+    const wait = parseRetryAfter(answer?.headers['retry-after'], now()) ?? Math.round(step / 2 + (random() * step) / 2);
+    const left = maxTotalMs - (now() - call.started) - wait;
+    if (left <= 0) return 0;
+    // The next attempt (got retries with these very options) gets no more time than is left of the budget.
+    const timeout = error.options.timeout as Record<string, number | undefined>;
+    for (const key in timeout) if (timeout[key] !== undefined) timeout[key] = Math.min(timeoutMs, left);
+    if (debug) logger.debug('gitlab retry', { ...call.where, waitMs: wait, attempt });
+    return Math.max(1, wait); // a Retry-After of 0 means "now", which got would read as "never"
   }
 
-  /** JSON and text: node:http, answers read whole, retried by the shared rules. */
-  async function fetchWhole(call: Call, url: URL, method: string, headers: Record<string, string>, body?: string) {
-    let timeout = firstTimeout;
-    for (let attempt = 1; ; attempt++) {
-      const startedAt = Date.now();
-      let failure: Failure;
-      try {
-        const answer: Answer = await exchange(url, { method, headers, body, timeoutMs: timeout, agents });
-        if (isAnswer(answer.status)) return { answer, attempt, startedAt };
-        attemptEnded(call, attempt, startedAt, answer.status, answer);
-        failure = {
-          kind: 'status',
-          status: answer.status,
-          headers: answer.headers,
-          body: answer.body.toString('utf8'),
-        };
-      } catch (err) {
-        const timedOut = err instanceof ExchangeTimeout;
-        const code = (err as NodeJS.ErrnoException).code;
-        attemptEnded(call, attempt, startedAt, null, { error: timedOut ? 'timeout' : code });
-        failure = timedOut ? { kind: 'timeout', ms: err.ms } : { kind: 'network', code };
-      }
-      const next = retryAfterFailure(call, attempt, failure);
-      if (!next) throw failureError(call, failure, attempt, now());
-      await sleep(next.waitMs);
-      timeout = next.timeoutMs;
+  /** What every failed call rejects with: a GitlabError, the server's words scrubbed of the token. */
+  function toGitlabError(error: RequestError): Error {
+    const { where, token } = callOf(error.options);
+    if (error instanceof ParseError)
+      return new ResponseShapeError({ ...where, status: error.response.statusCode, issues: NOT_JSON });
+    if (error instanceof HTTPError) {
+      const { statusCode: status, headers, rawBody } = error.response;
+      const retryAfterMs = parseRetryAfter(headers['retry-after'], now());
+      const retryAfterSeconds = retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000);
+      const serverMessage = serverMessageOf(rawBody?.toString('utf8') ?? '', [token]);
+      const attempts = error.request.retryCount + 1;
+      return errorForStatus({ ...where, status, serverMessage, retryAfterSeconds, attempts });
     }
+    const timedOut = error instanceof TimeoutError && (error.options.timeout as Record<string, number>)[error.event];
+    const call = `${where.method} ${where.path}`;
+    const message = timedOut
+      ? `GitLab did not answer ${call} within ${timedOut} ms`
+      : `GitLab could not be reached for ${call} (${cleanMessage(error.code, [token]) ?? 'network error'})`;
+    return new UnavailableError({ ...where, status: null, reason: timedOut ? 'timeout' : 'network', message });
   }
 
-  const openDownload = createDownloads({
-    prefixUrl: prefix,
-    agents,
-    timeoutMs: firstTimeout,
-    limit,
-    hooks: { ended: attemptEnded, next: retryAfterFailure, now },
+  const reads = got.extend({
+    prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
+    agent,
+    headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
+    timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
+    retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
+    parseJson: (text) => (text.trim() === '' ? undefined : JSON.parse(text)),
+    hooks: { beforeRedirect: [dropTokenAcrossOrigins], beforeError: [toGitlabError] },
   });
+  const writes = reads.extend({ retry: WRITES });
+  const downloads = reads.extend({ timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)) });
+
+  function openStream(url: string, init: object): Promise<{ answer: PlainResponse; body: Request }> {
+    return new Promise((resolve, reject) => {
+      const follow = (stream: Request): void => {
+        stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
+        stream.once('retry', (_count: number, _error: unknown, next: () => Request) => follow(next()));
+        stream.once('response', (answer: PlainResponse) => {
+          stream.removeAllListeners('retry'); // the body is the caller's now: a failure in it is not retried
+          resolve({ answer, body: stream });
+        });
+      };
+      follow(downloads.stream(url, init));
+    });
+  }
+
+  async function fetchBody({ method, responseType = 'json' }: RequestOptions<ResponseKind>, url: string, init: object) {
+    const instance = method === 'GET' || method === 'HEAD' ? reads : writes;
+    const answer = await instance<unknown>(url, { ...init, responseType: responseType as 'json' }); // BodyOf<K> types it
+    return { answer, body: answer.body === '' && responseType === 'json' ? undefined : answer.body };
+  }
 
   async function request<K extends ResponseKind>(req: RequestOptions<K>): Promise<TransportResponse<BodyOf<K>>> {
     const query = encodeParams(req.query);
-    const path = `${req.path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
+    const url = `${req.path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
+    const headers = { 'private-token': req.token || undefined, 'content-type': req.form && FORM };
     const call: Call = { where: { method: req.method, path: toApiPath(req.path) }, token: req.token, started: now() };
-    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': 'gl-slack-bot' };
-    if (req.token) headers['private-token'] = req.token;
-    if (req.responseType === 'stream') {
-      const { answer, body } = await openDownload(path, call, headers);
-      const rateLimit = attemptEnded(call, answer.retryCount + 1, answer.timings.start, answer.statusCode, answer);
-      return { status: answer.statusCode, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
-    }
-    const form = req.form && encodeParams(req.form);
-    headers['accept-encoding'] = 'gzip, deflate, br';
-    if (form !== undefined) {
-      headers['content-type'] = FORM;
-      headers['content-length'] = String(Buffer.byteLength(form));
-    }
-    const { answer, attempt, startedAt } = await fetchWhole(call, new URL(path, prefix), req.method, headers, form);
-    const rateLimit = attemptEnded(call, attempt, startedAt, answer.status, answer);
-    const text = answer.body.toString('utf8');
-    if (req.responseType === 'text')
-      return { status: answer.status, headers: answer.headers, body: text as BodyOf<K>, rateLimit };
-    let body: unknown;
-    try {
-      body = text.trim() === '' ? undefined : JSON.parse(text);
-    } catch {
-      throw failureError(call, { kind: 'not-json', status: answer.status }, attempt, now());
-    }
-    return { status: answer.status, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
+    const init = { context: { call }, method: req.method, headers, body: req.form && encodeParams(req.form) };
+    const { answer, body } = await (req.responseType === 'stream' ? openStream(url, init) : fetchBody(req, url, init));
+    const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
+    return { status: answer.statusCode, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
   }
 
   return {
@@ -176,7 +191,7 @@ export function createTransport(options: TransportOptions): Transport {
       return lastRateLimit;
     },
     close() {
-      for (const pool of Object.values(agents)) pool.destroy();
+      for (const pool of Object.values(agent)) pool.destroy();
     },
   };
 }
