@@ -38,6 +38,18 @@ export function parseAnswer<S extends z.ZodType>(
   throw new ResponseShapeError({ status: response.status, method, path: toApiPath(path), issues: result.error.issues });
 }
 
+// One array schema per item schema: zod builds and wires a schema on construction (and its memoizer walks the
+// tree on first use), work a list call would otherwise redo on every answer.
+const arraySchemas = new WeakMap<z.ZodType, z.ZodArray<z.ZodType>>();
+function arrayOf(itemSchema: z.ZodType): z.ZodArray<z.ZodType> {
+  let schema = arraySchemas.get(itemSchema);
+  if (!schema) {
+    schema = z.array(itemSchema);
+    arraySchemas.set(itemSchema, schema);
+  }
+  return schema;
+}
+
 export function createCaller(transport: Transport, token: string): Caller {
   const raw = (method: HttpMethod, path: string, form?: Params) => transport.request({ method, path, token, form });
 
@@ -48,7 +60,10 @@ export function createCaller(transport: Transport, token: string): Caller {
     },
     async list(path, itemSchema, query) {
       const response = await transport.request({ method: 'GET', path, token, query });
-      return toPage(parseAnswer(z.array(itemSchema), response, 'GET', path), response.headers);
+      return toPage(
+        parseAnswer(arrayOf(itemSchema), response, 'GET', path) as z.output<typeof itemSchema>[],
+        response.headers,
+      );
     },
     async send(method, path, schema, form) {
       return parseAnswer(schema, await raw(method, path, form), method, path);

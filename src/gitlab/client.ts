@@ -28,21 +28,83 @@ export interface GitlabClient {
   users: UsersApi;
 }
 
-/** Cheap: one transport (one got instance, shared sockets) serves any number of per-user clients. */
+/**
+ * Cheap: one transport (one connection pool, shared sockets) serves any number of per-user clients, and a
+ * client builds the API of a resource only when it is first used (a command touches one or two of twelve).
+ */
 export function createGitlabClient(transport: Transport, token: string): GitlabClient {
-  return {
-    jobs: createJobsApi(transport, token),
-    pipelines: createPipelinesApi(transport, token),
-    schedules: createSchedulesApi(transport, token),
-    deployments: createDeploymentsApi(transport, token),
-    issues: createIssuesApi(transport, token),
-    mergeRequests: createMergeRequestsApi(transport, token),
-    awardEmoji: createAwardEmojiApi(transport, token),
-    todos: createTodosApi(transport, token),
-    events: createEventsApi(transport, token),
-    keys: createKeysApi(transport, token),
-    projects: createProjectsApi(transport, token),
-    users: createUsersApi(transport, token),
-  };
+  return new Client(transport, token);
 }
-export type { Changed } from './call.js';
+
+class Client implements GitlabClient {
+  #jobs?: JobsApi;
+  #pipelines?: PipelinesApi;
+  #schedules?: SchedulesApi;
+  #deployments?: DeploymentsApi;
+  #issues?: IssuesApi;
+  #mergeRequests?: MergeRequestsApi;
+  #awardEmoji?: AwardEmojiApi;
+  #todos?: TodosApi;
+  #events?: EventsApi;
+  #keys?: KeysApi;
+  #projects?: ProjectsApi;
+  #users?: UsersApi;
+
+  // Truly private, so that no log line or inspection of a client can show the token.
+  readonly #transport: Transport;
+  readonly #token: string;
+
+  constructor(transport: Transport, token: string) {
+    this.#transport = transport;
+    this.#token = token;
+  }
+
+  get jobs() {
+    this.#jobs ??= createJobsApi(this.#transport, this.#token);
+    return this.#jobs;
+  }
+  get pipelines() {
+    this.#pipelines ??= createPipelinesApi(this.#transport, this.#token);
+    return this.#pipelines;
+  }
+  get schedules() {
+    this.#schedules ??= createSchedulesApi(this.#transport, this.#token);
+    return this.#schedules;
+  }
+  get deployments() {
+    this.#deployments ??= createDeploymentsApi(this.#transport, this.#token);
+    return this.#deployments;
+  }
+  get issues() {
+    this.#issues ??= createIssuesApi(this.#transport, this.#token);
+    return this.#issues;
+  }
+  get mergeRequests() {
+    this.#mergeRequests ??= createMergeRequestsApi(this.#transport, this.#token);
+    return this.#mergeRequests;
+  }
+  get awardEmoji() {
+    this.#awardEmoji ??= createAwardEmojiApi(this.#transport, this.#token);
+    return this.#awardEmoji;
+  }
+  get todos() {
+    this.#todos ??= createTodosApi(this.#transport, this.#token);
+    return this.#todos;
+  }
+  get events() {
+    this.#events ??= createEventsApi(this.#transport, this.#token);
+    return this.#events;
+  }
+  get keys() {
+    this.#keys ??= createKeysApi(this.#transport, this.#token);
+    return this.#keys;
+  }
+  get projects() {
+    this.#projects ??= createProjectsApi(this.#transport, this.#token);
+    return this.#projects;
+  }
+  get users() {
+    this.#users ??= createUsersApi(this.#transport, this.#token);
+    return this.#users;
+  }
+}

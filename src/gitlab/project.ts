@@ -26,9 +26,17 @@ export function projectButtonKey(project: Project): ProjectKey {
   return project.path ?? project.key;
 }
 
+// A list draws the same project's address for every row: the last one is kept.
+let lastUrl = { serverUrl: '', path: '', url: '' };
+
 /** The project's web address, when its path is known. */
 export function projectUrl(serverUrl: string, project: Project): string | null {
-  return project.path ? `${serverUrl}/${project.path.split('/').map(encodeURIComponent).join('/')}` : null;
+  const path = project.path;
+  if (!path) return null;
+  if (lastUrl.path !== path || lastUrl.serverUrl !== serverUrl) {
+    lastUrl = { serverUrl, path, url: `${serverUrl}/${path.split('/').map(encodeURIComponent).join('/')}` };
+  }
+  return lastUrl.url;
 }
 
 /** A page of the project (`-/jobs/8`, `issues/3`), when its path is known. */

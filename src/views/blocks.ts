@@ -37,6 +37,12 @@ export const mrkdwn = (text: Text, max: number = LIMITS.sectionText): MrkdwnElem
   text: cut(toMrkdwn(text), max),
 });
 
+/** Slack refuses an empty mrkdwn text: a blank place gets one space. The text is escaped once. */
+const filled = (text: Text, max: number): MrkdwnElement => {
+  const escaped = toMrkdwn(text);
+  return { type: 'mrkdwn', text: escaped.length === 0 ? ' ' : cut(escaped, max) };
+};
+
 /** Cuts markup without leaving half an entity or half a link behind. */
 function cut(text: string, max: number): string {
   if (text.length <= max) return text;
@@ -52,25 +58,23 @@ export function header(text: string): HeaderBlock {
 }
 
 export function section(text: Text, accessory?: Button): SectionBlock {
-  const block: SectionBlock = { type: 'section', text: mrkdwn(isEmpty(text) ? ' ' : text) };
+  const block: SectionBlock = { type: 'section', text: filled(text, LIMITS.sectionText) };
   if (accessory) block.accessory = accessory;
   return block;
 }
-
-const isEmpty = (t: Text) => toMrkdwn(t).length === 0;
 
 /** A section of two-column fields (at most 10). */
 export function fields(items: Text[]): SectionBlock {
   return {
     type: 'section',
-    fields: items.slice(0, LIMITS.fields).map((t) => mrkdwn(isEmpty(t) ? ' ' : t, LIMITS.fieldText)),
+    fields: items.slice(0, LIMITS.fields).map((t) => filled(t, LIMITS.fieldText)),
   };
 }
 
 export function context(items: Text[]): ContextBlock {
   return {
     type: 'context',
-    elements: items.slice(0, LIMITS.contextElements).map((t) => mrkdwn(isEmpty(t) ? ' ' : t, LIMITS.contextText)),
+    elements: items.slice(0, LIMITS.contextElements).map((t) => filled(t, LIMITS.contextText)),
   };
 }
 

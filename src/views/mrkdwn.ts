@@ -20,9 +20,12 @@ export class Md {
 /** Text for a mrkdwn place: a plain string (data, escaped when placed) or markup. */
 export type Text = string | Md;
 
-/** Slack needs only &, < and > escaped. */
+const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
+const NEEDS_ESCAPE = /[&<>]/;
+
+/** Slack needs only &, < and > escaped. Most texts hold none of them, and then the text is its own escape. */
 export function escapeText(text: string): string {
-  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return NEEDS_ESCAPE.test(text) ? text.replace(/[&<>]/g, (c) => ENTITIES[c] as string) : text;
 }
 
 /** The mrkdwn for a text: markup as it is, data escaped. */
@@ -54,8 +57,9 @@ export function joinMd(parts: readonly Text[], separator = ''): Md {
 
 /** A link whose label is escaped and whose URL cannot break out of the <…|…> syntax. */
 export function link(url: string, label: Text): Md {
-  const safeUrl = url.replace(/[<>|\s]/g, encodeURIComponent);
-  return Md.trusted(`<${safeUrl}|${toMrkdwn(label).replace(/\|/g, '¦')}>`);
+  const safeUrl = /[<>|\s]/.test(url) ? url.replace(/[<>|\s]/g, encodeURIComponent) : url;
+  const text = toMrkdwn(label);
+  return Md.trusted(`<${safeUrl}|${text.includes('|') ? text.replace(/\|/g, '¦') : text}>`);
 }
 
 /** A link when there is a URL, else the label alone. */
@@ -91,5 +95,5 @@ export function italic(text: Text): Md {
  * person would see.
  */
 export function plainText(text: string): string {
-  return text.replace(/<(?=[!@#A-Za-z])/g, '<\u200b');
+  return text.includes('<') ? text.replace(/<(?=[!@#A-Za-z])/g, '<\u200b') : text;
 }

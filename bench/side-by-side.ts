@@ -1,0 +1,372 @@
+// The bot next to a bare Bolt app, in the same run, interleaved, each in its own process: the built bot
+// (`node dist/main.js`, what `npm start` runs) doing whole `/gl jobs demo/web` commands against the simulator
+// (its own process), and a Bolt app with the same receiver that only acks the same signed requests; the load
+// generator (bench/load.ts, which also plays Slack's response_url) is a fourth process. Every server process has
+// bench/probe.mjs preloaded, which reports its CPU time, memory and (for the simulator) when each request it served
+// started and ended, so the simulator's own time can be taken off the bot's end-to-end time.
+//
+//   npx tsx bench/side-by-side.ts      (needs `npm run build` first; `npm run bench` does both)
+//
+// Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
+// BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_LATENCY (2000 commands at 200 in
+// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_NODE_ARGS (extra node flags for the bot,
+// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's probe also records its requests).
+// Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
+
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../src/config.js';
+import { TEAM } from '../src/console/payloads.js';
+import { openDatabase } from '../src/store/database.js';
+import { createSealer } from '../src/store/sealer.js';
+import { createTokenStore } from '../src/store/token-store.js';
+import { Child, type ProbeStats } from './ipc.js';
+import type { RunOptions, RunResult } from './load.js';
+import { busyMs, type Intervals, MiB, median, quantile, round, simTimePerWindow } from './stats.js';
+
+const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const ROUNDS = num('BENCH_ROUNDS', 3);
+const COUNTS: Record<number, number> = {
+  1: num('BENCH_C1', 300),
+  50: num('BENCH_C50', 1000),
+  200: num('BENCH_C200', 2000),
+};
+const LEAK = num('BENCH_LEAK', 10_000);
+const LATENCY = num('BENCH_LATENCY', 2000);
+const COMMAND = 'jobs demo/web';
+const ANSWER = 'Jobs in demo/web';
+const BUTTON = { command: 'jobs demo/web', label: 'Details', answer: 'Job #32' };
+const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
+/** Extra node flags for the bot, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under this load. */
+const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PROBE = './bench/probe.mjs';
+
+const progress = (line: string) => process.stderr.write(`side-by-side: ${line}\n`);
+
+export interface Processes {
+  sim: Child;
+  simUrl: string;
+  load: Child;
+  bot: Child;
+  bare: Child;
+  dataDir: string;
+}
+
+export async function startAll(): Promise<Processes> {
+  if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build`');
+  const started: Child[] = [];
+  try {
+    const { child: sim, match } = await Child.start('simulator', {
+      args: ['--expose-gc', '--import', 'tsx', '--import', PROBE, 'src/sim/main.ts'],
+      env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1', BENCH_PROBE_TIMINGS: '1' },
+      ready: /simulator listening on (\S+)/,
+    });
+    started.push(sim);
+    const simUrl = match?.[1] ?? '';
+    const { child: load } = await Child.start('load generator', { args: ['--import', 'tsx', 'bench/load.ts'] });
+    started.push(load);
+    const { apiUrl } = await load.call<{ apiUrl: string }>('start');
+
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-'));
+    const env = {
+      SLACK_BOT_TOKEN: `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`,
+      SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
+      SLACK_API_URL: apiUrl,
+      PORT: '0',
+      GITLAB_URL: simUrl,
+      TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+      DATABASE_PATH: path.join(dataDir, 'bot.db'),
+      LOG_LEVEL: 'info',
+    };
+    // The demo people are connected before the bot starts, as `/gl connect` would have left them.
+    const config = loadConfig(env);
+    const db = openDatabase(config.databasePath);
+    const tokens = createTokenStore(db, createSealer(config.encryption));
+    for (const [userId, name] of Object.entries(PEOPLE)) {
+      await tokens.save({
+        teamId: TEAM.id,
+        userId,
+        token: `sim-${name}-token`,
+        serverUrl: config.gitlabUrl,
+        verifiedAt: new Date(),
+        username: name,
+      });
+    }
+    db.close();
+
+    const { child: bot, match: botPort } = await Child.start('bot', {
+      args: ['--expose-gc', ...BOT_NODE_ARGS, '--import', PROBE, 'dist/main.js'],
+      env: { ...env, BENCH_PROBE_TIMINGS: process.env.BENCH_BOT_TIMINGS ?? '0' },
+      ready: /"msg":"bot started".*?"port":(\d+)/,
+    });
+    started.push(bot);
+    const { child: bare, match: barePort } = await Child.start('bare Bolt app', {
+      args: ['--expose-gc', '--import', PROBE, 'bench/bare-bolt.mjs'],
+      env,
+      ready: /listening on (\d+)/,
+    });
+    started.push(bare);
+    const secret = env.SLACK_SIGNING_SECRET;
+    await load.call('target', { name: 'bot', url: `http://127.0.0.1:${botPort?.[1]}`, signingSecret: secret });
+    await load.call('target', { name: 'bare', url: `http://127.0.0.1:${barePort?.[1]}`, signingSecret: secret });
+    return { sim, simUrl, load, bot, bare, dataDir };
+  } catch (err) {
+    for (const c of started.reverse()) await c.stop();
+    throw err;
+  }
+}
+
+/** One measured phase: the target's, the simulator's and the load generator's CPU around one run. */
+export interface Phase {
+  run: RunResult;
+  cpuUs: { target: number; sim: number; load: number };
+  sim: Intervals;
+}
+
+export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
+  const server = o.target === 'bot' ? p.bot : p.bare;
+  await p.sim.timings(); // drop what came before
+  const [t0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
+  const run = await p.load.call<RunResult>('run', o);
+  const [t1, s1, sim] = await Promise.all([server.stats(), p.sim.stats(), p.sim.timings()]);
+  const lost = run.sent - run.acked + run.missingAnswers + run.wrongAnswers;
+  if (lost > 0)
+    progress(
+      `${o.target} c=${o.concurrency}: ${run.sent - run.acked} not acked ${JSON.stringify(run.ackFailures)}, ` +
+        `${run.missingAnswers} unanswered, ${run.wrongAnswers} wrong (${run.firstWrongAnswer ?? ''})`,
+    );
+  return { run, cpuUs: { target: t1.cpuUs - t0.cpuUs, sim: s1.cpuUs - s0.cpuUs, load: run.cpuUs }, sim };
+}
+
+/** Several phases of one kind taken together. */
+function summarise(phases: Phase[]) {
+  const all = <T>(pick: (ph: Phase) => T[]) => phases.flatMap(pick);
+  const sum = (pick: (ph: Phase) => number) => phases.reduce((s, ph) => s + pick(ph), 0);
+  const acked = sum((ph) => ph.run.acked);
+  const answered = sum((ph) => ph.run.answered);
+  const seconds = sum((ph) => ph.run.seconds);
+  const commands = sum((ph) => ph.run.sent);
+  const ack = all((ph) => ph.run.ackMs);
+  const answer = all((ph) => ph.run.answerMs);
+  const perCommand = (us: number) => round(us / 1000 / Math.max(1, commands), 3);
+  return {
+    commands,
+    acked,
+    answered,
+    not_acked: commands - acked,
+    unanswered: sum((ph) => ph.run.missingAnswers),
+    wrong_answers: sum((ph) => ph.run.wrongAnswers),
+    resent_on_new_socket: sum((ph) => ph.run.resent),
+    ack_p50_ms: round(median(ack)),
+    ack_p99_ms: round(quantile(ack, 0.99)),
+    // A server accepts one new connection per event-loop turn: a burst on new connections waits turns, not work.
+    new_connections: sum((ph) => ph.run.newConnections),
+    ack_p99_established_ms: round(
+      quantile(
+        all((ph) => ph.run.ackMsEstablished),
+        0.99,
+      ),
+    ),
+    ...(answer.length > 0
+      ? { answer_p50_ms: round(median(answer)), answer_p99_ms: round(quantile(answer, 0.99)) }
+      : {}),
+    per_s: round((answer.length > 0 ? answered : acked) / seconds, 0),
+    cpu_ms_per_command: {
+      server: perCommand(sum((ph) => ph.cpuUs.target)),
+      simulator: perCommand(sum((ph) => ph.cpuUs.sim)),
+      load_generator: perCommand(sum((ph) => ph.cpuUs.load)),
+    },
+    simulator_ms_per_command: round(sum((ph) => busyMs(ph.sim)) / Math.max(1, commands), 3),
+  };
+}
+
+/** End to end minus the simulator's own time, command by command (phases at concurrency 1). */
+function withoutSimulator(phases: Phase[]) {
+  const own: number[] = [];
+  const sim: number[] = [];
+  const calls: number[] = [];
+  for (const ph of phases) {
+    const w = ph.run.windows;
+    if (!w) continue;
+    const s = simTimePerWindow(w, ph.sim);
+    for (let i = 0; i < w.start.length; i++) {
+      const e2e = ((w.end[i] ?? 0) - (w.start[i] ?? 0)) / 1e6;
+      own.push(e2e - (s.ms[i] ?? 0));
+      sim.push(s.ms[i] ?? 0);
+      calls.push(s.calls[i] ?? 0);
+    }
+  }
+  return {
+    commands: own.length,
+    p50_ms: round(median(own)),
+    p99_ms: round(quantile(own, 0.99)),
+    simulator_p50_ms: round(median(sim)),
+    simulator_calls_per_command: round(median(calls), 1),
+  };
+}
+
+const memoryOf = (s: ProbeStats) => ({
+  rss_mib: MiB(s.memory.rss),
+  heap_total_mib: MiB(s.memory.heapTotal),
+  heap_used_mib: MiB(s.memory.heapUsed),
+  external_mib: MiB(s.memory.external),
+  ...(s.heapAfterGc !== undefined ? { heap_after_gc_mib: MiB(s.heapAfterGc) } : {}),
+  ...(s.rssAfterGc !== undefined ? { rss_after_gc_mib: MiB(s.rssAfterGc) } : {}),
+});
+
+async function setSimLatency(simUrl: string, latencyMs: number) {
+  const res = await fetch(`${simUrl}/__sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(latencyMs > 0 ? { latencyMs } : {}),
+  });
+  if (!res.ok) throw new Error(`the simulator refused the faults: ${res.status}`);
+}
+
+export async function sideBySide() {
+  const p = await startAll();
+  try {
+    const startup = { bot: await p.bot.stats(), bare: await p.bare.stats() };
+    const command = (target: string, concurrency: number, count: number, extra: Partial<RunOptions> = {}) =>
+      phase(p, {
+        target,
+        concurrency,
+        count,
+        text: COMMAND,
+        ...(target === 'bot' ? { answer: ANSWER } : {}),
+        ...extra,
+      });
+
+    progress('warming up');
+    await command('bare', 20, 500);
+    await command('bot', 20, 500);
+    const button = await p.load.call<RunOptions['button']>('findButton', {
+      target: 'bot',
+      text: BUTTON.command,
+      label: BUTTON.label,
+    });
+    await phase(p, { target: 'bot', concurrency: 5, count: 200, button, answer: BUTTON.answer });
+    const warm = { bot: await p.bot.stats({ gc: true }), bare: await p.bare.stats({ gc: true }) };
+
+    const phases: Record<string, Phase[]> = {};
+    const keep = (key: string, ph: Phase) => {
+      phases[key] ??= [];
+      phases[key].push(ph);
+    };
+    for (let r = 0; r < ROUNDS; r++) {
+      // The order alternates from round to round, so neither side always runs right after the other.
+      const order = r % 2 === 0 ? ['bare', 'bot'] : ['bot', 'bare'];
+      for (const c of [1, 50, 200]) {
+        for (const target of order) {
+          progress(`round ${r + 1}/${ROUNDS}: ${target} at ${c} in flight`);
+          keep(`${target}:${c}`, await command(target, c, COUNTS[c] ?? 100, { windows: c === 1 }));
+        }
+      }
+      progress(`round ${r + 1}/${ROUNDS}: a button at 1 in flight`);
+      keep(
+        'button',
+        await phase(p, {
+          target: 'bot',
+          concurrency: 1,
+          count: COUNTS[1] ?? 100,
+          button,
+          answer: BUTTON.answer,
+          windows: true,
+        }),
+      );
+    }
+
+    let latency: Phase | null = null;
+    if (LATENCY > 0) {
+      progress(`${LATENCY} commands at 200 in flight, the simulator 50 ms late`);
+      await setSimLatency(p.simUrl, 50);
+      try {
+        latency = await command('bot', 200, LATENCY, { timeoutMs: 60_000 });
+      } finally {
+        await setSimLatency(p.simUrl, 0);
+      }
+    }
+
+    progress(`${LEAK} commands for the heap check`);
+    const leakStart = { bot: await p.bot.stats({ gc: true }), bare: await p.bare.stats({ gc: true }) };
+    const leak: Phase[] = [];
+    const chunk = 1000;
+    for (let done = 0; done < LEAK; done += chunk) {
+      const n = Math.min(chunk, LEAK - done);
+      leak.push(await command('bot', 50, n));
+      await command('bare', 50, n);
+    }
+    const end = { bot: await p.bot.stats({ gc: true }), bare: await p.bare.stats({ gc: true }) };
+
+    const side = (target: 'bot' | 'bare') => ({
+      c1: summarise(phases[`${target}:1`] ?? []),
+      c50: summarise(phases[`${target}:50`] ?? []),
+      c200: summarise(phases[`${target}:200`] ?? []),
+      memory: {
+        at_start: memoryOf(startup[target]),
+        after_warm_up: memoryOf(warm[target]),
+        at_end: memoryOf(end[target]),
+      },
+    });
+    const bot = side('bot');
+    const bare = side('bare');
+    const latencyRun = latency ? summarise([latency]) : null;
+    const heapStart = leakStart.bot.heapAfterGc ?? 0;
+    const heapEnd = end.bot.heapAfterGc ?? 0;
+    const ratio = (a: number | null | undefined, b: number | null | undefined) =>
+      a == null || b == null || b === 0 ? null : round(a / b, 2);
+    return {
+      benchmark: 'bot next to a bare Bolt app, interleaved',
+      command: `/gl ${COMMAND}`,
+      button: `${BUTTON.label} on the answer to /gl ${BUTTON.command}`,
+      rounds: ROUNDS,
+      node: process.version,
+      cpus: os.cpus().length,
+      load_average: os.loadavg().map((x) => round(x, 2)),
+      bot,
+      bare,
+      ratios: {
+        ack_p50_c1: ratio(bot.c1.ack_p50_ms, bare.c1.ack_p50_ms),
+        ack_p50_c50: ratio(bot.c50.ack_p50_ms, bare.c50.ack_p50_ms),
+        per_s_c200: ratio(bot.c200.per_s, bare.c200.per_s),
+        cpu_per_command_c50: ratio(bot.c50.cpu_ms_per_command.server, bare.c50.cpu_ms_per_command.server),
+        cpu_per_command_c200: ratio(bot.c200.cpu_ms_per_command.server, bare.c200.cpu_ms_per_command.server),
+        rss_at_end: ratio(end.bot.memory.rss, end.bare.memory.rss),
+      },
+      end_to_end_minus_simulator: {
+        read: withoutSimulator(phases['bot:1'] ?? []),
+        button: withoutSimulator(phases.button ?? []),
+      },
+      latency_check: latencyRun && {
+        simulator_latency_ms: 50,
+        ...latencyRun,
+        every_one_acked_and_answered:
+          latencyRun.acked === latencyRun.commands &&
+          latencyRun.answered === latencyRun.commands &&
+          latencyRun.wrong_answers === 0,
+        ack_p50_vs_no_latency: ratio(latencyRun.ack_p50_ms, bot.c200.ack_p50_ms),
+      },
+      heap_check: {
+        commands: leak.reduce((s, ph) => s + ph.run.sent, 0),
+        unanswered: leak.reduce((s, ph) => s + ph.run.missingAnswers + ph.run.sent - ph.run.acked, 0),
+        heap_after_gc_start_mib: MiB(heapStart),
+        heap_after_gc_end_mib: MiB(heapEnd),
+        growth: round(heapEnd / heapStart - 1, 3),
+        rss_start_mib: MiB(leakStart.bot.memory.rss),
+        rss_end_mib: MiB(end.bot.memory.rss),
+        bare_rss_end_mib: MiB(end.bare.memory.rss),
+      },
+    };
+  } finally {
+    for (const c of [p.bare, p.bot, p.load, p.sim]) await c.stop();
+    fs.rmSync(p.dataDir, { recursive: true, force: true });
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await sideBySide();
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}

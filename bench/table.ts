@@ -1,0 +1,176 @@
+// What `npm run bench` found, judged against issue 16's targets, and the same as a table a person can read.
+
+type Json = Record<string, unknown>;
+
+function at(value: unknown, dotted: string): unknown {
+  let v = value;
+  for (const key of dotted.split('.')) v = v && typeof v === 'object' ? (v as Json)[key] : undefined;
+  return v;
+}
+const n = (value: unknown, dotted: string): number | null => {
+  const v = at(value, dotted);
+  return typeof v === 'number' && Number.isFinite(v) ? v : null;
+};
+
+export interface Target {
+  value: number | boolean | null;
+  target: string;
+  met: boolean | null;
+}
+
+const atMost = (value: number | null, limit: number, label: string): Target => ({
+  value,
+  target: `≤ ${label}`,
+  met: value === null ? null : value <= limit,
+});
+const atLeast = (value: number | null, limit: number, label: string): Target => ({
+  value,
+  target: `≥ ${label}`,
+  met: value === null ? null : value >= limit,
+});
+
+export function judge(r: Json): Record<string, Target> {
+  const s = r.side_by_side;
+  const growth = n(s, 'heap_check.growth');
+  const reads = (at(r, 'client.reads') ?? {}) as Record<string, Json>;
+  const clientRatios = Object.values(reads)
+    .map((x) => x.ratio)
+    .filter((x): x is number => typeof x === 'number');
+  const targets: Record<string, Target> = {
+    ack_p50_c1_vs_bare: atMost(n(s, 'ratios.ack_p50_c1'), 1.5, '1.5×'),
+    ack_p99_c200_ms: { ...atMost(n(s, 'bot.c200.ack_p99_ms'), 999.999, '1 s'), target: '< 1000 ms' },
+    ack_p99_c200_open_connections_ms: {
+      ...atMost(n(s, 'bot.c200.ack_p99_established_ms'), 999.999, '1 s'),
+      target: '< 1000 ms (requests on open connections)',
+    },
+    cpu_per_command_vs_bare_ack: atMost(n(s, 'ratios.cpu_per_command_c50'), 3, '3× (at 50 in flight)'),
+    read_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.read.p50_ms'), 2, '2 ms'),
+    button_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.button.p50_ms'), 2, '2 ms'),
+    rss_at_end_vs_bare: atMost(n(s, 'ratios.rss_at_end'), 1.5, '1.5×'),
+    heap_after_gc_growth: {
+      value: growth,
+      target: 'within ±10 %',
+      met: growth === null ? null : Math.abs(growth) <= 0.1,
+    },
+    latency_every_one_answered: {
+      value: (at(s, 'latency_check.every_one_acked_and_answered') as boolean | undefined) ?? null,
+      target: 'true',
+      met: (at(s, 'latency_check.every_one_acked_and_answered') as boolean | undefined) ?? null,
+    },
+    latency_ack_p50_vs_no_latency: atMost(n(s, 'latency_check.ack_p50_vs_no_latency'), 1.5, '1.5× (unaffected)'),
+    client_vs_gitbeaker_worst_read: atLeast(clientRatios.length ? Math.min(...clientRatios) : null, 1, '1.0×'),
+    parser_median_us: atMost(n(r, 'parser.median_us'), 20, '20 µs'),
+  };
+  return Object.fromEntries(Object.entries(targets).filter(([, t]) => t.value !== null));
+}
+
+const show = (v: unknown, unit = '') => (v === null || v === undefined ? '—' : `${v}${unit}`);
+
+function row(cells: string[], widths: number[]): string {
+  return cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+}
+
+function grid(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  return [
+    row(header, widths),
+    row(
+      header.map((_, i) => '-'.repeat(widths[i] ?? 0)),
+      widths,
+    ),
+    ...rows.map((r) => row(r, widths)),
+  ].join('\n');
+}
+
+export function formatTable(r: Json): string {
+  const out: string[] = [];
+  const s = r.side_by_side;
+  if (s) {
+    const bot = (path: string, unit = '') => show(at(s, `bot.${path}`), unit);
+    const bare = (path: string, unit = '') => show(at(s, `bare.${path}`), unit);
+    const pair = (label: string, path: string, unit = '', ratio?: string) => [
+      label,
+      bot(path, unit),
+      bare(path, unit),
+      ratio ? show(at(s, `ratios.${ratio}`), '×') : '',
+    ];
+    out.push(
+      `bot next to a bare Bolt app (${show(at(s, 'command'))}, ${show(at(s, 'rounds'))} rounds interleaved, load average ${show(
+        (at(s, 'load_average') as number[] | undefined)?.join(' '),
+      )} on ${show(at(s, 'cpus'))} cpus)`,
+      grid(
+        ['figure', 'bot', 'bare Bolt', 'ratio'],
+        [
+          pair('ack p50, 1 in flight', 'c1.ack_p50_ms', ' ms', 'ack_p50_c1'),
+          pair('ack p99, 1 in flight', 'c1.ack_p99_ms', ' ms'),
+          pair('ack p50, 50 in flight', 'c50.ack_p50_ms', ' ms', 'ack_p50_c50'),
+          pair('ack p99, 50 in flight', 'c50.ack_p99_ms', ' ms'),
+          pair('ack p50, 200 in flight', 'c200.ack_p50_ms', ' ms'),
+          pair('ack p99, 200 in flight', 'c200.ack_p99_ms', ' ms'),
+          pair('  of which on open connections', 'c200.ack_p99_established_ms', ' ms'),
+          pair('  requests that opened a connection', 'c200.new_connections'),
+          pair('answer p50, 1 in flight', 'c1.answer_p50_ms', ' ms'),
+          pair('commands/s (bot: answered, bare: acked), 200 in flight', 'c200.per_s', '', 'per_s_c200'),
+          pair('CPU per command, 50 in flight', 'c50.cpu_ms_per_command.server', ' ms', 'cpu_per_command_c50'),
+          pair('CPU per command, 200 in flight', 'c200.cpu_ms_per_command.server', ' ms', 'cpu_per_command_c200'),
+          pair('RSS at start', 'memory.at_start.rss_mib', ' MiB'),
+          pair('RSS at end', 'memory.at_end.rss_mib', ' MiB', 'rss_at_end'),
+          pair('heap after GC, after warm-up', 'memory.after_warm_up.heap_after_gc_mib', ' MiB'),
+          pair('heap after GC, at end', 'memory.at_end.heap_after_gc_mib', ' MiB'),
+        ],
+      ),
+      '',
+      `end to end minus the simulator's own time, 1 in flight: read p50 ${show(
+        at(s, 'end_to_end_minus_simulator.read.p50_ms'),
+        ' ms',
+      )} (simulator ${show(at(s, 'end_to_end_minus_simulator.read.simulator_p50_ms'), ' ms')}), button p50 ${show(
+        at(s, 'end_to_end_minus_simulator.button.p50_ms'),
+        ' ms',
+      )} (simulator ${show(at(s, 'end_to_end_minus_simulator.button.simulator_p50_ms'), ' ms')})`,
+      `simulator 50 ms late, ${show(at(s, 'latency_check.commands'))} commands at 200 in flight: every one answered ${show(
+        at(s, 'latency_check.every_one_acked_and_answered'),
+      )}, ack p50 ${show(at(s, 'latency_check.ack_p50_ms'), ' ms')} p99 ${show(at(s, 'latency_check.ack_p99_ms'), ' ms')}`,
+      `heap after GC over ${show(at(s, 'heap_check.commands'))} commands: ${show(
+        at(s, 'heap_check.heap_after_gc_start_mib'),
+        ' MiB',
+      )} → ${show(at(s, 'heap_check.heap_after_gc_end_mib'), ' MiB')} (RSS ${show(
+        at(s, 'heap_check.rss_start_mib'),
+      )} → ${show(at(s, 'heap_check.rss_end_mib'), ' MiB')})`,
+      '',
+    );
+  }
+  const reads = at(r, 'client.reads') as Record<string, Json> | undefined;
+  if (reads) {
+    out.push(
+      'client next to @gitbeaker/rest (calls/s, CPU µs per call)',
+      grid(
+        ['read', 'client', 'gitbeaker', 'ratio', 'CPU client', 'CPU gitbeaker'],
+        Object.entries(reads).map(([name, x]) => [
+          name,
+          show(x.client_calls_per_s),
+          show(x.gitbeaker_calls_per_s),
+          show(x.ratio, '×'),
+          show(x.client_cpu_us_per_call),
+          show(x.gitbeaker_cpu_us_per_call),
+        ]),
+      ),
+      '',
+    );
+  }
+  if (r.parser)
+    out.push(
+      `parser: median ${show(at(r, 'parser.median_us'), ' µs')}, p99 ${show(at(r, 'parser.p99_us'), ' µs')}`,
+      '',
+    );
+  const targets = r.targets as Record<string, Target> | undefined;
+  if (targets) {
+    out.push(
+      'targets (issue 16)',
+      grid(
+        ['figure', 'value', 'target', 'met'],
+        Object.entries(targets).map(([name, t]) => [name, show(t.value), t.target, t.met ? 'yes' : 'NO']),
+      ),
+    );
+  }
+  return out.join('\n');
+}
