@@ -14,7 +14,7 @@ import {
 } from './blocks.js';
 import { formatRelative } from './format.js';
 import { LIMITS, truncate } from './limits.js';
-import { code, md } from './mrkdwn.js';
+import { md } from './mrkdwn.js';
 import type { Notice } from './notice.js';
 
 // What cards share: the context they are drawn in, link buttons, relative times and the typed

@@ -290,7 +290,7 @@ describe('a full Home', () => {
     const submitted = await h.bot.slack.submitView(PEOPLE.alice, modal, {});
     const published = await submitted.waitFor((r) => r.method === 'views.publish');
     expect(published?.ok).toBe(true);
-    expect((published?.view?.blocks as unknown[]).length).toBeLessThanOrEqual(100);
+    expect(((published?.view?.blocks ?? []) as unknown[]).length).toBeLessThanOrEqual(100);
     expect(JSON.stringify(published?.view)).toContain('Merged by <@U0ALICE>');
     for (const d of digests) await removeDigest(d.id);
   });
