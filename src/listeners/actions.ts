@@ -6,6 +6,7 @@ import type { ButtonContext, Surface } from '../nouns/types.js';
 import type { Actor, Session } from '../operations/context.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
+import { respondTo } from './respond.js';
 
 export interface ActionListenerOptions {
   dispatch: Dispatch;
@@ -30,7 +31,7 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
 
   app.action<BlockAction<ButtonAction>>(
     new RegExp(`^${ACTION_PREFIX}`),
-    async ({ ack, body, action, respond, client, context, logger }) => {
+    async ({ ack, body, action, client, context, logger }) => {
       await acknowledge(context, ack);
       const decoded = decodeButtonAction(action.action_id, action.value, o.dispatch.buttonDefs);
       if (!decoded.ok) throw new StaleActionError(decoded.reason);
@@ -67,6 +68,7 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
           session: o.sessionOf(actor),
           responseUrl: body.response_url ?? null,
         };
+        const respond = respondTo(body.response_url);
         const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };
         await deliver(delivery, await handler(decoded.value, ctx));
       } finally {

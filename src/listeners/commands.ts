@@ -11,6 +11,7 @@ import { buildConnectPrompt } from '../views/account.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
+import { respondTo } from './respond.js';
 
 export interface CommandListenerOptions {
   dispatch: Dispatch;
@@ -21,7 +22,7 @@ export interface CommandListenerOptions {
 }
 
 export function registerCommandListener(app: App, o: CommandListenerOptions): void {
-  app.command(o.slashCommand, async ({ command, ack, respond, client, context, logger }) => {
+  app.command(o.slashCommand, async ({ command, ack, client, context, logger }) => {
     const text = command.text ?? '';
     // A secret the bot knows (someone's token, its own keys) is refused like a token-shaped word: never run,
     // never shown back, and the person is told to revoke it.
@@ -55,6 +56,7 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
     // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).
     const handler = o.dispatch.command(cmd.key);
     if (!handler) throw new Error(`no handler for ${cmd.key}`);
+    const respond = respondTo(command.response_url);
     const delivery = { client, respond, userId: actor.userId, channelId: ctx.channelId, triggerId: command.trigger_id };
     if (!cmd.needsToken) {
       // These answer from the bot's own state (help, whoami…): the answer can ride on the ack itself.

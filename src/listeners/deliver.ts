@@ -1,8 +1,8 @@
-import type { RespondFn } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import type { Reply } from '../nouns/types.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { plainText } from '../views/mrkdwn.js';
+import type { Respond } from './respond.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),
 // buttons redraw the card they sit on, modals need the request's trigger_id, the Home tab is published for
@@ -10,7 +10,7 @@ import { plainText } from '../views/mrkdwn.js';
 
 export interface Delivery {
   client: WebClient;
-  respond: RespondFn | undefined;
+  respond: Respond | undefined;
   userId: string;
   channelId: string | null;
   triggerId: string | undefined;

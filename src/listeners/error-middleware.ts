@@ -4,6 +4,7 @@ import { UnexpectedError } from '../errors.js';
 import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
 import { acknowledge, answerChannelOf, isAcknowledged } from './acknowledge.js';
 import { say } from './deliver.js';
+import { respondTo } from './respond.js';
 
 export interface ErrorMiddlewareOptions {
   serverUrl: string;
@@ -45,7 +46,13 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
             (a.body.channel_id as string | undefined) ??
             answerChannelOf(args.context);
           await say(
-            { client: args.client, respond: a.respond, userId: user, channelId: channel, triggerId: undefined },
+            {
+              client: args.client,
+              respond: respondTo(a.body.response_url),
+              userId: user,
+              channelId: channel,
+              triggerId: undefined,
+            },
             text,
           );
         }

@@ -1,6 +1,7 @@
-import type { AnyMiddlewareArgs, Middleware, RespondFn } from '@slack/bolt';
+import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { unescapeSlack } from '../grammar/text.js';
+import { type Respond, respondTo } from './respond.js';
 
 // Every request from its arrival until its listener is done (answer delivered, or error told), so that a
 // shutdown can finish what was acknowledged and name to each person what may not have completed.
@@ -18,7 +19,7 @@ export interface Running {
   asked: Asked;
   userId: string;
   channelId: string | null;
-  respond: RespondFn | undefined;
+  respond: Respond | undefined;
   client: WebClient;
 }
 
@@ -50,7 +51,7 @@ function runningOf(args: AnyMiddlewareArgs & { client: WebClient }): Running {
   const body = obj(args.body);
   const user = str(body.user_id) ?? str(obj(body.user).id) ?? str(obj(body.event).user) ?? '';
   const channel = str(body.channel_id) ?? str(obj(body.channel).id) ?? str(obj(body.container).channel_id);
-  const respond = 'respond' in args ? (args.respond as RespondFn | undefined) : undefined;
+  const respond = respondTo((body as { response_url?: unknown }).response_url);
   return { asked: askedOf(body), userId: user, channelId: channel, respond, client: args.client };
 }
 

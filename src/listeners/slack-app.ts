@@ -84,7 +84,13 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
         socketUp = false;
       });
     }
-    const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions });
+    const app = new App({
+      token: config.slack.botToken,
+      receiver,
+      logger: boltLogger,
+      clientOptions,
+      convoStore: false,
+    });
     const httpServer = () => (receiver as unknown as { httpServer?: Server }).httpServer;
     return {
       app,
@@ -107,9 +113,12 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     port: config.port,
     customRoutes: [healthz],
     logger: boltLogger,
+    // Every POST to /slack/events is verified below (signature, both ends of the window, replays) before
+    // Bolt sees it; a second HMAC of the same body would only cost time.
+    signatureVerification: false,
   });
-  // Requests to /slack/events pass our checks first (future timestamps, replays, shutdown); Bolt's own
-  // verification then runs on the same buffered body.
+  // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown); Bolt
+  // then reads the same buffered body.
   const memory = createReplayMemory();
   const log = o.logger.child({ component: 'receiver' });
   const bolt = receiver.requestListener;
@@ -138,7 +147,7 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
       },
     );
   };
-  const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions });
+  const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions, convoStore: false });
   return {
     app,
     async start() {

@@ -2,6 +2,8 @@ import type { WebClient } from '@slack/web-api';
 import type { Logger } from '../logger.js';
 
 const TTL_MS = 60 * 60 * 1000;
+/** One entry per person asked about; the oldest go first. */
+const MAX_PEOPLE = 10_000;
 
 /** People's time zones from their Slack profiles, cached for an hour; UTC when Slack cannot tell. */
 export function createTimeZoneLookup(client: WebClient, logger: Logger): (userId: string) => Promise<string> {
@@ -13,7 +15,9 @@ export function createTimeZoneLookup(client: WebClient, logger: Logger): (userId
       const res = await client.users.info({ user: userId });
       const tz = res.user?.tz;
       const zone = typeof tz === 'string' && tz ? tz : 'UTC';
+      cache.delete(userId);
       cache.set(userId, { tz: zone, at: Date.now() });
+      if (cache.size > MAX_PEOPLE) cache.delete(cache.keys().next().value as string);
       return zone;
     } catch (err) {
       logger.warn('could not read a time zone from Slack; using UTC', {

@@ -1,4 +1,4 @@
-import type { App, RespondFn, ViewSubmitAction } from '@slack/bolt';
+import type { App, ViewSubmitAction } from '@slack/bolt';
 import { DatabaseBusyError, StaleActionError } from '../errors.js';
 import {
   BlockIds,
@@ -18,6 +18,7 @@ import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../v
 import { DATABASE_BUSY } from '../views/errors.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
 import { type Delivery, deliver } from './deliver.js';
+import { respondTo } from './respond.js';
 
 export interface ViewListenerOptions {
   account: AccountOperations;
@@ -30,20 +31,6 @@ export interface ViewListenerOptions {
 
 /** How long a response_url is worth trying: Slack's 30 minutes, less a margin for the request itself. */
 const RESPONSE_URL_LIFETIME_MS = 29 * 60 * 1000;
-
-/** Answers through a response_url kept from the click that opened a modal (as Bolt's own respond does). */
-function respondVia(url: string): RespondFn {
-  return async (message) => {
-    const res = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify(typeof message === 'string' ? { text: message } : message),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!res.ok) throw new Error(`the response_url answered ${res.status}`);
-    return res;
-  };
-}
 
 export function registerViewListeners(app: App, o: ViewListenerOptions): void {
   app.view(CallbackIds.connect, async ({ ack, body, view, context, client, logger }) => {
@@ -139,7 +126,7 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
     const fresh = !decoded.openedAt || ctx.now.getTime() - decoded.openedAt.getTime() < RESPONSE_URL_LIFETIME_MS;
     if (decoded.responseUrl && fresh && reply.kind !== 'upload') {
       try {
-        await deliver({ ...delivery, respond: respondVia(decoded.responseUrl) }, reply);
+        await deliver({ ...delivery, respond: respondTo(decoded.responseUrl) }, reply);
         return;
       } catch (err) {
         logger.info(

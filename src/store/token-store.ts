@@ -104,13 +104,29 @@ export function createTokenStore(
     username: r.username,
   });
 
+  // Opened tokens by their sealed value: every command needs its person's token, and AES-GCM per command adds
+  // nothing (a new seal is a new key here). Bounded; the plaintext is already known to the redaction list.
+  const openedTokens = new Map<string, string>();
+  const OPENED_MAX = 2000;
+
   const openRow = async (r: Row): Promise<string> => {
+    const known = openedTokens.get(r.sealed_token);
+    if (known !== undefined) {
+      registerSecret(known);
+      return known;
+    }
     const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id));
     registerSecret(opened.plaintext);
+    if (!opened.stale) remember(r.sealed_token, opened.plaintext);
     // Sealed under the previous key: sealed again now, or on a later read if the database is busy.
     if (opened.stale) await free('re-seal a token', () => resealRow(r, opened.plaintext)).catch(() => 0);
     return opened.plaintext;
   };
+
+  function remember(sealed: string, plaintext: string): void {
+    openedTokens.set(sealed, plaintext);
+    if (openedTokens.size > OPENED_MAX) openedTokens.delete(openedTokens.keys().next().value as string);
+  }
 
   const resealRow = (r: Row, plaintext: string) => {
     const sealed = sealer.seal(plaintext, rowKey(r.team_id, r.user_id));
@@ -150,12 +166,15 @@ export function createTokenStore(
       return r ? openRow(r) : null;
     },
     async markRevoked(teamId, userId) {
+      const r = select.get(teamId, userId) as Row | undefined;
+      if (r) openedTokens.delete(r.sealed_token);
       return (await free('mark a token revoked', () => revoke.run(teamId, userId))).changes > 0;
     },
     async remove(teamId, userId) {
       const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       if (!r) return false;
-      // The token leaves the redaction list with the row; a broken seal leaves nothing to forget.
+      // The token leaves the redaction list and the opened tokens with the row; a broken seal leaves nothing.
+      openedTokens.delete(r.sealed_token);
       try {
         forgetSecret(sealer.open(r.sealed_token, rowKey(teamId, userId)).plaintext);
       } catch {
