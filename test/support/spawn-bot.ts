@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
+import { freePort } from './free-port.js';
 import type { SlackPerson } from './payloads.js';
 import { type Interaction, SlackDriver } from './slack-driver.js';
 import { PEOPLE } from './start-app.js';
@@ -14,17 +14,6 @@ import { PEOPLE } from './start-app.js';
 // process shows: signals, a database another process locks, start-up messages. The fake Slack runs here.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export interface SpawnedBot {
   child: ChildProcess;

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPoint } from '../../../src/digest/runner.js';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { freePort } from '../../support/free-port.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
@@ -31,17 +31,6 @@ let sim: RunningSimulator;
 let fake: FakeSlack;
 const signingSecret = crypto.randomBytes(16).toString('hex');
 const encryptionKey = crypto.randomBytes(32).toString('base64');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Bot {
   child: ChildProcess;

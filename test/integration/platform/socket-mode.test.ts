@@ -1,6 +1,5 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +13,7 @@ import { type Db, openDatabase } from '../../../src/store/database.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 import { fakeClock } from '../../support/clock.js';
+import { freePort } from '../../support/free-port.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
@@ -23,17 +23,6 @@ import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim
 
 const BOT_TOKEN = `xoxb-socket-${crypto.randomBytes(6).toString('hex')}`;
 const APP_TOKEN = `xapp-1-socket-${crypto.randomBytes(6).toString('hex')}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function health(port: number): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${port}/healthz`);
