@@ -6,6 +6,11 @@ function encodeName(name: string): string {
   return encodeURIComponent(name);
 }
 
+/** Form encoding (WHATWG `application/x-www-form-urlencoded`): a space is `+`, as the contract writes `No+Label`. */
+function encodeValue(value: string | number | boolean): string {
+  return encodeURIComponent(String(value)).replace(/%20/g, '+');
+}
+
 /**
  * The wire form shared by query strings and `application/x-www-form-urlencoded` bodies:
  * arrays as `name[]=a&name[]=b` (brackets left readable, as the contract writes them),
@@ -18,11 +23,11 @@ export function encodeParams(params: Params | undefined): string {
     if (value === undefined || value === null) continue;
     if (Array.isArray(value)) {
       for (const item of value as readonly (string | number)[]) {
-        parts.push(`${encodeName(name)}[]=${encodeURIComponent(String(item))}`);
+        parts.push(`${encodeName(name)}[]=${encodeValue(item)}`);
       }
       continue;
     }
-    parts.push(`${encodeName(name)}=${encodeURIComponent(String(value))}`);
+    parts.push(`${encodeName(name)}=${encodeValue(value)}`);
   }
   return parts.join('&');
 }

@@ -14,8 +14,13 @@ describe('encodeParams', () => {
     expect(encodeParams({ a: undefined, b: null, c: [], d: 0 })).toBe('d=0');
   });
 
-  it('percent-encodes values', () => {
-    expect(encodeParams({ search: 'a b&c=d', cron: '0 1 * * 5' })).toBe('search=a%20b%26c%3Dd&cron=0%201%20*%20*%205');
+  it('form-encodes values: reserved characters percent-encoded, a space as +', () => {
+    expect(encodeParams({ search: 'a b&c=d', cron: '0 1 * * 5' })).toBe('search=a+b%26c%3Dd&cron=0+1+*+*+5');
+    expect(encodeParams({ plus: 'C++ 1+1' })).toBe('plus=C%2B%2B+1%2B1');
+  });
+
+  it('sends the labels of "no label at all" as the contract writes them', () => {
+    expect(encodeParams({ labels: 'No Label' })).toBe('labels=No+Label');
   });
 
   it('gives an empty string for no parameters', () => {
