@@ -102,6 +102,8 @@ export class FakeSlack extends EventEmitter {
   readonly messages = new Map<string, FakeMessage>();
   readonly views = new Map<string, Record<string, unknown>>();
   readonly files = new Map<string, { id: string; filename: string; content: string | null; title?: string }>();
+  /** Links still in someone's message composer (link_shared with source `composer`), by unfurl_id. */
+  readonly composing = new Map<string, { text: string; unfurls?: Record<string, Record<string, unknown>> }>();
   private readonly triggers = new Map<string, { issuedAt: number; used: boolean }>();
   private readonly responseUrls = new Map<
     string,
@@ -181,6 +183,13 @@ export class FakeSlack extends EventEmitter {
     const id = crypto.randomBytes(10).toString('hex');
     this.responseUrls.set(id, { channel: meta.channel, user: meta.user, originKey: meta.originKey ?? null, uses: 0 });
     return `${this.baseUrl}/response/${id}`;
+  }
+
+  /** Links a person is typing: the unfurl_id Slack's link_shared carries for them (source `composer`). */
+  startComposing(urls: readonly string[]): string {
+    const id = `${crypto.randomUUID()}`;
+    this.composing.set(id, { text: urls.map((u) => `<${u}>`).join(' ') });
+    return id;
   }
 
   /** Adds a message as if the command's ack body had shown it. */
@@ -489,6 +498,21 @@ export class FakeSlack extends EventEmitter {
       case 'chat.unfurl': {
         // user_auth_message, user_auth_required, user_auth_url and user_auth_blocks only matter to a person who
         // has not authorised the app; they change nothing here.
+        // Either channel and ts, or unfurl_id and source, together (links still in the composer have no message).
+        if (body.unfurl_id !== undefined || body.source !== undefined) {
+          if (typeof body.unfurl_id !== 'string' || !body.unfurl_id) return err('invalid_arguments');
+          if (body.source !== 'composer' && body.source !== 'conversations_history') return err('invalid_source');
+          if (body.channel !== undefined || body.ts !== undefined) return err('invalid_arguments');
+          const draft = body.source === 'composer' ? this.composing.get(body.unfurl_id) : undefined;
+          if (!draft) return err('cannot_find_message');
+          const checked = checkUnfurls(body.unfurls, draft.text);
+          if ('error' in checked) {
+            rec.violations.push(...checked.violations);
+            return err(checked.error);
+          }
+          draft.unfurls = { ...draft.unfurls, ...checked.unfurls };
+          return ok();
+        }
         if (typeof body.channel !== 'string' || !body.channel) return err('missing_channel');
         if (typeof body.ts !== 'string' || !body.ts) return err('missing_ts');
         const m = this.findMessage(body);

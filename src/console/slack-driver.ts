@@ -343,6 +343,25 @@ export class SlackDriver {
     return this.postMessage(user, channel, urls.join(' '), urls);
   }
 
+  /**
+   * Links a person is still typing in a message composer: Slack sends link_shared with source `composer`,
+   * an unfurl_id, and a channel and message_ts that name no posted message.
+   */
+  async composeLinks(user: SlackPerson, urls: string[]): Promise<{ unfurlId: string; it: Interaction }> {
+    const unfurlId = this.o.fake.startComposing(urls);
+    const links = [...new Set(urls)].map((url) => ({ url, domain: safeHost(url) }));
+    const it = await this.event({
+      type: 'link_shared',
+      user: user.id,
+      channel: 'COMPOSER',
+      message_ts: `${user.id}-${unfurlId}`,
+      unfurl_id: unfurlId,
+      source: 'composer',
+      links,
+    });
+    return { unfurlId, it };
+  }
+
   /** An Events API event (e.g. app_home_opened), signed like Slack's. */
   async event(event: Record<string, unknown>): Promise<Interaction> {
     const fake = this.o.fake;

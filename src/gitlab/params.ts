@@ -27,7 +27,7 @@ export function encodeParams(params: Params | undefined): string {
       }
       continue;
     }
-    parts.push(`${encodeName(name)}=${encodeValue(value)}`);
+    parts.push(`${encodeName(name)}=${encodeValue(value as string | number | boolean)}`);
   }
   return parts.join('&');
 }

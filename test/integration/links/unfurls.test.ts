@@ -223,3 +223,36 @@ describe('links that are not previewed', () => {
     expect(h.calls().map((c) => [c.path, c.user, c.status])).toEqual(expect.arrayContaining([[SECRET, 'eve', 404]]));
   });
 });
+
+describe('links still being typed (link_shared from the composer)', () => {
+  it('of a public project: unfurled by unfurl_id and source, never by a channel and ts', async () => {
+    const fromSeq = h.bot.fake.lastSeq;
+    const urls = [url('demo/web/-/issues/4')];
+    const { unfurlId, it } = await h.bot.slack.composeLinks(PEOPLE.alice, urls);
+    expect(it.ack.status).toBe(200);
+    const unfurl = await answer(it, 'chat.unfurl');
+    expect(unfurl.body).toMatchObject({ unfurl_id: unfurlId, source: 'composer' });
+    expect(unfurl.body).not.toHaveProperty('channel');
+    expect(unfurl.body).not.toHaveProperty('ts');
+    const shown = h.bot.fake.composing.get(unfurlId)?.unfurls?.[urls[0] as string];
+    expect(messageText({ blocks: (shown?.blocks as unknown[]) ?? [] })).toMatch(/demo\/web#4\S* Cart total is off/);
+    expect(h.bot.fake.since(fromSeq).filter((r) => r.method === 'chat.postEphemeral')).toEqual([]);
+    expect(h.calls().every((c) => c.method === 'GET' && c.user === 'alice')).toBe(true);
+  });
+
+  it('of a private project: no preview and no question, since there is no channel to ask about yet', async () => {
+    const fromSeq = h.bot.fake.lastSeq;
+    const { unfurlId, it } = await h.bot.slack.composeLinks(PEOPLE.alice, [url('demo/secret/issues/1')]);
+    expect(it.ack.status).toBe(200);
+    await settleWithNothing(fromSeq);
+    expect(h.bot.fake.composing.get(unfurlId)?.unfurls).toBeUndefined();
+  });
+
+  it('mixed: only the public link is previewed', async () => {
+    const urls = [url('demo/web/-/merge_requests/3'), url('demo/secret/issues/1')];
+    const { unfurlId, it } = await h.bot.slack.composeLinks(PEOPLE.alice, urls);
+    await answer(it, 'chat.unfurl');
+    expect(Object.keys(h.bot.fake.composing.get(unfurlId)?.unfurls ?? {})).toEqual([urls[0]]);
+    expect(it.records((r) => r.method === 'chat.postEphemeral')).toEqual([]);
+  });
+});
