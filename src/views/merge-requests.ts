@@ -217,6 +217,13 @@ function isFull(mr: ListItem): mr is MergeRequest {
 }
 
 /** One merge request as a list row; lists across projects name the project in the reference. */
+/** Why a row that reads "can be merged" offers no Merge: it is already set to merge when its pipeline succeeds. */
+function autoMergeNote(mr: Pick<MergeRequest, 'state' | 'merge_when_pipeline_succeeds'>): Md | '' {
+  return mr.state === 'opened' && mr.merge_when_pipeline_succeeds
+    ? md` · :clock3: merges when the pipeline succeeds`
+    : '';
+}
+
 export function mergeRequestRow(
   mr: ListItem,
   project: Project,
@@ -226,7 +233,7 @@ export function mergeRequestRow(
   const ref = o.across ? mrRef(project, mr.iid) : `!${mr.iid}`;
   const head = md`${STATES[mr.state]?.emoji ?? ':grey_question:'} ${bold(linked(url, ref))} ${truncate(mr.title, 150)}`;
   const text = isFull(mr)
-    ? md`${head}\n${mr.source_branch ? md`${code(truncate(mr.source_branch, 80))} → ` : ''}${code(truncate(mr.target_branch, 80))} · @${mr.author.username}${mr.assignee ? md` → @${mr.assignee.username}` : ''} · ${mergeStatusBadge(mr)}`
+    ? md`${head}\n${mr.source_branch ? md`${code(truncate(mr.source_branch, 80))} → ` : ''}${code(truncate(mr.target_branch, 80))} · @${mr.author.username}${mr.assignee ? md` → @${mr.assignee.username}` : ''} · ${mergeStatusBadge(mr)}${autoMergeNote(mr)}`
     : md`${head} · ${STATES[mr.state]?.word ?? mr.state}`;
   const details = button({
     text: 'Details',

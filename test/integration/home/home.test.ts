@@ -78,6 +78,11 @@ describe("a connected person's Home", () => {
     for (const mr of mrs) expect(mrText).toContain(`demo/web!${mr.iid}`);
     // Each shows where it stands on merging; the mergeable one offers Merge, pinned to its head.
     expect(mrText).toContain(':white_check_mark: can be merged');
+    // !2 is already set to merge when its pipeline succeeds: the row says so, which is why it offers no Merge.
+    expect(mrText).toMatch(
+      /demo\/web!2\S* Add search suggestions dropdown\n[^\n]*:clock3: merges when the pipeline succeeds/,
+    );
+    expect(mrText).not.toMatch(/demo\/web!3\S* [^\n]*\n[^\n]*merges when the pipeline succeeds/);
     const merge = JSON.parse(homeButton(home, /^Merge$/).value ?? '{}') as { i: number; s: string };
     const head = (await (await h.api('alice', `projects/demo%2Fweb/merge_requests/${merge.i}`)).json()) as {
       sha: string;
