@@ -346,6 +346,23 @@ export class FakeSlack extends EventEmitter {
   }
 
   /** A message the app may change: not ephemeral, not deleted, in the channel given. */
+  /** What chat.unfurl addresses: channel and ts (a posted message), or unfurl_id and source (links in the composer). */
+  private unfurlTargetOf(
+    body: Body,
+  ): { message: FakeMessage } | { draft: { text: string; unfurls?: Record<string, Body> } } | { error: string } {
+    if (body.unfurl_id !== undefined || body.source !== undefined) {
+      if (typeof body.unfurl_id !== 'string' || !body.unfurl_id) return { error: 'invalid_arguments' };
+      if (body.source !== 'composer' && body.source !== 'conversations_history') return { error: 'invalid_source' };
+      if (body.channel !== undefined || body.ts !== undefined) return { error: 'invalid_arguments' };
+      const draft = body.source === 'composer' ? this.composing.get(body.unfurl_id) : undefined;
+      return draft ? { draft } : { error: 'cannot_find_message' };
+    }
+    if (typeof body.channel !== 'string' || !body.channel) return { error: 'missing_channel' };
+    if (typeof body.ts !== 'string' || !body.ts) return { error: 'missing_ts' };
+    const message = this.findMessage(body);
+    return message ? { message } : { error: 'cannot_find_message' };
+  }
+
   private findMessage(body: Body): FakeMessage | undefined {
     const m = this.messages.get(`${this.resolveChannel(String(body.channel ?? ''))}:${String(body.ts ?? '')}`);
     return m && !m.deleted && !m.ephemeral ? m : undefined;
@@ -498,32 +515,16 @@ export class FakeSlack extends EventEmitter {
       case 'chat.unfurl': {
         // user_auth_message, user_auth_required, user_auth_url and user_auth_blocks only matter to a person who
         // has not authorised the app; they change nothing here.
-        // Either channel and ts, or unfurl_id and source, together (links still in the composer have no message).
-        if (body.unfurl_id !== undefined || body.source !== undefined) {
-          if (typeof body.unfurl_id !== 'string' || !body.unfurl_id) return err('invalid_arguments');
-          if (body.source !== 'composer' && body.source !== 'conversations_history') return err('invalid_source');
-          if (body.channel !== undefined || body.ts !== undefined) return err('invalid_arguments');
-          const draft = body.source === 'composer' ? this.composing.get(body.unfurl_id) : undefined;
-          if (!draft) return err('cannot_find_message');
-          const checked = checkUnfurls(body.unfurls, draft.text);
-          if ('error' in checked) {
-            rec.violations.push(...checked.violations);
-            return err(checked.error);
-          }
-          draft.unfurls = { ...draft.unfurls, ...checked.unfurls };
-          return ok();
-        }
-        if (typeof body.channel !== 'string' || !body.channel) return err('missing_channel');
-        if (typeof body.ts !== 'string' || !body.ts) return err('missing_ts');
-        const m = this.findMessage(body);
-        if (!m) return err('cannot_find_message');
-        const checked = checkUnfurls(body.unfurls, m.text);
+        const target = this.unfurlTargetOf(body);
+        if ('error' in target) return err(target.error);
+        const shown = 'message' in target ? target.message : target.draft;
+        const checked = checkUnfurls(body.unfurls, shown.text);
         if ('error' in checked) {
           rec.violations.push(...checked.violations);
           return err(checked.error);
         }
-        m.unfurls = { ...m.unfurls, ...checked.unfurls };
-        rec.message = m;
+        shown.unfurls = { ...shown.unfurls, ...checked.unfurls };
+        if ('message' in target) rec.message = target.message;
         return ok();
       }
       case 'conversations.history': {

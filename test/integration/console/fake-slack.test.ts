@@ -288,6 +288,24 @@ describe('chat.unfurl', () => {
     expect(fake.since(seq)[0]?.violations).toEqual([`${URL_A}: 51 blocks > 50`]);
     expect(fake.messages.get(m.key)?.unfurls).toBeUndefined();
   });
+
+  it('addresses links still in the composer by unfurl_id and source, never mixed with channel and ts', async () => {
+    const id = fake.startComposing([URL_A]);
+    const refused = async (body: Record<string, unknown>) => (await call('chat.unfurl', body)).body.error;
+    const unfurls = { [URL_A]: unfurlOf('Job #8') };
+    expect(await refused({ unfurl_id: id, source: 'composer', channel: 'C0TEST', ts: '1.000001', unfurls })).toBe(
+      'invalid_arguments',
+    );
+    expect(await refused({ unfurl_id: id, unfurls })).toBe('invalid_source');
+    expect(await refused({ source: 'composer', unfurls })).toBe('invalid_arguments');
+    expect(await refused({ unfurl_id: 'nope', source: 'composer', unfurls })).toBe('cannot_find_message');
+    expect(await refused({ unfurl_id: id, source: 'composer', unfurls: { [URL_B]: unfurlOf('x') } })).toBe(
+      'cannot_unfurl_message',
+    );
+    expect(fake.composing.get(id)?.unfurls).toBeUndefined();
+    expect((await call('chat.unfurl', { unfurl_id: id, source: 'composer', unfurls })).body).toEqual({ ok: true });
+    expect(fake.composing.get(id)?.unfurls).toEqual(unfurls);
+  });
 });
 
 describe('views.publish', () => {
