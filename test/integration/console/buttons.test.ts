@@ -1,38 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, startDemo } from '../../../src/console/demo.js';
-import { fakeClock } from '../../support/clock.js';
+import { describe, expect, it } from 'vitest';
+import { numberOf, useDemoConsole } from '../../support/demo-console.js';
 
 // Pressing buttons in the console: numbers run on through the session, any button still shown
 // can be pressed, a redrawn message's old numbers stop working, and a deleted message's say so.
 
-let demo: Demo;
-const output: string[] = [];
-const answers: string[] = [];
-
-beforeAll(async () => {
-  demo = await startDemo({
-    write: (t) => output.push(t),
-    ask: async () => answers.shift() ?? null,
-    now: fakeClock().now,
-  });
-});
-afterAll(async () => {
-  await demo?.close();
-});
-
-/** What the console printed for one line. */
-async function say(line: string): Promise<string> {
-  const before = output.length;
-  await demo.session.handle(line);
-  return output.slice(before).join('\n');
-}
-
-/** The number the console gave the button labelled `label` in `said`. */
-function numberOf(said: string, label: string): number {
-  const m = new RegExp(`\\[(\\d+) ${label}[ \\]]`).exec(said);
-  if (!m) expect.fail(`no button "${label}" in:\n${said}`);
-  return Number(m[1]);
-}
+const demoConsole = useDemoConsole();
+const { say } = demoConsole;
 
 const numbers = (said: string) => [...said.matchAll(/\[(\d+) /g)].map((m) => Number(m[1]));
 
@@ -67,20 +40,20 @@ describe('console buttons', () => {
   it('says so when a button of a deleted message is pressed, and sends nothing', async () => {
     const prompt = await say('schedule delete demo/web 3');
     await say(String(numberOf(prompt, 'Never mind')));
-    const seq = demo.fake.lastSeq;
+    const seq = demoConsole.demo.fake.lastSeq;
     const yes = numberOf(prompt, 'Yes, delete schedule #3');
     expect(await say(String(yes))).toBe(`Button ${yes} was on a message that has since been deleted.`);
-    expect(demo.fake.lastSeq).toBe(seq);
+    expect(demoConsole.demo.fake.lastSeq).toBe(seq);
   });
 
   it('shows a message again with new numbers when it changed since it was shown', async () => {
     const shared = await say('job demo/web 8 --share');
     const trace = numberOf(shared, 'Trace');
-    const message = [...demo.fake.messages.values()].filter((m) => !m.ephemeral).at(-1);
+    const message = [...demoConsole.demo.fake.messages.values()].filter((m) => !m.ephemeral).at(-1);
     if (!message) expect.fail('the shared card is not in the fake Slack');
-    const res = await fetch(`${demo.fake.apiUrl}chat.update`, {
+    const res = await fetch(`${demoConsole.demo.fake.apiUrl}chat.update`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${demo.fake.botToken}`, 'content-type': 'application/json' },
+      headers: { authorization: `Bearer ${demoConsole.demo.fake.botToken}`, 'content-type': 'application/json' },
       body: JSON.stringify({ channel: message.channel, ts: message.ts, text: message.text, blocks: message.blocks }),
     });
     expect(await res.json()).toMatchObject({ ok: true });

@@ -1,37 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Demo, startDemo } from '../../../src/console/demo.js';
-import { fakeClock } from '../../support/clock.js';
+import { describe, expect, it } from 'vitest';
+import { numberOf, useDemoConsole } from '../../support/demo-console.js';
 
 // The demo console shows the Home tab (`home`) with numbered buttons that act on it, and a person's message
 // with links (`post …`) with the previews Slack shows under it, or the question asked before a private one.
 
-let demo: Demo;
-const output: string[] = [];
-const answers: string[] = [];
-const clock = fakeClock();
-
-beforeAll(async () => {
-  demo = await startDemo({
-    write: (t) => output.push(t),
-    ask: async () => answers.shift() ?? null,
-    now: clock.now,
-  });
-});
-afterAll(async () => {
-  await demo?.close();
-});
-
-async function say(line: string): Promise<string> {
-  const before = output.length;
-  await demo.session.handle(line);
-  return output.slice(before).join('\n');
-}
-
-function numberOf(said: string, label: string): number {
-  const m = new RegExp(`\\[(\\d+) ${label}[ \\]]`).exec(said);
-  if (!m) expect.fail(`no button "${label}" in:\n${said}`);
-  return Number(m[1]);
-}
+const demoConsole = useDemoConsole();
+const { say } = demoConsole;
 
 describe('the Home tab in the console', () => {
   it('is shown by `home`, and its buttons act on it and show it again', async () => {
@@ -50,7 +24,7 @@ describe('the Home tab in the console', () => {
     expect(await say(String(numberOf(home, 'Done')))).toMatch(/earlier version of your Home tab/);
 
     // Merge opens the card's form; the answer is the Home again.
-    answers.push('no');
+    demoConsole.answers.push('no');
     const merged = await say(String(numberOf(done, 'Merge')));
     expect(merged).toContain('┌ form: Merge !3');
     expect(merged).toMatch(/Merged by @alice/);
@@ -65,17 +39,17 @@ describe('the Home tab in the console', () => {
 
 describe('links in the console', () => {
   it('shows previews under a posted message, and asks first for a private one', async () => {
-    const publicLink = `${demo.simUrl}/demo/web/-/issues/4`;
+    const publicLink = `${demoConsole.demo.simUrl}/demo/web/-/issues/4`;
     const posted = await say(`post have a look: ${publicLink}`);
     expect(posted).toContain('┌ alice in #demo');
     expect(posted).toMatch(/▏ .*demo\/web#4.* Cart total is off by one cent/);
 
-    const privateLink = `${demo.simUrl}/demo/secret/-/issues/1`;
+    const privateLink = `${demoConsole.demo.simUrl}/demo/secret/-/issues/1`;
     const asked = await say(`post and ${privateLink}`);
     expect(asked).toContain('Show a preview of this private link to #C0DEMO?');
     const shown = await say(String(numberOf(asked, 'Show')));
     expect(shown).toMatch(/preview is now shown/);
-    const message = [...demo.fake.messages.values()].filter((m) => m.user).at(-1);
+    const message = [...demoConsole.demo.fake.messages.values()].filter((m) => m.user).at(-1);
     expect(Object.keys(message?.unfurls ?? {})).toEqual([privateLink]);
   });
 });

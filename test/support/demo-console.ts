@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type Demo, startDemo } from '../../src/console/demo.js';
+import { type FakeClock, fakeClock } from './clock.js';
+
+export interface DemoConsole {
+  /** The demo, once the file's beforeAll has started it. */
+  readonly demo: Demo;
+  /** Answers the console's forms and confirmations will read, in order. */
+  readonly answers: string[];
+  readonly clock: FakeClock;
+  /** Types one line into the console; what it printed for that line. */
+  say(line: string): Promise<string>;
+}
+
+/** The demo console for one test file (started before its tests, closed after), printing into memory. */
+export function useDemoConsole(): DemoConsole {
+  let demo: Demo | undefined;
+  const output: string[] = [];
+  const answers: string[] = [];
+  const clock = fakeClock();
+  beforeAll(async () => {
+    demo = await startDemo({ write: (t) => output.push(t), ask: async () => answers.shift() ?? null, now: clock.now });
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  const started = (): Demo => {
+    if (!demo) throw new Error('the demo console is not started yet');
+    return demo;
+  };
+  return {
+    get demo() {
+      return started();
+    },
+    answers,
+    clock,
+    async say(line) {
+      const before = output.length;
+      await started().session.handle(line);
+      return output.slice(before).join('\n');
+    },
+  };
+}
+
+/** The number the console gave the button labelled `label` in `said`. */
+export function numberOf(said: string, label: string): number {
+  const m = new RegExp(`\\[(\\d+) ${label}[ \\]]`).exec(said);
+  if (!m) expect.fail(`no button "${label}" in:\n${said}`);
+  return Number(m[1]);
+}
