@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { budgetKey, createMeteredTransport } from '../../../src/digest/metered-transport.js';
-import { createTokenBudget, type PacingClock } from '../../../src/digest/pacing.js';
+import { createTokenBudget } from '../../../src/digest/pacing.js';
 import { createGitlabClient } from '../../../src/gitlab/client.js';
 import { RateLimitedError } from '../../../src/gitlab/errors.js';
 import { createTransport } from '../../../src/gitlab/http.js';
+import { sleepingClock } from '../../support/clock.js';
 import { type RecordingServer, startRecordingServer } from '../gitlab/support/recording-server.js';
 
 // The budget digests read with, fed by what a real server answers: RateLimit-* headers and a 429's Retry-After.
@@ -17,25 +18,12 @@ afterAll(async () => {
   await server?.close();
 });
 
-function clock(start: number): PacingClock & { slept: number[] } {
-  let t = start;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => t,
-    async sleep(ms) {
-      slept.push(ms);
-      t += ms;
-    },
-  };
-}
-
 const TOKEN = 'glpat-budget-test-token';
 const NOW = Date.UTC(2026, 2, 2, 9, 0, 0);
 
 describe('the budget of a token, fed by the server', () => {
   it('waits for the window to reset once the server says only the reserve is left', async () => {
-    const c = clock(NOW);
+    const c = sleepingClock(NOW);
     const budget = createTokenBudget({ clock: c });
     const client = createGitlabClient(
       createMeteredTransport(createTransport({ baseUrl: server.url, retry: { limit: 0 } }), budget),
@@ -62,7 +50,7 @@ describe('the budget of a token, fed by the server', () => {
 
   it('sends nothing for that token until a 429’s Retry-After has passed', async () => {
     server.reset();
-    const c = clock(NOW);
+    const c = sleepingClock(NOW);
     const budget = createTokenBudget({ clock: c });
     const transport = createMeteredTransport(createTransport({ baseUrl: server.url, retry: { limit: 0 } }), budget);
     server.enqueue(

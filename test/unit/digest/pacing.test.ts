@@ -4,27 +4,14 @@ import {
   createChannelQueue,
   createLimiter,
   createTokenBudget,
-  type PacingClock,
 } from '../../../src/digest/pacing.js';
+import { sleepingClock } from '../../support/clock.js';
 
 // Pacing with a clock that moves only when something sleeps on it.
 
-function fakeClock(start = 1_000_000): PacingClock & { slept: number[] } {
-  let t = start;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => t,
-    async sleep(ms) {
-      slept.push(ms);
-      t += ms;
-    },
-  };
-}
-
 describe('a token’s budget', () => {
   it('lets calls through while the server says there is room', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const budget = createTokenBudget({ clock });
     budget.observe('k', { limit: 100, remaining: 50, reset: clock.now() / 1000 + 60, observed: 50 });
     await budget.acquire('k');
@@ -34,7 +21,7 @@ describe('a token’s budget', () => {
   });
 
   it('waits for the window to reset when only the reserve for the person’s own commands is left', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const budget = createTokenBudget({ clock, reserveShare: 0.1 });
     budget.observe('k', { limit: 100, remaining: 10, reset: clock.now() / 1000 + 30, observed: 90 });
     await budget.acquire('k');
@@ -45,7 +32,7 @@ describe('a token’s budget', () => {
   });
 
   it('after a 429 sends nothing for that token until its Retry-After, and other tokens are not held up', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const budget = createTokenBudget({ clock });
     budget.backoff('a', 5000);
     await budget.acquire('b');
@@ -55,7 +42,7 @@ describe('a token’s budget', () => {
   });
 
   it('gives up at once when the wait is longer than a digest may wait', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const budget = createTokenBudget({ clock, maxWaitMs: 60_000 });
     budget.backoff('a', 3_600_000);
     await expect(budget.acquire('a')).rejects.toBeInstanceOf(BudgetExhaustedError);
@@ -65,7 +52,7 @@ describe('a token’s budget', () => {
 
 describe('a channel’s queue', () => {
   it('posts into one channel at least the interval apart, and into different channels without waiting', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const queue = createChannelQueue({ intervalMs: 1000, clock });
     const order: string[] = [];
     const post = (channel: string, name: string) =>
@@ -78,7 +65,7 @@ describe('a channel’s queue', () => {
   });
 
   it('keeps going after a post that failed', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock(1_000_000);
     const queue = createChannelQueue({ intervalMs: 1000, clock });
     await expect(queue.run('C1', async () => Promise.reject(new Error('no')))).rejects.toThrow('no');
     await expect(queue.run('C1', async () => 'ok')).resolves.toBe('ok');

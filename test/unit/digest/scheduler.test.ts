@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PacingClock } from '../../../src/digest/pacing.js';
 import { createDigestScheduler } from '../../../src/digest/scheduler.js';
 import { silentLogger } from '../../../src/logger.js';
 import type { Digest } from '../../../src/store/digest-store.js';
+import { sleepingClock } from '../../support/clock.js';
 
 // One node-cron task per schedule; its digests' runs start spread evenly over the spread window.
 
@@ -34,19 +34,6 @@ function digest(id: number, o: Partial<Digest> = {}): Digest {
   };
 }
 
-function fakeClock(): PacingClock & { slept: number[] } {
-  let t = 0;
-  const slept: number[] = [];
-  return {
-    slept,
-    now: () => t,
-    async sleep(ms) {
-      slept.push(ms);
-      t += ms;
-    },
-  };
-}
-
 const stops: (() => void)[] = [];
 afterEach(() => {
   for (const stop of stops.splice(0)) stop();
@@ -54,7 +41,7 @@ afterEach(() => {
 
 describe('the digest scheduler', () => {
   it('starts the runs of one slot evenly over the spread, skipping a digest paused meanwhile', async () => {
-    const clock = fakeClock();
+    const clock = sleepingClock();
     const fired: { id: number; at: number }[] = [];
     const scheduler = createDigestScheduler({
       mode: 'cron',
