@@ -13,6 +13,7 @@ import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { createSlackApp } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
+import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
 import type { Logger } from './logger.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
@@ -75,7 +76,12 @@ export function createApp(deps: AppDeps): BotApp {
   const { config, logger, db } = deps;
   const now = deps.now ?? (() => new Date());
   const transport =
-    deps.transport ?? createTransport({ baseUrl: config.gitlabUrl, logger: logger.child({ component: 'gitlab' }) });
+    deps.transport ??
+    createTransport({
+      baseUrl: config.gitlabUrl,
+      logger: logger.child({ component: 'gitlab' }),
+      nextTurn: nextWorkTurn,
+    });
   const checkTransport =
     deps.checkTransport ??
     createTransport({

@@ -36,6 +36,8 @@ export interface TransportOptions {
   random?: () => number;
   /** Epoch milliseconds; used for time budgets and HTTP-date `Retry-After`. */
   now?: () => number;
+  /** Awaited after each answer before the caller sees it: the app's work turns (listeners/turns.ts). */
+  nextTurn?: () => Promise<void>;
 }
 
 export interface RequestOptions<K extends ResponseKind = 'json'> {
@@ -182,6 +184,7 @@ export function createTransport(options: TransportOptions): Transport {
     const init = { context: { call }, method: req.method, headers, body: req.form && encodeParams(req.form) };
     const { answer, body } = await (req.responseType === 'stream' ? openStream(url, init) : fetchBody(req, url, init));
     const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
+    if (options.nextTurn) await options.nextTurn();
     return { status: answer.statusCode, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
   }
 

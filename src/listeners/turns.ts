@@ -1,11 +1,12 @@
-// Requests start their work one per event-loop turn, in the order they were acknowledged.
+// Work goes on one piece per event-loop turn, in order: a request's work after its ack (acknowledge.ts), and what
+// follows each Delivery Service answer (the transport's `nextTurn`, set in app.ts).
 //
 // Node accepts at most one new connection per event-loop turn (libuv ≥ 1.45). When every acknowledged command
 // started its work at once, a burst made each turn do the work of dozens of commands (50–80 ms), and new
-// connections waited seconds to be accepted: ack p99 at 200 in flight was 2.8 s. Starting one command's work per
-// turn keeps turns about one command long, so acks keep up with a burst while the work is done in the same total
-// time (`npm run bench`, 2,000 commands at 200 in flight: ack p99 2.8 s → 0.22 s, answer p99 2.8 → 0.5 s,
-// commands per second unchanged).
+// connections waited seconds to be accepted: ack p99 at 200 in flight was 2.8 s. One piece per turn keeps turns
+// short, so acks keep up with a burst while the work takes the same total time (`npm run bench`, 2,000 commands at
+// 200 in flight: ack p99 2.8 s → 0.2 s, answer p99 2.8 → 0.5 s, commands per second unchanged). Answers from a
+// slow server arrive in bunches; taking them one per turn too keeps acks at ~1 ms with the simulator 50 ms late.
 
 const waiting: (() => void)[] = [];
 let releasing = false;

@@ -327,3 +327,23 @@ describe('the wire', () => {
     expect(lines.some((line) => line.msg === 'gitlab retry')).toBe(true);
   });
 });
+
+describe('work turns', () => {
+  it('hands an answer to its caller only after the turn it waited for', async () => {
+    const turns: (() => void)[] = [];
+    h = await startHarness({ nextTurn: () => new Promise<void>((resolve) => turns.push(resolve)) });
+    h.server.enqueue({ body: issueNumbered(7) });
+
+    let answered = false;
+    const call = h.client.issues.get('demo/web', 7).then((issue) => {
+      answered = true;
+      return issue;
+    });
+    await expect.poll(() => turns.length).toBe(1); // the answer is in, waiting for its turn
+    expect(answered).toBe(false);
+    turns[0]?.();
+
+    expect((await call).id).toBe(7);
+    expect(h.server.requests).toHaveLength(1);
+  });
+});
