@@ -44,15 +44,6 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
       session: o.sessionOf(actor),
     };
     if (logger.getLevel?.() === 'debug') logger.debug('command received', { key: cmd.key, team: actor.teamId });
-    // A person without a usable token learns it from the ack itself: one message, no API call.
-    const problem = cmd.needsToken ? connectionProblem(await ctx.session.connection(), o.serverUrl) : null;
-    if (problem) {
-      await acknowledge(context, ack, {
-        response_type: 'ephemeral',
-        ...buildConnectPrompt(problem, o.serverUrl, o.slashCommand),
-      });
-      return;
-    }
     // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).
     const handler = o.dispatch.command(cmd.key);
     if (!handler) throw new Error(`no handler for ${cmd.key}`);
@@ -70,7 +61,14 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
       await deliver(delivery, reply);
       return;
     }
+    // Everything from here on waits for the ack: reading the person's connection is the first of it.
     await acknowledge(context, ack);
+    // A person without a usable token is told so, and nothing is asked of the server.
+    const problem = connectionProblem(await ctx.session.connection(), o.serverUrl);
+    if (problem) {
+      await deliver(delivery, { kind: 'message', message: buildConnectPrompt(problem, o.serverUrl, o.slashCommand) });
+      return;
+    }
     await deliver(delivery, await handler(cmd, ctx));
   });
 }

@@ -80,6 +80,9 @@ describe('connecting a token', () => {
   it('gives a person without a token one message with a Connect button, and calls nothing', async () => {
     sim.reset();
     const it = await bot.slack.command(PEOPLE.carol, 'jobs demo/web --scope failed');
+    // The ack comes first and empty; the one answer follows on the response_url.
+    expect(it.ackMessage).toBeNull();
+    expect(await it.waitForMessage((t) => /not connected/i.test(t))).not.toBeNull();
     expect(it.messages()).toHaveLength(1);
     expect(it.messages()[0]?.ephemeral).toBe(true);
     expect(it.text()).toMatch(/not connected/i);
