@@ -1,7 +1,10 @@
 // The bot next to a bare Bolt app, in the same run, interleaved, each in its own process: the built bot
 // (`node dist/main.js`, what `npm start` runs) doing whole `/gl jobs demo/web` commands against the simulator
-// (its own process), and a Bolt app with the same receiver that only acks the same signed requests; the load
-// generator (bench/load.ts, which also plays Slack's response_url) is a fourth process. Every server process has
+// (its own process), and a Bolt app with the same receiver that only acks the same signed requests. A third app,
+// the floor (bench/floor-bolt.mjs), does only what a whole command cannot skip on this stack (the ack, one got GET,
+// one POST to the response_url): the bot's figures above the floor's are the bot's own, the floor's above the bare
+// app's are the stack's. The load generator (bench/load.ts, which also plays Slack's response_url) is a process of
+// its own too. Every server process has
 // bench/probe.mjs preloaded, which reports its CPU time, memory and (for the simulator) when each request it served
 // started and ended, so the simulator's own time can be taken off the bot's end-to-end time.
 //
@@ -9,8 +12,9 @@
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
 // BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_LATENCY (2000 commands at 200 in
-// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_NODE_ARGS (extra node flags for the bot,
-// e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's probe also records its requests).
+// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
+// node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
+// probe also records its requests).
 // Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
 
 import crypto from 'node:crypto';
@@ -39,8 +43,9 @@ const COMMAND = 'jobs demo/web';
 const ANSWER = 'Jobs in demo/web';
 const BUTTON = { command: 'jobs demo/web', label: 'Details', answer: 'Job #32' };
 const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
-/** Extra node flags for the bot, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under this load. */
+/** Extra node flags for the bot (or the floor), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load. */
 const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
+const FLOOR_NODE_ARGS = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = './bench/probe.mjs';
 
@@ -52,6 +57,7 @@ export interface Processes {
   load: Child;
   bot: Child;
   bare: Child;
+  floor: Child;
   dataDir: string;
 }
 
@@ -109,10 +115,17 @@ export async function startAll(): Promise<Processes> {
       ready: /listening on (\d+)/,
     });
     started.push(bare);
+    const { child: floor, match: floorPort } = await Child.start('floor Bolt app', {
+      args: ['--expose-gc', ...FLOOR_NODE_ARGS, '--import', PROBE, 'bench/floor-bolt.mjs'],
+      env,
+      ready: /listening on (\d+)/,
+    });
+    started.push(floor);
     const secret = env.SLACK_SIGNING_SECRET;
     await load.call('target', { name: 'bot', url: `http://127.0.0.1:${botPort?.[1]}`, signingSecret: secret });
     await load.call('target', { name: 'bare', url: `http://127.0.0.1:${barePort?.[1]}`, signingSecret: secret });
-    return { sim, simUrl, load, bot, bare, dataDir };
+    await load.call('target', { name: 'floor', url: `http://127.0.0.1:${floorPort?.[1]}`, signingSecret: secret });
+    return { sim, simUrl, load, bot, bare, floor, dataDir };
   } catch (err) {
     for (const c of started.reverse()) await c.stop();
     throw err;
@@ -126,8 +139,12 @@ export interface Phase {
   sim: Intervals;
 }
 
+/** The three apps, in the order of the first round. */
+export type Target = 'bare' | 'floor' | 'bot';
+const TARGETS: Target[] = ['bare', 'floor', 'bot'];
+
 export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
-  const server = o.target === 'bot' ? p.bot : p.bare;
+  const server = o.target === 'bot' ? p.bot : o.target === 'floor' ? p.floor : p.bare;
   await p.sim.timings(); // drop what came before
   const [t0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
   const run = await p.load.call<RunResult>('run', o);
@@ -229,27 +246,30 @@ async function setSimLatency(simUrl: string, latencyMs: number) {
 export async function sideBySide() {
   const p = await startAll();
   try {
-    const startup = { bot: await p.bot.stats(), bare: await p.bare.stats() };
-    const command = (target: string, concurrency: number, count: number, extra: Partial<RunOptions> = {}) =>
+    const startup = { bot: await p.bot.stats(), bare: await p.bare.stats(), floor: await p.floor.stats() };
+    const command = (target: Target, concurrency: number, count: number, extra: Partial<RunOptions> = {}) =>
       phase(p, {
         target,
         concurrency,
         count,
         text: COMMAND,
-        ...(target === 'bot' ? { answer: ANSWER } : {}),
+        ...(target === 'bare' ? {} : { answer: ANSWER }),
         ...extra,
       });
 
     progress('warming up');
-    await command('bare', 20, 500);
-    await command('bot', 20, 500);
+    for (const target of TARGETS) await command(target, 20, 500);
     const button = await p.load.call<RunOptions['button']>('findButton', {
       target: 'bot',
       text: BUTTON.command,
       label: BUTTON.label,
     });
     await phase(p, { target: 'bot', concurrency: 5, count: 200, button, answer: BUTTON.answer });
-    const warm = { bot: await p.bot.stats({ gc: true }), bare: await p.bare.stats({ gc: true }) };
+    const warm = {
+      bot: await p.bot.stats({ gc: true }),
+      bare: await p.bare.stats({ gc: true }),
+      floor: await p.floor.stats({ gc: true }),
+    };
 
     const phases: Record<string, Phase[]> = {};
     const keep = (key: string, ph: Phase) => {
@@ -257,8 +277,8 @@ export async function sideBySide() {
       phases[key].push(ph);
     };
     for (let r = 0; r < ROUNDS; r++) {
-      // The order alternates from round to round, so neither side always runs right after the other.
-      const order = r % 2 === 0 ? ['bare', 'bot'] : ['bot', 'bare'];
+      // The order turns from round to round, so no app always runs right after the same other one.
+      const order = TARGETS.map((_, i) => TARGETS[(i + r) % TARGETS.length] as Target);
       for (const c of [1, 50, 200]) {
         for (const target of order) {
           progress(`round ${r + 1}/${ROUNDS}: ${target} at ${c} in flight`);
@@ -299,9 +319,13 @@ export async function sideBySide() {
       leak.push(await command('bot', 50, n));
       await command('bare', 50, n);
     }
-    const end = { bot: await p.bot.stats({ gc: true }), bare: await p.bare.stats({ gc: true }) };
+    const end = {
+      bot: await p.bot.stats({ gc: true }),
+      bare: await p.bare.stats({ gc: true }),
+      floor: await p.floor.stats({ gc: true }),
+    };
 
-    const side = (target: 'bot' | 'bare') => ({
+    const side = (target: Target) => ({
       c1: summarise(phases[`${target}:1`] ?? []),
       c50: summarise(phases[`${target}:50`] ?? []),
       c200: summarise(phases[`${target}:200`] ?? []),
@@ -313,13 +337,14 @@ export async function sideBySide() {
     });
     const bot = side('bot');
     const bare = side('bare');
+    const floor = side('floor');
     const latencyRun = latency ? summarise([latency]) : null;
     const heapStart = leakStart.bot.heapAfterGc ?? 0;
     const heapEnd = end.bot.heapAfterGc ?? 0;
     const ratio = (a: number | null | undefined, b: number | null | undefined) =>
       a == null || b == null || b === 0 ? null : round(a / b, 2);
     return {
-      benchmark: 'bot next to a bare Bolt app, interleaved',
+      benchmark: 'bot next to a bare Bolt app and the floor of the stack, interleaved',
       command: `/gl ${COMMAND}`,
       button: `${BUTTON.label} on the answer to /gl ${BUTTON.command}`,
       rounds: ROUNDS,
@@ -328,6 +353,7 @@ export async function sideBySide() {
       load_average: os.loadavg().map((x) => round(x, 2)),
       bot,
       bare,
+      floor,
       ratios: {
         ack_p50_c1: ratio(bot.c1.ack_p50_ms, bare.c1.ack_p50_ms),
         ack_p50_c50: ratio(bot.c50.ack_p50_ms, bare.c50.ack_p50_ms),
@@ -335,6 +361,14 @@ export async function sideBySide() {
         cpu_per_command_c50: ratio(bot.c50.cpu_ms_per_command.server, bare.c50.cpu_ms_per_command.server),
         cpu_per_command_c200: ratio(bot.c200.cpu_ms_per_command.server, bare.c200.cpu_ms_per_command.server),
         rss_at_end: ratio(end.bot.memory.rss, end.bare.memory.rss),
+      },
+      // What the stack costs before the bot adds anything (floor ÷ bare), and what the bot adds (bot ÷ floor).
+      floor_ratios: {
+        ack_p50_c1_vs_bare: ratio(floor.c1.ack_p50_ms, bare.c1.ack_p50_ms),
+        cpu_per_command_c50_vs_bare: ratio(floor.c50.cpu_ms_per_command.server, bare.c50.cpu_ms_per_command.server),
+        cpu_per_command_c200_vs_bare: ratio(floor.c200.cpu_ms_per_command.server, bare.c200.cpu_ms_per_command.server),
+        bot_cpu_per_command_c50_vs_floor: ratio(bot.c50.cpu_ms_per_command.server, floor.c50.cpu_ms_per_command.server),
+        bot_answer_p50_c1_vs_floor: ratio(bot.c1.answer_p50_ms, floor.c1.answer_p50_ms),
       },
       end_to_end_minus_simulator: {
         read: withoutSimulator(phases['bot:1'] ?? []),
@@ -361,7 +395,7 @@ export async function sideBySide() {
       },
     };
   } finally {
-    for (const c of [p.bare, p.bot, p.load, p.sim]) await c.stop();
+    for (const c of [p.floor, p.bare, p.bot, p.load, p.sim]) await c.stop();
     fs.rmSync(p.dataDir, { recursive: true, force: true });
   }
 }

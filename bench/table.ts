@@ -16,6 +16,8 @@ export interface Target {
   value: number | boolean | null;
   target: string;
   met: boolean | null;
+  /** The same figure for the floor (the least any bot or client on Bolt + got does), where the bench has one. */
+  floor?: number | null;
 }
 
 const atMost = (value: number | null, limit: number, label: string): Target => ({
@@ -33,17 +35,25 @@ export function judge(r: Json): Record<string, Target> {
   const s = r.side_by_side;
   const growth = n(s, 'heap_check.growth');
   const reads = (at(r, 'client.reads') ?? {}) as Record<string, Json>;
-  const clientRatios = Object.values(reads)
-    .map((x) => x.ratio)
-    .filter((x): x is number => typeof x === 'number');
+  const ratios = (key: string) =>
+    Object.values(reads)
+      .map((x) => x[key])
+      .filter((x): x is number => typeof x === 'number');
+  const worst = (key: string) => (ratios(key).length ? Math.min(...ratios(key)) : null);
   const targets: Record<string, Target> = {
-    ack_p50_c1_vs_bare: atMost(n(s, 'ratios.ack_p50_c1'), 1.5, '1.5×'),
+    ack_p50_c1_vs_bare: {
+      ...atMost(n(s, 'ratios.ack_p50_c1'), 1.5, '1.5×'),
+      floor: n(s, 'floor_ratios.ack_p50_c1_vs_bare'),
+    },
     ack_p99_c200_ms: { ...atMost(n(s, 'bot.c200.ack_p99_ms'), 999.999, '1 s'), target: '< 1000 ms' },
     ack_p99_c200_open_connections_ms: {
       ...atMost(n(s, 'bot.c200.ack_p99_established_ms'), 999.999, '1 s'),
       target: '< 1000 ms (requests on open connections)',
     },
-    cpu_per_command_vs_bare_ack: atMost(n(s, 'ratios.cpu_per_command_c50'), 3, '3× (at 50 in flight)'),
+    cpu_per_command_vs_bare_ack: {
+      ...atMost(n(s, 'ratios.cpu_per_command_c50'), 3, '3× (at 50 in flight)'),
+      floor: n(s, 'floor_ratios.cpu_per_command_c50_vs_bare'),
+    },
     read_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.read.p50_ms'), 2, '2 ms'),
     button_minus_simulator_p50_ms: atMost(n(s, 'end_to_end_minus_simulator.button.p50_ms'), 2, '2 ms'),
     rss_at_end_vs_bare: atMost(n(s, 'ratios.rss_at_end'), 1.5, '1.5×'),
@@ -58,7 +68,7 @@ export function judge(r: Json): Record<string, Target> {
       met: (at(s, 'latency_check.every_one_acked_and_answered') as boolean | undefined) ?? null,
     },
     latency_ack_p50_vs_no_latency: atMost(n(s, 'latency_check.ack_p50_vs_no_latency'), 1.5, '1.5× (unaffected)'),
-    client_vs_gitbeaker_worst_read: atLeast(clientRatios.length ? Math.min(...clientRatios) : null, 1, '1.0×'),
+    client_vs_gitbeaker_worst_read: { ...atLeast(worst('ratio'), 1, '1.0×'), floor: worst('got_floor_ratio') },
     parser_median_us: atMost(n(r, 'parser.median_us'), 20, '20 µs'),
   };
   return Object.fromEntries(Object.entries(targets).filter(([, t]) => t.value !== null));
@@ -88,18 +98,20 @@ export function formatTable(r: Json): string {
   if (s) {
     const bot = (path: string, unit = '') => show(at(s, `bot.${path}`), unit);
     const bare = (path: string, unit = '') => show(at(s, `bare.${path}`), unit);
+    const floor = (path: string, unit = '') => show(at(s, `floor.${path}`), unit);
     const pair = (label: string, path: string, unit = '', ratio?: string) => [
       label,
       bot(path, unit),
       bare(path, unit),
       ratio ? show(at(s, `ratios.${ratio}`), '×') : '',
+      floor(path, unit),
     ];
     out.push(
       `bot next to a bare Bolt app (${show(at(s, 'command'))}, ${show(at(s, 'rounds'))} rounds interleaved, load average ${show(
         (at(s, 'load_average') as number[] | undefined)?.join(' '),
       )} on ${show(at(s, 'cpus'))} cpus)`,
       grid(
-        ['figure', 'bot', 'bare Bolt', 'ratio'],
+        ['figure', 'bot', 'bare Bolt', 'bot ÷ bare', 'floor'],
         [
           pair('ack p50, 1 in flight', 'c1.ack_p50_ms', ' ms', 'ack_p50_c1'),
           pair('ack p99, 1 in flight', 'c1.ack_p99_ms', ' ms'),
@@ -110,7 +122,7 @@ export function formatTable(r: Json): string {
           pair('  of which on open connections', 'c200.ack_p99_established_ms', ' ms'),
           pair('  requests that opened a connection', 'c200.new_connections'),
           pair('answer p50, 1 in flight', 'c1.answer_p50_ms', ' ms'),
-          pair('commands/s (bot: answered, bare: acked), 200 in flight', 'c200.per_s', '', 'per_s_c200'),
+          pair('commands/s (answered; bare: acked), 200 in flight', 'c200.per_s', '', 'per_s_c200'),
           pair('CPU per command, 50 in flight', 'c50.cpu_ms_per_command.server', ' ms', 'cpu_per_command_c50'),
           pair('CPU per command, 200 in flight', 'c200.cpu_ms_per_command.server', ' ms', 'cpu_per_command_c200'),
           pair('RSS at start', 'memory.at_start.rss_mib', ' MiB'),
@@ -119,6 +131,13 @@ export function formatTable(r: Json): string {
           pair('heap after GC, at end', 'memory.at_end.heap_after_gc_mib', ' MiB'),
         ],
       ),
+      `the floor (the least a whole command does on Bolt + got): CPU per command ${show(
+        at(s, 'floor_ratios.cpu_per_command_c50_vs_bare'),
+        '×',
+      )} the bare ack at 50 in flight (${show(at(s, 'floor_ratios.cpu_per_command_c200_vs_bare'), '×')} at 200), ack p50 ${show(
+        at(s, 'floor_ratios.ack_p50_c1_vs_bare'),
+        '×',
+      )} at 1; the bot uses ${show(at(s, 'floor_ratios.bot_cpu_per_command_c50_vs_floor'), '×')} the floor's CPU per command`,
       '',
       `end to end minus the simulator's own time, 1 in flight: read p50 ${show(
         at(s, 'end_to_end_minus_simulator.read.p50_ms'),
@@ -142,16 +161,29 @@ export function formatTable(r: Json): string {
   const reads = at(r, 'client.reads') as Record<string, Json> | undefined;
   if (reads) {
     out.push(
-      'client next to @gitbeaker/rest (calls/s, CPU µs per call)',
+      'client next to @gitbeaker/rest and the got floor (calls/s, CPU µs per call)',
       grid(
-        ['read', 'client', 'gitbeaker', 'ratio', 'CPU client', 'CPU gitbeaker'],
+        [
+          'read',
+          'client',
+          'gitbeaker',
+          'ratio',
+          'got floor',
+          'floor ratio',
+          'CPU client',
+          'CPU gitbeaker',
+          'CPU floor',
+        ],
         Object.entries(reads).map(([name, x]) => [
           name,
           show(x.client_calls_per_s),
           show(x.gitbeaker_calls_per_s),
           show(x.ratio, '×'),
+          show(x.got_floor_calls_per_s),
+          show(x.got_floor_ratio, '×'),
           show(x.client_cpu_us_per_call),
           show(x.gitbeaker_cpu_us_per_call),
+          show(x.got_floor_cpu_us_per_call),
         ]),
       ),
       '',
@@ -167,8 +199,14 @@ export function formatTable(r: Json): string {
     out.push(
       'targets (issue 16)',
       grid(
-        ['figure', 'value', 'target', 'met'],
-        Object.entries(targets).map(([name, t]) => [name, show(t.value), t.target, t.met ? 'yes' : 'NO']),
+        ['figure', 'value', 'target', 'met', 'floor of Bolt + got'],
+        Object.entries(targets).map(([name, t]) => [
+          name,
+          show(t.value),
+          t.target,
+          t.met ? 'yes' : 'NO',
+          t.floor === undefined ? '' : show(t.floor),
+        ]),
       ),
     );
   }
