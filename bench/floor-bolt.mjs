@@ -7,18 +7,11 @@
 //   SLACK_BOT_TOKEN=xoxb-… SLACK_SIGNING_SECRET=… SLACK_API_URL=http://…/api/ GITLAB_URL=http://… node bench/floor-bolt.mjs
 
 import http from 'node:http';
-import bolt from '@slack/bolt';
 import got from 'got';
+import { createBoltApp, startBoltApp } from './bolt-app.mjs';
 
-const { App, LogLevel } = bolt;
 const env = process.env;
-const app = new App({
-  token: env.SLACK_BOT_TOKEN,
-  signingSecret: env.SLACK_SIGNING_SECRET ?? '',
-  port: Number(env.PORT ?? 0),
-  logLevel: LogLevel.WARN,
-  clientOptions: env.SLACK_API_URL ? { slackApiUrl: env.SLACK_API_URL } : {},
-});
+const app = createBoltApp(env);
 
 const api = got.extend({
   prefixUrl: `${env.GITLAB_URL}/api/v4/`,
@@ -57,7 +50,4 @@ app.command(env.SLASH_COMMAND ?? '/gl', async ({ ack, command }) => {
   await post(command.response_url, JSON.stringify({ text: `Jobs in demo/web: ${body.length}` }));
 });
 
-const server = await app.start(Number(env.PORT ?? 0));
-process.stdout.write(`listening on ${server.address().port}\n`);
-// A normal exit on SIGTERM, so that a `--cpu-prof` given through the bench's knobs is written.
-process.on('SIGTERM', () => process.exit(0));
+await startBoltApp(app, env);
