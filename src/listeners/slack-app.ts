@@ -21,7 +21,10 @@ function boltLoggerFrom(logger: Logger): BoltLogger {
     msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
   const child = logger.child({ component: 'bolt' });
   return {
-    debug: (...msg) => child.debug(line(msg)),
+    // Bolt logs at debug on every ack: the line is only put together when it will be written.
+    debug: (...msg) => {
+      if (logger.level === 'debug') child.debug(line(msg));
+    },
     info: (...msg) => child.info(line(msg)),
     warn: (...msg) => child.warn(line(msg)),
     error: (...msg) => child.error(line(msg)),
