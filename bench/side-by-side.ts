@@ -144,7 +144,7 @@ export type Target = 'bare' | 'floor' | 'bot';
 const TARGETS: Target[] = ['bare', 'floor', 'bot'];
 
 export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
-  const server = o.target === 'bot' ? p.bot : o.target === 'floor' ? p.floor : p.bare;
+  const server = p[o.target as Target];
   await p.sim.timings(); // drop what came before
   const [t0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
   const run = await p.load.call<RunResult>('run', o);
@@ -246,7 +246,13 @@ async function setSimLatency(simUrl: string, latencyMs: number) {
 export async function sideBySide() {
   const p = await startAll();
   try {
-    const startup = { bot: await p.bot.stats(), bare: await p.bare.stats(), floor: await p.floor.stats() };
+    /** Each app's CPU and memory (the heap measured after a forced GC when `gc`), by app. */
+    const statsOfAll = async (gc = false) => {
+      const out = {} as Record<Target, ProbeStats>;
+      for (const target of TARGETS) out[target] = await p[target].stats({ gc });
+      return out;
+    };
+    const startup = await statsOfAll();
     const command = (target: Target, concurrency: number, count: number, extra: Partial<RunOptions> = {}) =>
       phase(p, {
         target,
@@ -265,11 +271,7 @@ export async function sideBySide() {
       label: BUTTON.label,
     });
     await phase(p, { target: 'bot', concurrency: 5, count: 200, button, answer: BUTTON.answer });
-    const warm = {
-      bot: await p.bot.stats({ gc: true }),
-      bare: await p.bare.stats({ gc: true }),
-      floor: await p.floor.stats({ gc: true }),
-    };
+    const warm = await statsOfAll(true);
 
     const phases: Record<string, Phase[]> = {};
     const keep = (key: string, ph: Phase) => {
@@ -319,11 +321,7 @@ export async function sideBySide() {
       leak.push(await command('bot', 50, n));
       await command('bare', 50, n);
     }
-    const end = {
-      bot: await p.bot.stats({ gc: true }),
-      bare: await p.bare.stats({ gc: true }),
-      floor: await p.floor.stats({ gc: true }),
-    };
+    const end = await statsOfAll(true);
 
     const side = (target: Target) => ({
       c1: summarise(phases[`${target}:1`] ?? []),
