@@ -1,0 +1,125 @@
+import { type BusyPolicy, type Db, whenFree } from './database.js';
+
+// The port every store is written against (ARCHITECTURE §9): SQL with PostgreSQL's `$1…$n` placeholders, answered
+// asynchronously, by SQLite (one file, the embedded default) or by PostgreSQL (several replicas). Stores keep to
+// SQL both engines read the same way (ON CONFLICT, RETURNING, ISO-8601 text for times, 0/1 for booleans); where an
+// engine needs its own words, a store asks `engine.kind`.
+
+export type SqlValue = string | number | bigint | null;
+
+export interface SqlRunner {
+  /** Every row of a query. */
+  all<T>(sql: string, params?: readonly SqlValue[]): Promise<T[]>;
+  /** The first row of a query, or undefined. */
+  get<T>(sql: string, params?: readonly SqlValue[]): Promise<T | undefined>;
+  /** Runs a statement; resolves with how many rows it changed. */
+  run(sql: string, params?: readonly SqlValue[]): Promise<number>;
+}
+
+export interface SqlEngine extends SqlRunner {
+  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * Runs `fn` in one transaction that holds the write lock from its first statement (SQLite: BEGIN IMMEDIATE;
+   * PostgreSQL: one pooled client): committed when `fn` resolves, rolled back when it throws.
+   */
+  transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /** A cheap round trip: whether the database answers (for /healthz). */
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+/** `$1…$n` → better-sqlite3's named `@p1…@pn` (it has no numbered parameters), compiled once per statement text. */
+function toSqlite(sql: string): string {
+  return sql.replace(/\$(\d+)/g, '@p$1');
+}
+
+function namedParams(params: readonly SqlValue[] | undefined): Record<string, SqlValue> {
+  const out: Record<string, SqlValue> = {};
+  if (params) for (let i = 0; i < params.length; i++) out[`p${i + 1}`] = params[i] as SqlValue;
+  return out;
+}
+
+/** What a busy statement was doing, for the error a person is shown: its verb and table, never its values. */
+function describe(sql: string): string {
+  return sql.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase();
+}
+
+/**
+ * SQLite behind the port. better-sqlite3 answers synchronously; a transaction spans awaits, so statements from
+ * other requests wait (in order) while one is open on this connection. Another process holding the file's lock
+ * is waited for on timers (whenFree), so the event loop stays free.
+ */
+export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
+  const statements = new Map<string, ReturnType<Db['prepare']>>();
+  const prepare = (sql: string) => {
+    let s = statements.get(sql);
+    if (!s) {
+      s = db.prepare(toSqlite(sql));
+      statements.set(sql, s);
+    }
+    return s;
+  };
+  const direct: SqlRunner = {
+    async all<T>(sql: string, params?: readonly SqlValue[]) {
+      const s = prepare(sql);
+      return whenFree(describe(sql), () => s.all(namedParams(params)) as T[], busy);
+    },
+    async get<T>(sql: string, params?: readonly SqlValue[]) {
+      const s = prepare(sql);
+      return whenFree(describe(sql), () => s.get(namedParams(params)) as T | undefined, busy);
+    },
+    async run(sql: string, params?: readonly SqlValue[]) {
+      const s = prepare(sql);
+      return whenFree(describe(sql), () => s.run(namedParams(params)).changes, busy);
+    },
+  };
+
+  // One transaction at a time on this connection, and no statement of another request inside it: everything
+  // takes its turn on one chain (a turn that finds nothing queued costs one microtask).
+  let tail: Promise<void> = Promise.resolve();
+  const turn = (): Promise<() => void> => {
+    let release!: () => void;
+    const previous = tail;
+    tail = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    return previous.then(() => release);
+  };
+  const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
+    const release = await turn();
+    try {
+      return await work();
+    } finally {
+      release();
+    }
+  };
+
+  return {
+    kind: 'sqlite',
+    all: (sql, params) => inTurn(() => direct.all(sql, params)),
+    get: (sql, params) => inTurn(() => direct.get(sql, params)),
+    run: (sql, params) => inTurn(() => direct.run(sql, params)),
+    transaction: (fn) =>
+      inTurn(async () => {
+        await whenFree('begin a transaction', () => db.exec('BEGIN IMMEDIATE'), busy);
+        try {
+          const result = await fn(direct);
+          db.exec('COMMIT');
+          return result;
+        } catch (err) {
+          if (db.inTransaction) db.exec('ROLLBACK');
+          throw err;
+        }
+      }),
+    async ping() {
+      try {
+        return (db.prepare('SELECT 1 AS ok').get() as { ok: number } | undefined)?.ok === 1;
+      } catch {
+        return false;
+      }
+    },
+    async close() {
+      db.close();
+    },
+  };
+}
