@@ -21,6 +21,9 @@ export type { FakeMessage, FakeRecord, FakeSlackOptions, FakeUser } from './fake
 export class FakeSlack extends FakeWorkspace {
   private readonly rateLimits = new Map<string, { remaining: number; retryAfter: number }>();
   private server: http.Server | null = null;
+  /** Requests each connection has carried, to tell a kept-alive connection's later requests from its first. */
+  private readonly served = new WeakMap<object, number>();
+  private resetsOfReused: { pathPrefix: string; times: number } | null = null;
   /** Socket Mode: the app-level token apps.connections.open accepts, and the socket it hands out. */
   private readonly appToken: string | null;
   readonly socketMode = new FakeSocketMode();
@@ -43,6 +46,7 @@ export class FakeSlack extends FakeWorkspace {
 
   async start(): Promise<this> {
     this.server = http.createServer((req, res) => {
+      if (this.resetReused(req)) return;
       this.handle(req, res).catch((err: unknown) => {
         res.writeHead(500, { 'content-type': 'application/json' });
         res.end(JSON.stringify({ ok: false, error: `fake_internal_error: ${String(err)}` }));
@@ -110,7 +114,27 @@ export class FakeSlack extends FakeWorkspace {
     else this.refusedChannels.set(channel, error);
   }
 
+  /**
+   * The next `times` requests to a path starting with `pathPrefix` that arrive on a kept-alive connection already
+   * used find it closed without an answer: what a client meets when the server's idle timeout ends that connection
+   * just as the client sends on it again.
+   */
+  resetReusedConnections(pathPrefix: string, times = 1): void {
+    this.resetsOfReused = times > 0 ? { pathPrefix, times } : null;
+  }
+
   // ------------------------------------------------------------ the server
+
+  private resetReused(req: http.IncomingMessage): boolean {
+    const before = this.served.get(req.socket) ?? 0;
+    this.served.set(req.socket, before + 1);
+    const reset = this.resetsOfReused;
+    if (!reset || before === 0 || !(req.url ?? '').startsWith(reset.pathPrefix)) return false;
+    reset.times -= 1;
+    if (reset.times <= 0) this.resetsOfReused = null;
+    req.socket.destroy();
+    return true;
+  }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', this.baseUrl);
