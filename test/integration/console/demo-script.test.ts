@@ -66,4 +66,19 @@ describe('npm run demo with a script', () => {
     expect(r.stdout).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
     expect(r.stdout).toMatch(/The simulator ticked/);
   }, 130_000);
+
+  it("names the file that keeps the bot's log, and ends after the last line without a prompt left over", () => {
+    const r = runDemo(['as bob', '/gl whoami']);
+    expect(r.status).toBe(0);
+    const logFile = /The bot's log: (\S+\.log)/.exec(r.stdout)?.[1];
+    expect(logFile).toBeDefined();
+    try {
+      expect(fs.readFileSync(logFile as string, 'utf8')).toContain('"msg":"digests armed"');
+    } finally {
+      fs.rmSync(logFile as string, { force: true });
+    }
+    expect(r.stdout).toContain('bob> /gl whoami\n');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).not.toMatch(/^\w+> $/);
+    expect(r.stdout).not.toMatch(/^bob> \n/m);
+  }, 130_000);
 });
