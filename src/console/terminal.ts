@@ -79,11 +79,9 @@ export function createConsoleIO(o: ConsoleIOOptions): ConsoleIO {
     } else push(null);
     return {
       async read(prompt, { secret = false } = {}) {
-        // The prompt is shown with the line it reads: at the end of the input there is no prompt left hanging.
-        const line = await next();
-        if (line === null) return null;
         out.write(prompt);
-        write(secret ? (line ? MASK : '') : maskTokens(line));
+        const line = await next();
+        write(line === null ? '' : secret ? (line ? MASK : '') : maskTokens(line));
         return line;
       },
       write,
