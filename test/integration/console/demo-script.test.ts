@@ -67,7 +67,7 @@ describe('npm run demo with a script', () => {
     expect(r.stdout).toMatch(/The simulator ticked/);
   }, 130_000);
 
-  it("names the file that keeps the bot's log, and ends after the last line without a prompt left over", () => {
+  it("names the file that keeps the bot's log, and ends after the last line with one prompt, not two", () => {
     const r = runDemo(['as bob', '/gl whoami']);
     expect(r.status).toBe(0);
     const logFile = /The bot's log: (\S+\.log)/.exec(r.stdout)?.[1];
