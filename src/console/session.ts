@@ -121,15 +121,14 @@ export function createSession(d: SessionDeps): Session {
    * Waits until the bot has answered and then stayed quiet, or the turn times out. An answer
    * carried by the ack itself counts; an empty ack of a form submission may be all there is.
    */
-  async function settle(it: Interaction, o: { emptyAckIsFinal?: boolean; mayNotAnswer?: boolean } = {}): Promise<void> {
+  async function settle(it: Interaction, o: { mayNotAnswer?: boolean } = {}): Promise<void> {
     const started = Date.now();
     const limit = o.mayNotAnswer ? mayNotAnswerMs : turnTimeoutMs;
     let last = d.fake.lastSeq;
     let lastChange = Date.now();
     for (;;) {
       // Only what people see counts as the answer: the bot's other calls (a time zone, a DM opened) come before it.
-      const answered =
-        it.ack.text.length > 0 || it.records(shows).length > 0 || (o.emptyAckIsFinal === true && it.ack.status !== 0);
+      const answered = it.ack.text.length > 0 || it.records(shows).length > 0;
       if (d.fake.lastSeq !== last) {
         last = d.fake.lastSeq;
         lastChange = Date.now();
@@ -265,7 +264,8 @@ export function createSession(d: SessionDeps): Session {
       values[b.block_id] = answer.trim() === '' ? null : answer;
     }
     const submitted = await d.slack.submitView(person(), view, values);
-    await settle(submitted, { emptyAckIsFinal: true });
+    // A form's empty acknowledgement may be all there is (the form just closes), or the answer follows it.
+    await settle(submitted, { mayNotAnswer: true });
     const ack = submitted.ack.json;
     if (ack?.response_action === 'errors') {
       const errors = Object.values((ack.errors as Record<string, string>) ?? {});

@@ -29,6 +29,8 @@ export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'session'> = {})
       ask: async () => answers.shift() ?? null,
       now: clock.now,
       ...o,
+      // A loaded machine may take seconds to preview a link or answer a form; tests wait longer than people do.
+      session: { mayNotAnswerMs: 10_000, ...o.session },
     });
   });
   afterAll(async () => {
