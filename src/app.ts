@@ -97,6 +97,10 @@ export function createApp(deps: AppDeps): BotApp {
     checkTransport,
     logger,
     ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
+    // A token accepted again resumes the digests its refusal paused, as connecting again does.
+    onRestored: async (teamId, userId) => {
+      await digests.resumeOwner(teamId, userId);
+    },
   });
 
   const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
@@ -109,7 +113,11 @@ export function createApp(deps: AppDeps): BotApp {
       reason,
     }),
   );
-  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
+  // What a person asks for (a command, a click, a form) asks the server again about a token marked revoked;
+  // what Slack sends on its own (the Home tab opened, a link posted) does not, so it never costs a read.
+  const sessionOf = (actor: Actor) =>
+    createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
+  const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   const digests = createDigestService({
     ...deps.digests,
@@ -155,7 +163,7 @@ export function createApp(deps: AppDeps): BotApp {
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
-  registerEventListeners(app, { dispatch, sessionOf, now });
+  registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

@@ -137,7 +137,10 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     checkSignedRequest(req, { signingSecret, memory }).then(
       (verdict) => {
         if (verdict.ok) return bolt(req, res);
-        log.warn('refused a request to /slack/events', { reason: verdict.reason });
+        log.warn('refused a request to /slack/events', {
+          reason: verdict.reason,
+          ...(verdict.detail ? { detail: verdict.detail } : {}),
+        });
         res.writeHead(verdict.status);
         res.end();
       },

@@ -21,6 +21,7 @@ import {
   NotAllowedError,
   NotFoundError,
   RateLimitedError,
+  RedirectedError,
   ResponseShapeError,
   UnauthorizedError,
   UnavailableError,
@@ -155,6 +156,12 @@ function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage
       ? 'The change may have been made anyway: look before you try again.'
       : 'Try again in a minute; if it lasts, tell whoever runs it.';
     return say(':construction:', md`The server at ${o.serverUrl} is unavailable: it ${why}. ${next}`);
+  }
+  if (err instanceof RedirectedError) {
+    return say(
+      ':twisted_rightwards_arrows:',
+      md`The server at ${o.serverUrl} redirected the request to another host; nothing was sent there. Whoever runs the bot should check that GITLAB_URL is the server's own address.`,
+    );
   }
   if (err instanceof ResponseShapeError) {
     return say(
