@@ -5,7 +5,7 @@ import type { Todo } from '../gitlab/schemas.js';
 import { actions, type Block, button, type Confirmation, message, type SlackMessage, section } from './blocks.js';
 import { buildConfirmPrompt, type CardContext, when } from './common.js';
 import { truncate } from './limits.js';
-import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { buildList, type ListPlace, type PageInfo, pageTurns } from './lists.js';
 import { bold, code, italic, linked, type Md, md, mention, type Text } from './mrkdwn.js';
 
 // Todos as rows a person acts on: what each is about (linked), why it is a todo, who and when, and a Done
@@ -155,14 +155,9 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
   if (o.pending && todos.length > 0) {
     buttons.push(markAllDoneButton({ place: o.place, owner: o.owner, shared: o.shared ?? false }));
   }
-  if (o.place && page.nextPage) {
-    buttons.push(
-      button({
-        text: 'Next page',
-        def: TodoButtons.page,
-        value: { o: o.owner, q: o.place.query, n: page.nextPage },
-      }),
-    );
+  if (o.place) {
+    const { query } = o.place;
+    buttons.push(...pageTurns(page, o.place, (n) => ({ def: TodoButtons.page, value: { o: o.owner, q: query, n } })));
   }
   return buttons.length > 0 ? { ...list, blocks: [...(list.blocks ?? []), actions(buttons)] } : list;
 }

@@ -107,7 +107,7 @@ describe('the todo list', () => {
     expect(next.message.key).toBe(list.message.key);
     expect(next.text).toContain('Filters: --type MergeRequest');
     expect(refs(next.text)).toEqual(['demo/web!4']);
-    expect(labels(next.message)).toEqual(['Done', 'Mark all done']);
+    expect(labels(next.message)).toEqual(['Done', 'Mark all done', 'Previous page']);
   });
 });
 
