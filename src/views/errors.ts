@@ -63,6 +63,10 @@ export function resourceLabel(r: Resource): string {
       return `Merge request ${projectLabel(r.project)}!${r.iid}`;
     case 'snippet':
       return `Snippet ${projectLabel(r.project)}$${r.iid}`;
+    case 'merge_request_version':
+      return `Version ${r.id} of merge request ${projectLabel(r.project)}!${r.iid}`;
+    case 'ref':
+      return `Branch or tag ${r.ref} in ${projectLabel(r.project)}`;
     case 'artifacts':
       return `The latest successful “${r.job}” job on ${r.ref} in ${projectLabel(r.project)}`;
     default:
