@@ -8,6 +8,7 @@ import { createLogger, type LogLevel } from '../logger.js';
 import { startSimulator } from '../sim/index.js';
 import { createChannelStore } from '../store/channel-store.js';
 import { openDatabase } from '../store/database.js';
+import { createSqliteEngine } from '../store/engine.js';
 import { createSealer } from '../store/sealer.js';
 import { createTokenStore } from '../store/token-store.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
@@ -79,7 +80,14 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       username: name,
     });
   }
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now });
+  const bot = createApp({
+    config,
+    logger,
+    engine: createSqliteEngine(db),
+    tokens,
+    channels: createChannelStore(db),
+    now,
+  });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;
   const slack = new SlackDriver({ botUrl, signingSecret, fake, command: config.slashCommand });

@@ -47,7 +47,7 @@ export interface SlackApp {
 
 const EVENTS_PATH = '/slack/events';
 
-export function createSlackApp(o: { config: Config; logger: Logger; databaseOk(): boolean }): SlackApp {
+export function createSlackApp(o: { config: Config; logger: Logger; databaseOk(): Promise<boolean> }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
   const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
@@ -57,8 +57,8 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
   const healthz = {
     path: '/healthz',
     method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const database = o.databaseOk();
+    handler: async (_req: IncomingMessage, res: ServerResponse) => {
+      const database = await o.databaseOk();
       const slack = config.slack.mode !== 'socket' || socketUp;
       const status = !accepting
         ? 'shutting down'

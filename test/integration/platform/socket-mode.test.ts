@@ -10,6 +10,7 @@ import { slashCommandBody } from '../../../src/console/payloads.js';
 import { createLogger } from '../../../src/logger.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
 import { type Db, openDatabase } from '../../../src/store/database.js';
+import { createSqliteEngine } from '../../../src/store/engine.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 import { fakeClock } from '../../support/clock.js';
@@ -74,7 +75,14 @@ beforeAll(async () => {
     username: 'alice',
   });
   const logger = createLogger({ level: 'error', sink: () => {} });
-  bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now: clock.now });
+  bot = createApp({
+    config,
+    logger,
+    engine: createSqliteEngine(db),
+    tokens,
+    channels: createChannelStore(db),
+    now: clock.now,
+  });
   started = bot.start();
 });
 
