@@ -44,6 +44,8 @@ export interface TokenStore {
   openToken(teamId: string, userId: string): Promise<string | null>;
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
+  /** Marks a token marked revoked valid again (the server accepted it after all); true when this changed it. */
+  restore(teamId: string, userId: string): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
   /**
    * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
@@ -170,6 +172,13 @@ export function createTokenStore(
       );
       return changed > 0;
     },
+    async restore(teamId, userId) {
+      const changed = await db.run(
+        `UPDATE user_tokens SET status = 'valid' WHERE team_id = $1 AND user_id = $2 AND status = 'revoked'`,
+        [teamId, userId],
+      );
+      return changed > 0;
+    },
     async remove(teamId, userId) {
       const r = await select(teamId, userId);
       if (!r) return false;
@@ -207,15 +216,4 @@ export function createTokenStore(
       return new Map(rows.map((r) => [r.key_id, r.n]));
     },
   };
-}
-
-export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
-
-/** Why a stored connection cannot be used, or null when it can. */
-export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
-  if (!conn) return 'not_connected';
-  if (conn.serverUrl !== serverUrl) return 'other_server';
-  if (conn.status === 'revoked') return 'token_revoked';
-  if (conn.status === 'unreadable') return 'token_unreadable';
-  return null;
 }
