@@ -78,18 +78,21 @@ function pipelineButton(
   }
 }
 
-/** Jobs grouped by stage, stages in the order the pipeline runs them. */
+/**
+ * Jobs grouped by stage, stages in the order the pipeline runs them. A retried job is replaced by its retry (a
+ * 9.5 server lists both): the newest job of each name in a stage stands where the first one stood.
+ */
 export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): Md {
-  const stages = new Map<string, Job[]>();
+  const stages = new Map<string, Map<string, Job>>();
   for (const job of [...jobs].sort((a, b) => a.id - b.id)) {
-    const list = stages.get(job.stage) ?? [];
-    list.push(job);
-    stages.set(job.stage, list);
+    const byName = stages.get(job.stage) ?? new Map<string, Job>();
+    byName.set(job.name, job);
+    stages.set(job.stage, byName);
   }
   const lines = [...stages].map(
     ([stage, list]) =>
       md`${bold(stage)}  ${joinMd(
-        list.map((j) => md`${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`),
+        [...list.values()].map((j) => md`${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`),
         '  ·  ',
       )}`,
   );

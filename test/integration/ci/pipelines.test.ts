@@ -201,6 +201,19 @@ describe('pipeline actions', () => {
     expect(labels(seen.message)).not.toContain('Retry');
   });
 
+  it('lists each job once in its stage after a retry: the new job stands where the old one stood (issue 29, item 4)', async () => {
+    const before = await h.ask('alice', 'pipeline demo/web 2', /Pipeline #2 /);
+    const seen = await h.ask('alice', 'pipeline retry demo/web 2', /Retried by/);
+    const stages = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => /^\*[\w-]+\* {2}/.test(line))
+        .map((line) => [...line.matchAll(/\|([^>]+)>/g)].map((m) => m[1]));
+    expect(stages(before.text).length).toBeGreaterThan(0);
+    expect(stages(seen.text)).toEqual(stages(before.text));
+    for (const names of stages(seen.text)) expect(new Set(names).size).toBe(names.length);
+  });
+
   it("retries from a shared card's button with the clicker's token, redrawing the card in place", async () => {
     const card = await h.ask('alice', 'pipeline demo/web 2 --share', /Pipeline #2 /);
     const click = await h.press('bob', buttonOf(card, /^Retry$/), /Retried by/);
