@@ -81,7 +81,9 @@ export function buildList<T>(spec: ListSpec<T>): SlackMessage {
   if (spec.filters) blocks.push(context([spec.filters]));
   blocks.push(...noticeBlocks(spec.notice));
   const rows = spec.items.slice(0, LIST_ROWS);
-  if (rows.length === 0) blocks.push(section(spec.empty));
+  // Under the row just acted on, "No jobs match" would read as if it were about that row.
+  if (rows.length === 0)
+    blocks.push(spec.notice?.row ? context(['Nothing else is in the list now.']) : section(spec.empty));
   rows.forEach((item, i) => {
     blocks.push(spec.row(item, i));
   });
