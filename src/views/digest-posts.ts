@@ -1,6 +1,6 @@
 import type { Button } from '@slack/types';
 import { DigestButtons } from '../buttons/digests.js';
-import { projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
+import { onServer, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
@@ -336,7 +336,11 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
   for (const [path, todos] of byProject) {
     if (rows >= TODO_ROWS || blocks.length + 2 > room) break;
     const project = todos[0]?.project;
-    blocks.push(section(md`*${linked(project?.web_url ?? projectUrl(input.serverUrl, projectOf(path)), path)}*`));
+    blocks.push(
+      section(
+        md`*${linked(onServer(input.serverUrl, project?.web_url) ?? projectUrl(input.serverUrl, projectOf(path)), path)}*`,
+      ),
+    );
     for (const t of todos) {
       if (rows >= TODO_ROWS || blocks.length + 1 > room) break;
       blocks.push(todoRow(t, d.id, input.now, rows));

@@ -1,4 +1,4 @@
-import { type Project, projectLabel, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectLabel, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event } from '../gitlab/schemas.js';
 import type { Block, SlackMessage } from './blocks.js';
 import { section } from './blocks.js';
@@ -110,9 +110,9 @@ function actionPhrase(e: Event, c: EventContext): string {
 }
 
 /** "@alice", linked to their profile when the server says where it is. */
-export function eventAuthor(e: Event): Md {
+export function eventAuthor(e: Event, serverUrl: string): Md {
   const username = e.author?.username ?? e.author_username;
-  return username ? linked(e.author?.web_url, `@${username}`) : md`user ${e.author_id}`;
+  return username ? linked(onServer(serverUrl, e.author?.web_url), `@${username}`) : md`user ${e.author_id}`;
 }
 
 interface Place {
@@ -141,7 +141,7 @@ function inProject(p: Place, c: EventContext): Md | '' {
 }
 
 function pushSentence(e: Event, p: Place, c: EventContext): Md {
-  const who = eventAuthor(e);
+  const who = eventAuthor(e, c.serverUrl);
   const pd = e.push_data;
   if (!pd) {
     return p.project
@@ -238,7 +238,7 @@ function noteTarget(e: Event, p: Place): Md {
 export function eventSentence(e: Event, c: EventContext): Md {
   const p = placeOf(e, c);
   if (e.push_data || /^pushed\b/.test(e.action_name)) return pushSentence(e, p, c);
-  const who = eventAuthor(e);
+  const who = eventAuthor(e, c.serverUrl);
   const action = actionPhrase(e, c);
   if (!e.target_type) {
     if (!p.project) return md`${who} ${action}`;

@@ -1,6 +1,6 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
-import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import {
   actions,
@@ -24,7 +24,7 @@ import { noticeBlocks } from './notice.js';
 import { shortSha, statusBadge, statusEmoji } from './status.js';
 
 export function pipelineUrl(serverUrl: string, project: Project, p: Pick<PipelineBasic, 'id' | 'web_url'>) {
-  return p.web_url ?? projectPageUrl(serverUrl, project, `pipelines/${p.id}`);
+  return onServer(serverUrl, p.web_url) ?? projectPageUrl(serverUrl, project, `pipelines/${p.id}`);
 }
 
 type PipelineAction = 'retry' | 'cancel' | 'jobs';
