@@ -252,8 +252,10 @@ export const issues = n.define({
       const authorId = f.author ? await s.people.id(ctx, f.author) : undefined;
       const assigneeId = f.assignee ? await s.people.id(ctx, f.assignee) : undefined;
       const perPage = pageSize(f.perPage);
+      // Open ones unless told otherwise, as glab and GitLab's pages show them; issues asked for by iid whatever their state.
+      const state = f.state ?? (f.iids ? undefined : 'opened');
       const options: IssueListOptions = {
-        ...(f.state ? { state: f.state } : {}),
+        ...(state ? { state } : {}),
         ...(f.labels ? { labels: f.labels } : {}),
         ...(f.milestone ? { milestone: f.milestone } : {}),
         ...(f.scope ? { scope: f.scope } : {}),
@@ -291,6 +293,9 @@ export const issues = n.define({
         ctx: await cardContext(ctx, s, { notice }),
         project: scope.kind === 'project' ? scope.project : null,
         empty: md`No issues ${where}${filters ? md` match (${filters})` : ''}.`,
+        ...(state === 'opened' && !f.state
+          ? { hint: md`Open issues only: ${code('--state all')} shows the closed ones too.` }
+          : {}),
       });
     },
   },

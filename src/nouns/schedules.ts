@@ -6,7 +6,7 @@ import { createScheduleOperations, type ScheduleAction, type ScheduleOperations 
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
-import { done, type Notice, unreadAfter } from '../views/notice.js';
+import { done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import {
   buildScheduleCard,
   buildScheduleDeleted,
@@ -58,6 +58,33 @@ async function actOnSchedule(
   const read = await readOrWhy(() => ops.get(ctx, project, id));
   if (read.ok) return scheduleCard(ctx, s, read.value, project, { notice, shared });
   return scheduleCard(ctx, s, result, project, { notice: unreadAfter(notice, 'Its last pipeline', read.why), shared });
+}
+
+/** What is true already when a typed command asks for it. */
+const SCHEDULE_ALREADY = {
+  owned: 'You own this schedule already: there is nothing to take.',
+  active: 'Already active.',
+  inactive: 'Already inactive.',
+} as const;
+
+/**
+ * A typed activate or deactivate: the server answers both alike whatever the state was, so the schedule is read
+ * first, and one that is already so is shown as it is instead of "Deactivated by" a change that was none.
+ */
+async function switchTyped(
+  ctx: RequestContext,
+  s: Platform,
+  ops: ScheduleOperations,
+  project: Project,
+  id: number,
+  active: boolean,
+): Promise<SlackMessage> {
+  const schedule = await ops.get(ctx, project, id);
+  if (schedule.active === active) {
+    const notice = stale(active ? SCHEDULE_ALREADY.active : SCHEDULE_ALREADY.inactive);
+    return scheduleCard(ctx, s, schedule, project, { notice });
+  }
+  return actOnSchedule(ctx, s, ops, project, id, active ? 'activate' : 'deactivate', null);
 }
 
 function confirmTyped(action: 'take' | 'delete', project: Project, id: number): Reply {
@@ -122,19 +149,26 @@ export const schedules = n.define({
       const notice = done('edit', ctx.actor.userId, `schedule #${schedule.id}`);
       return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice }));
     },
-    async 'schedule.take'(cmd, ctx, s) {
-      return confirmTyped('take', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    async 'schedule.take'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      // Its owner has nothing to take: say so instead of asking, and change nothing.
+      const schedule = await ops.get(ctx, project, cmd.target.id);
+      const viewer = (await ctx.session.connection())?.username ?? null;
+      if (viewer !== null && schedule.owner?.username === viewer) {
+        return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice: stale(SCHEDULE_ALREADY.owned) }));
+      }
+      return confirmTyped('take', project, cmd.target.id);
     },
     async 'schedule.delete'(cmd, ctx, s) {
       return confirmTyped('delete', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
     },
     async 'schedule.activate'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnSchedule(ctx, s, ops, project, cmd.target.id, 'activate', null));
+      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, true));
     },
     async 'schedule.deactivate'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnSchedule(ctx, s, ops, project, cmd.target.id, 'deactivate', null));
+      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, false));
     },
   },
   buttons: [

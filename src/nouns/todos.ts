@@ -5,6 +5,7 @@ import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { done, stale } from '../views/notice.js';
 import {
   buildAllTodosDone,
+  buildMarkAllDonePrompt,
   buildTodoDone,
   buildTodoList,
   markedCount,
@@ -56,6 +57,7 @@ export const todos = n.define({
         ctx: await cardContext(ctx, s, { notice }),
         owner: ctx.actor.userId,
         pending,
+        shared: cmd.share,
       });
     },
   },
@@ -92,8 +94,10 @@ export const todos = n.define({
       if (v.o && !isOwner(v.o, ctx.actor.userId)) {
         throw new InvalidInputError(notYourTodoList(v.o, 'done-all', s.slashCommand));
       }
-      const count = await ops.markAllDone(ctx);
       const place = placeOf(v);
+      // From a shared list: its owner is asked first, only they see the question.
+      if (v.a) return ephemeral(buildMarkAllDonePrompt({ owner: v.o ?? null, place }));
+      const count = await ops.markAllDone(ctx);
       if (!place) return ephemeral(buildAllTodosDone(count, s.slashCommand));
       const notice = done('done-all', ctx.actor.userId, markedCount(count));
       return {
