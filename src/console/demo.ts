@@ -9,6 +9,7 @@ import { createLogger, type LogLevel } from '../logger.js';
 import { startSimulator } from '../sim/index.js';
 import { createChannelStore } from '../store/channel-store.js';
 import { openDatabase } from '../store/database.js';
+import { createSqliteEngine } from '../store/engine.js';
 import { createSealer } from '../store/sealer.js';
 import { createTokenStore } from '../store/token-store.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
@@ -92,7 +93,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   const bot = createApp({
     config,
     logger,
-    db,
+    engine: createSqliteEngine(db),
     tokens,
     channels: createChannelStore(db),
     now,
