@@ -86,6 +86,8 @@ export interface DigestStore {
   listActive(): Promise<Digest[]>;
   count(): Promise<number>;
   reschedule(id: number, cron: string, tz: string, nextRunAt: Date | null): Promise<Digest | null>;
+  /** Changes which events an events digest posts (null: all). */
+  refilter(id: number, action: string | null, targetType: string | null): Promise<Digest | null>;
   /** Pauses an active digest; null when it was not active (so whoever pauses it says so once). */
   pause(id: number, reason: PauseReason, by: string | null): Promise<Digest | null>;
   /** Pauses every active digest of an owner at once; returns the ones this paused. */
@@ -234,6 +236,7 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
   const active = db.prepare('SELECT * FROM digests WHERE active = 1 ORDER BY id');
   const countAll = db.prepare('SELECT count(*) AS n FROM digests');
   const setSchedule = db.prepare('UPDATE digests SET cron = ?, tz = ?, next_run_at = ?, updated_at = ? WHERE id = ?');
+  const setFilters = db.prepare('UPDATE digests SET action = ?, target_type = ?, updated_at = ? WHERE id = ?');
   const setPaused = db.prepare(
     `UPDATE digests SET active = 0, paused_reason = ?, paused_by = ?, updated_at = ? WHERE id = ? AND active = 1`,
   );
@@ -315,6 +318,12 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
     async reschedule(id, cron, tz, nextRunAt) {
       return free('reschedule a digest', () => {
         setSchedule.run(cron, tz, iso(nextRunAt), now().toISOString(), id);
+        return get(id);
+      });
+    },
+    async refilter(id, action, targetType) {
+      return free('change the filters of a digest', () => {
+        setFilters.run(action, targetType, now().toISOString(), id);
         return get(id);
       });
     },
