@@ -7,8 +7,7 @@ export async function about<T>(subject: Resource, work: Promise<T>): Promise<T> 
   try {
     return await work;
   } catch (err) {
-    if (err instanceof GitlabError && !err.subject) err.subject = subject;
-    throw err;
+    throw err instanceof GitlabError && !err.subject ? err.about(subject) : err;
   }
 }
 
