@@ -16,11 +16,10 @@ import {
   buildDigestRemoved,
   buildDigestRunning,
   buildTodoHandled,
-  buildTodosDigest,
-  digestSubject,
-  removeConfirmation,
   runDetail,
-} from '../views/digests.js';
+} from '../views/digest-cards.js';
+import { buildTodosDigest } from '../views/digest-posts.js';
+import { digestSubject, removeConfirmation } from '../views/digests.js';
 import { code, md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { cardContext } from './support.js';

@@ -22,7 +22,7 @@ import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
-import { cardContext, placeOf, refOf } from './support.js';
+import { cardContext, placeOf, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
@@ -61,7 +61,8 @@ async function redraw(
 ): Promise<SlackMessage> {
   if (!place) return jobCard(ctx, s, ops, project, job, notice, facts);
   const row = jobRow(job, project, place, 'now', s.serverUrl);
-  return s.redrawList(place, ctx, { expect: 'job.list', notice: { ...notice, row } });
+  const withRow = { ...notice, row };
+  return redrawListAfterWrite(s, ctx, place, { expect: 'job.list', notice: withRow });
 }
 
 /**

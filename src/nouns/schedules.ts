@@ -6,7 +6,7 @@ import { createScheduleOperations, type ScheduleAction, type ScheduleOperations 
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
-import { done, type Notice, stale } from '../views/notice.js';
+import { done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import {
   buildScheduleCard,
   buildScheduleDeleted,
@@ -14,7 +14,7 @@ import {
   scheduleConfirmation,
   scheduleRow,
 } from '../views/schedules.js';
-import { cardContext, placeOf, refOf } from './support.js';
+import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const n = noun('schedule', (d) => createScheduleOperations(d));
@@ -49,12 +49,15 @@ async function actOnSchedule(
   const notice = done(action, ctx.actor.userId, `schedule #${id}`);
   if (place) {
     const row = result && action !== 'delete' ? scheduleRow(result, project, 'now') : undefined;
-    return s.redrawList(place, ctx, { expect: 'schedule.list', notice: row ? { ...notice, row } : notice });
+    const withRow = row ? { ...notice, row } : notice;
+    return redrawListAfterWrite(s, ctx, place, { expect: 'schedule.list', notice: withRow });
   }
   if (action === 'delete' || !result) return buildScheduleDeleted(result ?? { id }, project, ctx.actor.userId);
   // Only the single read carries the last pipeline; the action's answer may not.
-  const schedule = result.last_pipeline === undefined ? await ops.get(ctx, project, id) : result;
-  return scheduleCard(ctx, s, schedule, project, { notice, shared });
+  if (result.last_pipeline !== undefined) return scheduleCard(ctx, s, result, project, { notice, shared });
+  const read = await readOrWhy(() => ops.get(ctx, project, id));
+  if (read.ok) return scheduleCard(ctx, s, read.value, project, { notice, shared });
+  return scheduleCard(ctx, s, result, project, { notice: unreadAfter(notice, 'Its last pipeline', read.why), shared });
 }
 
 /** What is true already when a typed command asks for it. */

@@ -13,7 +13,7 @@ import {
   TODO_ALREADY_DONE,
   todoSubject,
 } from '../views/todos.js';
-import { cardContext, placeOf } from './support.js';
+import { cardContext, placeOf, redrawListAfterWrite } from './support.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
 const n = noun('todo', (d) => createTodoOperations(d));
@@ -88,7 +88,7 @@ export const todos = n.define({
       }
       if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId));
       const notice = done('done', ctx.actor.userId, todoSubject(todo));
-      return { kind: 'update', message: await s.redrawList(place, ctx, { expect: 'todo.list', notice }) };
+      return { kind: 'update', message: await redrawListAfterWrite(s, ctx, place, { expect: 'todo.list', notice }) };
     }),
     n.on(TodoButtons.doneAll, async (v, ctx, s, ops): Promise<Reply> => {
       if (v.o && !isOwner(v.o, ctx.actor.userId)) {
@@ -102,7 +102,7 @@ export const todos = n.define({
       const notice = done('done-all', ctx.actor.userId, markedCount(count));
       return {
         kind: 'update',
-        message: await s.redrawList(firstPage(place), ctx, { expect: 'todo.list', notice }),
+        message: await redrawListAfterWrite(s, ctx, firstPage(place), { expect: 'todo.list', notice }),
       };
     }),
     n.on(TodoButtons.page, async (v, ctx, s): Promise<Reply> => {

@@ -235,8 +235,9 @@ export function buildTrace(jobId: number, project: Project, trace: string, lines
   for (let i = all.length - 1; i >= 0 && shown.length < lines; i--) {
     const raw = (all[i] as string).replace(/```/g, "'''");
     let line = escapeText(raw);
-    // A last line longer than the whole block keeps its end: the last words of a log are the telling ones.
-    if (shown.length === 0 && line.length + 1 > budget) line = `…${tailThatFits(raw, budget - 2)}`;
+    // A last line longer than the whole block keeps both ends: its start says what failed (`ERROR: …`), its
+    // end the last words; the middle is left out.
+    if (shown.length === 0 && line.length + 1 > budget) line = bothEndsThatFit(raw, budget - 2);
     if (size + line.length + 1 > budget) break;
     shown.unshift(line);
     size += line.length + 1;
@@ -253,11 +254,16 @@ export function buildTrace(jobId: number, project: Project, trace: string, lines
   ]);
 }
 
-/** The longest end of `raw` whose escaped form fits `max` characters. */
-function tailThatFits(raw: string, max: number): string {
-  let k = Math.min(raw.length, max);
-  while (k > 0 && escapeText(raw.slice(raw.length - k)).length > max) k = Math.floor(k * 0.9);
-  return escapeText(raw.slice(raw.length - k));
+/** The start and the end of `raw`, escaped, joined by `…`, in at most `max` characters (about half each). */
+function bothEndsThatFit(raw: string, max: number): string {
+  const half = Math.floor((max - 1) / 2);
+  let head = Math.min(raw.length, half);
+  while (head > 0 && escapeText(raw.slice(0, head)).length > half) head = Math.floor(head * 0.9);
+  const start = escapeText(raw.slice(0, head));
+  const room = max - 1 - start.length;
+  let tail = Math.min(raw.length - head, room);
+  while (tail > 0 && escapeText(raw.slice(raw.length - tail)).length > room) tail = Math.floor(tail * 0.9);
+  return `${start}…${escapeText(raw.slice(raw.length - tail))}`;
 }
 
 export function buildArtifacts(o: {
