@@ -1,6 +1,6 @@
 import type { RunOutcome } from '../digest/runner.js';
 import type { DigestChanges, DigestService } from '../digest/service.js';
-import { InvalidInputError, RefusedError, UnknownPersonError } from '../errors.js';
+import { InvalidInputError, type RefusalReason, RefusedError, UnknownPersonError } from '../errors.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { UserRef } from '../grammar/index.js';
@@ -32,7 +32,7 @@ export interface NewDigestInput {
 
 const subjectOf = (id: number): Resource => ({ kind: 'digest', id });
 
-function refuse(action: string, id: number, reason: string): never {
+function refuse(action: string, id: number, reason: RefusalReason): never {
   throw new RefusedError({ action, subject: subjectOf(id), status: null, reason });
 }
 
