@@ -27,8 +27,8 @@ import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
-import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
+import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -36,7 +36,8 @@ import { buildInterrupted } from './views/errors.js';
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Db;
+  /** The database (SQLite or PostgreSQL) every store of the app works on. */
+  engine: SqlEngine;
   tokens: TokenStore;
   channels: ChannelStore;
   now?: () => Date;
@@ -77,7 +78,7 @@ export interface BotApp {
 const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
-  const { config, logger, db } = deps;
+  const { config, logger, engine } = deps;
   const now = deps.now ?? (() => new Date());
   const transport =
     deps.transport ??
@@ -110,7 +111,7 @@ export function createApp(deps: AppDeps): BotApp {
   const slack = createSlackApp({
     config,
     logger,
-    databaseOk: () => checkDatabase(db),
+    databaseOk: () => engine.ping(),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
   });
   const { app } = slack;
@@ -130,9 +131,7 @@ export function createApp(deps: AppDeps): BotApp {
   const projects = createProjectResolver({ access, channels: deps.channels });
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now, {
-      onBusy: (what, attempt) => logger.debug('database busy; trying again', { what, attempt }),
-    }),
+    store: createDigestStore(engine, now),
     tokens: deps.tokens,
     slack: createDigestSlack(app.client),
     transport,
@@ -147,7 +146,7 @@ export function createApp(deps: AppDeps): BotApp {
     tokens: deps.tokens,
     channels: deps.channels,
     digests,
-    unfurls: createUnfurlStore(db, now),
+    unfurls: createUnfurlStore(engine, now),
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
