@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
-import { createDigestService, type DigestService, type DigestServiceOptions } from './digest/service.js';
+import { createDigestService, type DigestServiceOptions } from './digest/service.js';
+import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
 import { encodeConnectMetadata } from './ids.js';
@@ -29,6 +30,7 @@ import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
+import { createSqliteEngine, type SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -44,8 +46,13 @@ export interface AppDeps {
   transport?: Transport;
   /** The transport for the connect check, which must answer inside Slack's 3 s. */
   checkTransport?: Transport;
+  /** The store port (defaults to the SQLite engine over `db`). */
+  engine?: SqlEngine;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
-  digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
+  digests?: Pick<
+    DigestServiceOptions,
+    'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
 }
@@ -111,12 +118,17 @@ export function createApp(deps: AppDeps): BotApp {
   );
   const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
+  const busy = {
+    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
+  };
+  // Scheduled work goes through the same access, sessions and project lookups as commands.
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now, {
-      onBusy: (what, attempt) => logger.debug('database busy; trying again', { what, attempt }),
-    }),
-    tokens: deps.tokens,
+    store: createDigestStore(db, now, busy),
+    engine: deps.engine ?? createSqliteEngine(db, busy),
+    access,
+    sessionOf,
+    projectPath: (ctx, id) => projects.pathOf(ctx, id),
     slack: createDigestSlack(app.client),
     transport,
     serverUrl: config.gitlabUrl,

@@ -25,6 +25,11 @@ export interface GitlabAccess {
   withClient<T>(ctx: Pick<RequestContext, 'actor' | 'session'>, fn: (client: GitlabClient) => Promise<T>): Promise<T>;
   /** Whether a token is accepted (it may use the API), and whose it is: two reads, side by side. */
   verify(token: string): Promise<TokenCheck>;
+  /**
+   * The same access (one judgement of 401s for the whole bot) with its calls sent through another transport:
+   * scheduled work reads through a paced one.
+   */
+  through(transport: Transport): GitlabAccess;
 }
 
 function checkOf(err: unknown): Exclude<TokenCheck, { ok: true }> {
@@ -111,7 +116,7 @@ export function createGitlabAccess(o: {
     return 'revoked';
   };
 
-  return {
+  const accessVia = (transport: Transport): GitlabAccess => ({
     serverUrl: o.serverUrl,
     async withClient(ctx, fn) {
       const token = await ctx.session.token();
@@ -120,7 +125,7 @@ export function createGitlabAccess(o: {
       const since = trouble.seq;
       // Writes are audited as this person: Slack team and user, and the server account of the token.
       const audited = auditedTransport(
-        o.transport,
+        transport,
         async () => ({
           team: ctx.actor.teamId,
           user: ctx.actor.userId,
@@ -167,5 +172,7 @@ export function createGitlabAccess(o: {
       ]);
       return check.ok ? { ok: true, username: user } : check;
     },
-  };
+    through: accessVia,
+  });
+  return accessVia(o.transport);
 }

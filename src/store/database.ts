@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { DatabaseBusyError } from '../errors.js';
+import { SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 
 export type Db = Database.Database;
 
@@ -90,6 +91,8 @@ const MIGRATIONS: readonly string[] = [
      granted_at TEXT NOT NULL,
      PRIMARY KEY (team_id, user_id, channel_id)
    ) STRICT;`,
+  // What replicas decide once: cron fires, leases on digest runs, channel lanes and token budgets.
+  SCHEDULE_TABLES_SQLITE,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

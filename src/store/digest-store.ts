@@ -117,7 +117,8 @@ export interface DigestStore {
   openRunOf(digestId: number): Promise<DigestRun | null>;
 }
 
-interface Row {
+/** A row of `digests` as both engines return it. */
+export interface DigestRow {
   id: number;
   team_id: string;
   owner_user_id: string;
@@ -172,7 +173,7 @@ function keysOf(text: string): string[] {
   }
 }
 
-function toDigest(r: Row): Digest {
+export function toDigest(r: DigestRow): Digest {
   return {
     id: r.id,
     teamId: r.team_id,
@@ -261,7 +262,7 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
   const runOf = db.prepare('SELECT * FROM digest_runs WHERE digest_id = ? ORDER BY created_at DESC LIMIT 1');
 
   const get = (id: number) => {
-    const r = byId.get(id) as Row | undefined;
+    const r = byId.get(id) as DigestRow | undefined;
     return r ? toDigest(r) : null;
   };
   const sameParams = (d: NewDigest) => ({
@@ -297,17 +298,17 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
       return get(id);
     },
     async findSame(d) {
-      const r = same.get(sameParams(d)) as Row | undefined;
+      const r = same.get(sameParams(d)) as DigestRow | undefined;
       return r ? toDigest(r) : null;
     },
     async listForChannel(teamId, channelId) {
-      return (byChannel.all(teamId, channelId) as Row[]).map(toDigest);
+      return (byChannel.all(teamId, channelId) as DigestRow[]).map(toDigest);
     },
     async listForOwner(teamId, ownerId) {
-      return (byOwner.all(teamId, ownerId) as Row[]).map(toDigest);
+      return (byOwner.all(teamId, ownerId) as DigestRow[]).map(toDigest);
     },
     async listActive() {
-      return (active.all() as Row[]).map(toDigest);
+      return (active.all() as DigestRow[]).map(toDigest);
     },
     async count() {
       return (countAll.get() as { n: number }).n;
@@ -327,7 +328,7 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
       return free('pause the digests of a person', () => {
         return db.transaction(() => {
           const paused: Digest[] = [];
-          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
+          for (const r of byOwner.all(teamId, ownerId) as DigestRow[]) {
             if (setPaused.run(reason, null, now().toISOString(), r.id).changes > 0) paused.push(get(r.id) as Digest);
           }
           return paused;
@@ -343,7 +344,7 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
       return free('resume the digests of a person', () => {
         return db.transaction(() => {
           const resumed: Digest[] = [];
-          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
+          for (const r of byOwner.all(teamId, ownerId) as DigestRow[]) {
             if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
             if (setActive.run(iso(nextRunAt(toDigest(r))), now().toISOString(), r.id).changes > 0) {
               resumed.push(get(r.id) as Digest);

@@ -1,7 +1,7 @@
 import type { Button } from '@slack/types';
 import { AccountButtons } from '../buttons/common.js';
 import { DigestButtons, type DigestSurface } from '../buttons/digests.js';
-import type { RunOutcome } from '../digest/runner.js';
+import type { RunOutcome } from '../digest/types.js';
 import type { Refusal } from '../errors.js';
 import { projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event, Todo } from '../gitlab/schemas.js';
