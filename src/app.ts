@@ -12,7 +12,7 @@ import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
-import { createSlackApp } from './listeners/slack-app.js';
+import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
@@ -55,6 +55,8 @@ export interface AppDeps {
   >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
+  slackTiming?: SlackTiming;
 }
 
 export interface BotApp {
@@ -64,6 +66,8 @@ export interface BotApp {
   digests: DigestService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
+  /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
+  listening(): Promise<{ port: number }>;
   /** Stops at once: what is running is cut off. */
   stop(): Promise<void>;
   /** How many requests are being handled right now (from arrival until their answer was delivered). */
@@ -104,9 +108,18 @@ export function createApp(deps: AppDeps): BotApp {
     checkTransport,
     logger,
     ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
+    // A token accepted again resumes the digests its refusal paused, as connecting again does.
+    onRestored: async (teamId, userId) => {
+      await digests.resumeOwner(teamId, userId);
+    },
   });
 
-  const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
+  const slack = createSlackApp({
+    config,
+    logger,
+    databaseOk: () => checkDatabase(db),
+    ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
+  });
   const { app } = slack;
 
   const unreadable = createUnreadableTokens((c, reason) =>
@@ -116,7 +129,11 @@ export function createApp(deps: AppDeps): BotApp {
       reason,
     }),
   );
-  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
+  // What a person asks for (a command, a click, a form) asks the server again about a token marked revoked;
+  // what Slack sends on its own (the Home tab opened, a link posted) does not, so it never costs a read.
+  const sessionOf = (actor: Actor) =>
+    createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
+  const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   const busy = {
     onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
@@ -167,7 +184,7 @@ export function createApp(deps: AppDeps): BotApp {
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
-  registerEventListeners(app, { dispatch, sessionOf, now });
+  registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;
@@ -219,6 +236,7 @@ export function createApp(deps: AppDeps): BotApp {
       await digests.start();
       return started;
     },
+    listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
       await digests.stop();

@@ -10,7 +10,7 @@ import { createDigestLeaseStore } from '../store/digest-lease-store.js';
 import type { Digest, DigestStore } from '../store/digest-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
-import { buildResumedDm } from '../views/digests.js';
+import { buildResumedDm } from '../views/digest-notices.js';
 import { md } from '../views/mrkdwn.js';
 import { checkCron, checkZone, nextRunAfter } from './cron.js';
 import { createMeteredTransport } from './metered-transport.js';

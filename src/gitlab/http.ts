@@ -1,10 +1,18 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { setTimeout as timer } from 'node:timers/promises';
 import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
 import got, { HTTPError, ParseError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
-import { cleanMessage, errorForStatus, ResponseShapeError, serverMessageOf, UnavailableError } from './errors.js';
+import {
+  cleanMessage,
+  errorForStatus,
+  RedirectedError,
+  ResponseShapeError,
+  serverMessageOf,
+  UnavailableError,
+} from './errors.js';
 import type { HeaderBag } from './paginate.js';
 import { encodeParams, type Params } from './params.js';
 import { toApiPath } from './paths.js';
@@ -38,6 +46,8 @@ export interface TransportOptions {
   now?: () => number;
   /** Awaited after each answer before the caller sees it: the app's work turns (listeners/turns.ts). */
   nextTurn?: () => Promise<void>;
+  /** Spends the wait before a retry (default: a timer); tests pass one that returns at once, so no test sleeps. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface RequestOptions<K extends ResponseKind = 'json'> {
@@ -82,13 +92,24 @@ const WRITES = { methods: ['POST', 'PUT', 'DELETE'] as Method[], statusCodes: [4
 /** A download may outlast one attempt: each step up to its headers is bounded, then any silence (TLS, stalls). */
 const downloadTimeout = (t: number) => ({ request: undefined, lookup: t, connect: t, response: t, socket: t });
 
-/** GitLab's token must not follow a redirect to another origin (artifacts may redirect to object storage). */
+const otherOrigin = (options: NormalizedOptions, response: PlainResponse) =>
+  new URL(String(options.url)).origin !== new URL(response.url).origin;
+
+/** A download may be redirected to object storage (artifacts are): followed, but GitLab's token stays behind. */
 function dropTokenAcrossOrigins(options: NormalizedOptions, response: PlainResponse): void {
-  if (new URL(String(options.url)).origin !== new URL(response.url).origin) delete options.headers['private-token'];
+  if (otherOrigin(options, response)) delete options.headers['private-token'];
+}
+
+/** Thrown from got's redirect hook: the call fails before anything is sent to the other origin. */
+class OtherOriginRedirect extends Error {}
+
+/** An API call stays on the server: a redirect elsewhere would send the request (a write, too) to a stranger. */
+function refuseOtherOrigin(options: NormalizedOptions, response: PlainResponse): void {
+  if (otherOrigin(options, response)) throw new OtherOriginRedirect('redirected to another origin');
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now } = options;
+  const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now, sleep = timer } = options;
   const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
   const debug = logger.level === 'debug';
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -106,8 +127,8 @@ export function createTransport(options: TransportOptions): Transport {
     return rateLimit;
   }
 
-  /** got asks this after each failed attempt: 0 fails the call now, anything else is the wait got sleeps first. */
-  function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): number {
+  /** got asks this after each failed attempt: 0 fails the call now; otherwise the wait is spent here, then it retries. */
+  async function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): Promise<number> {
     const call = callOf(error.options);
     const answer = error instanceof HTTPError || error instanceof ParseError ? error.response : undefined;
     attemptEnded(call, attempt, answer, error);
@@ -120,12 +141,15 @@ export function createTransport(options: TransportOptions): Transport {
     const timeout = error.options.timeout as Record<string, number | undefined>;
     for (const key in timeout) if (timeout[key] !== undefined) timeout[key] = Math.min(timeoutMs, left);
     if (debug) logger.debug('gitlab retry', { ...call.where, waitMs: wait, attempt });
-    return Math.max(1, wait); // a Retry-After of 0 means "now", which got would read as "never"
+    await sleep(wait);
+    return 1; // waited already; got reads 0 as "never"
   }
 
   /** What every failed call rejects with: a GitlabError, the server's words scrubbed of the token. */
   function toGitlabError(error: RequestError): Error {
     const { where, token } = callOf(error.options);
+    if (error.cause instanceof OtherOriginRedirect)
+      return new RedirectedError({ ...where, status: error.response?.statusCode ?? null });
     if (error instanceof ParseError)
       return new ResponseShapeError({ ...where, status: error.response.statusCode, issues: NOT_JSON });
     if (error instanceof HTTPError) {
@@ -144,17 +168,22 @@ export function createTransport(options: TransportOptions): Transport {
     return new UnavailableError({ ...where, status: null, reason: timedOut ? 'timeout' : 'network', message });
   }
 
-  const reads = got.extend({
+  const base = got.extend({
     prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
     agent,
     headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
     timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
     retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
     parseJson: (text) => (text.trim() === '' ? undefined : JSON.parse(text)),
-    hooks: { beforeRedirect: [dropTokenAcrossOrigins], beforeError: [toGitlabError] },
+    hooks: { beforeError: [toGitlabError] },
   });
+  // got concatenates hooks on extend: each kind of call gets its own redirect rule, not both.
+  const reads = base.extend({ hooks: { beforeRedirect: [refuseOtherOrigin] } });
   const writes = reads.extend({ retry: WRITES });
-  const downloads = reads.extend({ timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)) });
+  const downloads = base.extend({
+    timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)),
+    hooks: { beforeRedirect: [dropTokenAcrossOrigins] },
+  });
 
   function openStream(url: string, init: object): Promise<{ answer: PlainResponse; body: Request }> {
     return new Promise((resolve, reject) => {

@@ -43,6 +43,8 @@ export interface TokenStore {
   openToken(teamId: string, userId: string): Promise<string | null>;
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
+  /** Marks a token marked revoked valid again (the server accepted it after all); true when this changed it. */
+  restore(teamId: string, userId: string): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
   /**
    * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
@@ -86,6 +88,9 @@ export function createTokenStore(
   const byUsername = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND lower(username) = lower(?)');
   const revoke = db.prepare(
     `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
+  );
+  const unrevoke = db.prepare(
+    `UPDATE user_tokens SET status = 'valid' WHERE team_id = ? AND user_id = ? AND status = 'revoked'`,
   );
   const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
   const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id = ?');
@@ -170,6 +175,9 @@ export function createTokenStore(
       if (r) openedTokens.delete(r.sealed_token);
       return (await free('mark a token revoked', () => revoke.run(teamId, userId))).changes > 0;
     },
+    async restore(teamId, userId) {
+      return (await free('restore a token', () => unrevoke.run(teamId, userId))).changes > 0;
+    },
     async remove(teamId, userId) {
       const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
       if (!r) return false;
@@ -207,15 +215,4 @@ export function createTokenStore(
       return new Map(rows.map((r) => [r.key_id, r.n]));
     },
   };
-}
-
-export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
-
-/** Why a stored connection cannot be used, or null when it can. */
-export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
-  if (!conn) return 'not_connected';
-  if (conn.serverUrl !== serverUrl) return 'other_server';
-  if (conn.status === 'revoked') return 'token_revoked';
-  if (conn.status === 'unreadable') return 'token_unreadable';
-  return null;
 }

@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { freePort } from './free-port.js';
+import { waitForPort } from './spawn-bot.js';
 
 // The bot built once into a directory of its own (the same tsconfig.build.json as `npm run build`) and started
 // as processes from it: faster to start than tsx, and another test file building dist/ cannot change it.
@@ -40,12 +40,11 @@ export interface BuiltBot {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the built bot with `env` (PORT is chosen here) and waits until /healthz answers 200. */
+/** Starts the built bot with `env` (on a port the system picks) and waits until /healthz answers 200. */
 export async function startBuiltBot(buildDir: string, env: Record<string, string>): Promise<BuiltBot> {
-  const port = await freePort();
   const child = spawn(process.execPath, [path.join(buildDir, 'main.js')], {
     cwd: buildDir,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: String(port) },
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env, PORT: '0' },
   });
   let output = '';
   child.stdout?.on('data', (d) => {
@@ -56,6 +55,11 @@ export async function startBuiltBot(buildDir: string, env: Record<string, string
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  // PORT=0: the system picks a free port and the "bot started" line names it.
+  const port = await waitForPort(
+    () => output,
+    () => child.exitCode !== null,
   );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
