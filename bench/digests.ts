@@ -130,7 +130,8 @@ try {
       db: rdb,
       tokens: rdb === db ? tokens : createTokenStore(rdb, createSealer(config.encryption)),
       channels: createChannelStore(rdb),
-      digests: { concurrency: CONCURRENCY },
+      // The slot below is the whole run: no sweep takes part (it would take over what is still waiting its turn).
+      digests: { concurrency: CONCURRENCY, sweepMs: 3_600_000 },
     }),
   );
 
