@@ -202,14 +202,19 @@ export async function whenFree<T>(what: string, run: () => T, policy: BusyPolicy
 }
 
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const step = MIGRATIONS[version] as string;
-    db.transaction(() => {
-      db.exec(step);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  // Two processes starting at once on a new file would both read version 0 and both create the tables: each step
+  // is taken under the write lock (BEGIN IMMEDIATE) with the version read again under it, so one migrates and
+  // the other finds the work done.
+  const step = db.transaction((): boolean => {
+    const current = db.pragma('user_version', { simple: true }) as number;
+    if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
+    if (current === MIGRATIONS.length) return false;
+    db.exec(MIGRATIONS[current] as string);
+    db.pragma(`user_version = ${current + 1}`);
+    return true;
+  });
+  while (step.immediate()) {
+    // one step per transaction, until the schema is current
   }
 }
 

@@ -31,8 +31,9 @@ const running: BuiltBot[] = [];
 /** Output of every replica that ran, killed ones included. */
 const outputs: (() => string)[] = [];
 
-async function replica(): Promise<BuiltBot & { slack: SlackDriver }> {
+async function replica(env: Record<string, string> = {}): Promise<BuiltBot & { slack: SlackDriver }> {
   const bot = await startBuiltBot(build.dir, {
+    ...env,
     SLACK_BOT_TOKEN: fake.botToken,
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: fake.apiUrl,
@@ -193,6 +194,21 @@ describe('two replicas on one SQLite file', () => {
     await replica();
     const seen = completeSlots().length;
     await until('two more complete slots on both', () => completeSlots().length >= seen + 2, 60_000);
+    expectEachPostedOnce(ids);
+  }, 90_000);
+
+  it('one killed in the middle of a run: another takes the run over once its lease runs out, and posts it once', async () => {
+    const doomed = await replica({ DIGEST_TEST_KILL_AT: 'before-post' });
+    const id = ids[0] as number;
+    // A person's run on it: it takes the lease, writes the intent, and dies before the post.
+    await doomed.slack.command(PEOPLE.alice, `digest run ${id}`, { channel: 'C0REP00' }).catch(() => null);
+    expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    running.splice(running.indexOf(doomed), 1);
+    await until('the run to be taken over', () =>
+      runs().find((r) => r.digest === id && r.reason === 'recover' && r.outcome === 'posted'),
+    );
+    const seen = completeSlots().length;
+    await until('one more complete slot', () => completeSlots().length >= seen + 1, 60_000);
     for (const bot of [...running]) await stop(bot);
     expectEachPostedOnce(ids);
     for (const out of outputs) expect(out()).not.toContain(TOKENS.alice);
