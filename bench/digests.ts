@@ -21,6 +21,7 @@ import { createLogger } from '../src/logger.js';
 import { createChannelStore } from '../src/store/channel-store.js';
 import { openDatabase } from '../src/store/database.js';
 import { createDigestStore, type NewDigest } from '../src/store/digest-store.js';
+import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
 
@@ -127,7 +128,7 @@ try {
     createApp({
       config,
       logger,
-      db: rdb,
+      engine: createSqliteEngine(rdb),
       tokens: rdb === db ? tokens : createTokenStore(rdb, createSealer(config.encryption)),
       channels: createChannelStore(rdb),
       // The slot below is the whole run: no sweep takes part (it would take over what is still waiting its turn).

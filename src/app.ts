@@ -28,9 +28,8 @@ import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
-import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
-import { createSqliteEngine, type SqlEngine } from './store/engine.js';
+import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -38,7 +37,8 @@ import { buildInterrupted } from './views/errors.js';
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Db;
+  /** The database (SQLite or PostgreSQL) every store of the app works on. */
+  engine: SqlEngine;
   tokens: TokenStore;
   channels: ChannelStore;
   now?: () => Date;
@@ -46,8 +46,6 @@ export interface AppDeps {
   transport?: Transport;
   /** The transport for the connect check, which must answer inside Slack's 3 s. */
   checkTransport?: Transport;
-  /** The store port (defaults to the SQLite engine over `db`). */
-  engine?: SqlEngine;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<
     DigestServiceOptions,
@@ -84,7 +82,7 @@ export interface BotApp {
 const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
-  const { config, logger, db } = deps;
+  const { config, logger, engine } = deps;
   const now = deps.now ?? (() => new Date());
   const transport =
     deps.transport ??
@@ -117,7 +115,7 @@ export function createApp(deps: AppDeps): BotApp {
   const slack = createSlackApp({
     config,
     logger,
-    databaseOk: () => checkDatabase(db),
+    databaseOk: () => engine.ping(),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
   });
   const { app } = slack;
@@ -135,14 +133,11 @@ export function createApp(deps: AppDeps): BotApp {
     createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
   const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
-  const busy = {
-    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
-  };
   // Scheduled work goes through the same access, sessions and project lookups as commands.
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now, busy),
-    engine: deps.engine ?? createSqliteEngine(db, busy),
+    store: createDigestStore(engine, now),
+    engine,
     access,
     sessionOf,
     projectPath: (ctx, id) => projects.pathOf(ctx, id),
@@ -159,7 +154,7 @@ export function createApp(deps: AppDeps): BotApp {
     tokens: deps.tokens,
     channels: deps.channels,
     digests,
-    unfurls: createUnfurlStore(db, now),
+    unfurls: createUnfurlStore(engine, now),
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {

@@ -73,7 +73,7 @@ function boundPort(server: () => Server | undefined, fallback: number): Promise<
 export function createSlackApp(o: {
   config: Config;
   logger: Logger;
-  databaseOk(): boolean;
+  databaseOk(): Promise<boolean>;
   timing?: SlackTiming;
 }): SlackApp {
   const { config } = o;
@@ -89,8 +89,8 @@ export function createSlackApp(o: {
   const healthz = {
     path: '/healthz',
     method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const database = o.databaseOk();
+    handler: async (_req: IncomingMessage, res: ServerResponse) => {
+      const database = await o.databaseOk();
       const slack = config.slack.mode !== 'socket' || socketUp;
       const status = !accepting
         ? 'shutting down'
