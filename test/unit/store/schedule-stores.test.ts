@@ -8,8 +8,10 @@ import { openDatabase } from '../../../src/store/database.js';
 import { createDigestLeaseStore } from '../../../src/store/digest-lease-store.js';
 import { createDigestStore, type NewDigest } from '../../../src/store/digest-store.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
+import { openEngine } from '../../../src/store/open.js';
 import { createPacingStore } from '../../../src/store/pacing-store.js';
 import { sleepingClock } from '../../support/clock.js';
+import { freshPostgresUrl } from '../../support/postgres.js';
 
 // The tables through which replicas decide scheduled work once, each test with two replicas: two connections to
 // one database, as two bot processes have.
@@ -36,33 +38,49 @@ async function sqliteReplicas(): Promise<Replicas> {
     dbB.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  const digests = createDigestStore(dbA);
-  return {
-    a: createSqliteEngine(dbA),
-    b: createSqliteEngine(dbB),
-    async digest(o = {}) {
-      const d = await digests.create({
-        teamId: 'T1',
-        ownerId: 'U1',
-        channelId: 'C1',
-        inDm: false,
-        kind: 'todos',
-        project: null,
-        user: null,
-        action: null,
-        targetType: null,
-        cron: '0 9 * * *',
-        tz: 'UTC',
-        nextRunAt: new Date('2026-03-02T09:00:00Z'),
-        cursor: { at: '2026-03-01T00:00:00.000Z', keys: [] },
-        ...o,
-      });
-      return d.id;
-    },
-  };
+  const a = createSqliteEngine(dbA);
+  const digests = createDigestStore(a);
+  return { a, b: createSqliteEngine(dbB), digest: (o = {}) => makeDigest(digests, o) };
 }
 
-const ENGINES: [string, () => Promise<Replicas>][] = [['SQLite (two connections to one file)', sqliteReplicas]];
+async function makeDigest(digests: ReturnType<typeof createDigestStore>, o: Partial<NewDigest>): Promise<number> {
+  {
+    const d = await digests.create({
+      teamId: 'T1',
+      ownerId: 'U1',
+      channelId: 'C1',
+      inDm: false,
+      kind: 'todos',
+      project: null,
+      user: null,
+      action: null,
+      targetType: null,
+      cron: '0 9 * * *',
+      tz: 'UTC',
+      nextRunAt: new Date('2026-03-02T09:00:00Z'),
+      cursor: { at: '2026-03-01T00:00:00.000Z', keys: [] },
+      ...o,
+    });
+    return d.id;
+  }
+}
+
+async function postgresReplicas(): Promise<Replicas> {
+  const config = { databasePath: '', databaseUrl: await freshPostgresUrl() };
+  const a = await openEngine(config);
+  const b = await openEngine(config);
+  cleanups.push(async () => {
+    await a.close();
+    await b.close();
+  });
+  const digests = createDigestStore(a);
+  return { a, b, digest: (o = {}) => makeDigest(digests, o) };
+}
+
+const ENGINES: [string, () => Promise<Replicas>][] = [
+  ['SQLite (two connections to one file)', sqliteReplicas],
+  ['PostgreSQL (two pools on one database)', postgresReplicas],
+];
 
 const at = (iso: string) => new Date(iso);
 
@@ -200,25 +218,30 @@ for (const [name, replicas] of ENGINES) {
       expect(await b.reservePost('C1', 200_000, 1000)).toBe(200_000);
     });
 
-    it('never posts two messages into one channel within the interval from two replicas', async () => {
-      const r = await replicas();
-      const clock = sleepingClock(50_000);
-      const posted: { replica: string; at: number }[] = [];
-      const queues = [r.a, r.b].map((e) =>
-        createSharedChannelQueue({ store: createPacingStore(e), intervalMs: 1000, clock }),
-      );
-      await Promise.all(
-        Array.from({ length: 6 }, (_, i) =>
-          (queues[i % 2] as (typeof queues)[number]).run('C1', async () => {
-            posted.push({ replica: i % 2 ? 'B' : 'A', at: clock.now() });
-          }),
-        ),
-      );
-      const times = posted.map((p) => p.at).sort((x, y) => x - y);
-      expect(times).toHaveLength(6);
-      for (let i = 1; i < times.length; i++)
-        expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(1000);
-    });
+    // The sleeping clock moves by each sleeper's wait, which reads as the lanes' times only while the two
+    // connections answer in turn (SQLite); on PostgreSQL the lanes themselves are checked by the test above.
+    it.skipIf(name.startsWith('PostgreSQL'))(
+      'never posts two messages into one channel within the interval from two replicas',
+      async () => {
+        const r = await replicas();
+        const clock = sleepingClock(50_000);
+        const posted: { replica: string; at: number }[] = [];
+        const queues = [r.a, r.b].map((e) =>
+          createSharedChannelQueue({ store: createPacingStore(e), intervalMs: 1000, clock }),
+        );
+        await Promise.all(
+          Array.from({ length: 6 }, (_, i) =>
+            (queues[i % 2] as (typeof queues)[number]).run('C1', async () => {
+              posted.push({ replica: i % 2 ? 'B' : 'A', at: clock.now() });
+            }),
+          ),
+        );
+        const times = posted.map((p) => p.at).sort((x, y) => x - y);
+        expect(times).toHaveLength(6);
+        for (let i = 1; i < times.length; i++)
+          expect((times[i] as number) - (times[i - 1] as number)).toBeGreaterThanOrEqual(1000);
+      },
+    );
 
     it('spends one token’s budget once across replicas: the calls the server allows, then a wait for the reset', async () => {
       const r = await replicas();
