@@ -3,6 +3,8 @@
 // the cost of arming their node-cron tasks, and peak RSS.
 //
 //   npx tsx bench/digests.ts        (BENCH_DIGESTS, default 10000; BENCH_CONCURRENCY, default 8)
+//   BENCH_REPLICAS=2 npx tsx bench/digests.ts   two replicas (two apps, two connections to one database file)
+//                                               run the same slot at once: each subscription is read once in all
 //
 // Runs are started back to back here (as at a catch-up); on a schedule node-cron spreads them over their minute.
 
@@ -25,6 +27,7 @@ import { createTokenStore } from '../src/store/token-store.js';
 
 const COUNT = Number(process.env.BENCH_DIGESTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const REPLICAS = Math.max(1, Number(process.env.BENCH_REPLICAS ?? 1));
 const root = path.resolve(import.meta.dirname, '..');
 const TEAM = 'T0TEST';
 const OWNERS = [
@@ -119,20 +122,28 @@ try {
   insert();
 
   const logger = createLogger({ level: 'warn', sink: () => {} });
-  const bot = createApp({
-    config,
-    logger,
-    engine: createSqliteEngine(db),
-    tokens,
-    channels: createChannelStore(db),
-    digests: { concurrency: CONCURRENCY },
-  });
+  // Every replica has its own connection to the database, as a process of its own would.
+  const replicaDbs = [db, ...Array.from({ length: REPLICAS - 1 }, () => openDatabase(config.databasePath))];
+  const bots = replicaDbs.map((rdb) =>
+    createApp({
+      config,
+      logger,
+      engine: createSqliteEngine(rdb),
+      tokens: rdb === db ? tokens : createTokenStore(rdb, createSealer(config.encryption)),
+      channels: createChannelStore(rdb),
+      // The slot below is the whole run: no sweep takes part (it would take over what is still waiting its turn).
+      digests: { concurrency: CONCURRENCY, sweepMs: 3_600_000 },
+    }),
+  );
 
   // Arming: one node-cron task per digest.
   const rssBefore = process.memoryUsage().rss;
   let cpu = process.cpuUsage();
   let t0 = performance.now();
-  await bot.start();
+  for (const b of bots) {
+    await b.start();
+    await b.digests.recovered;
+  }
   const armMs = performance.now() - t0;
   const armCpuMs = cpuMs(process.cpuUsage(cpu));
   const rssArmed = process.memoryUsage().rss;
@@ -142,15 +153,23 @@ try {
   const callsBefore = await requestCount(sim.url);
   cpu = process.cpuUsage();
   t0 = performance.now();
-  const runs = await bot.digests.runDue();
+  // Every replica runs the slot at once (as each would catch up a slot nobody ran): the leases decide who reads.
+  const perReplica = await Promise.all(bots.map((b) => b.digests.runDue()));
   const wallMs = performance.now() - t0;
   const runCpuMs = cpuMs(process.cpuUsage(cpu));
   const calls = (await requestCount(sim.url)) - callsBefore;
   const outcomes: Record<string, number> = {};
-  for (const r of runs) outcomes[r.outcome.kind] = (outcomes[r.outcome.kind] ?? 0) + 1;
+  const replicaOutcomes = perReplica.map((runs) => {
+    const mine: Record<string, number> = {};
+    for (const r of runs) {
+      outcomes[r.outcome.kind] = (outcomes[r.outcome.kind] ?? 0) + 1;
+      mine[r.outcome.kind] = (mine[r.outcome.kind] ?? 0) + 1;
+    }
+    return mine;
+  });
   const posts = fake.calls('chat.postMessage').length;
-  await bot.stop();
-  db.close();
+  for (const b of bots) await b.stop();
+  for (const rdb of replicaDbs) rdb.close();
 
   const perDigestCpu = runCpuMs / COUNT;
   const callsPerDigest = calls / COUNT;
@@ -161,7 +180,9 @@ try {
       cpus: os.cpus().length,
       digests: COUNT,
       concurrency: CONCURRENCY,
+      replicas: REPLICAS,
       outcomes,
+      ...(REPLICAS > 1 ? { outcomes_per_replica: replicaOutcomes } : {}),
       slack_posts: posts,
       api_calls_per_digest: Math.round(callsPerDigest * 1000) / 1000,
       bot_cpu_ms_per_digest: Math.round(perDigestCpu * 1000) / 1000,
@@ -174,6 +195,7 @@ try {
       peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
       goals: { api_calls_per_digest: 1, bot_cpu_ms_per_digest: 1 },
       meets_goals: callsPerDigest <= 1 && perDigestCpu <= 1 && outcomes.empty === COUNT,
+      each_read_once: calls === COUNT && outcomes.empty === COUNT,
     })}\n`,
   );
 } finally {

@@ -1,6 +1,7 @@
 import type { App } from '@slack/bolt';
 import type { Config } from './config.js';
-import { createDigestService, type DigestService, type DigestServiceOptions } from './digest/service.js';
+import { createDigestService, type DigestServiceOptions } from './digest/service.js';
+import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
 import { encodeConnectMetadata } from './ids.js';
@@ -46,7 +47,10 @@ export interface AppDeps {
   /** The transport for the connect check, which must answer inside Slack's 3 s. */
   checkTransport?: Transport;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
-  digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
+  digests?: Pick<
+    DigestServiceOptions,
+    'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -129,10 +133,14 @@ export function createApp(deps: AppDeps): BotApp {
     createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
   const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
+  // Scheduled work goes through the same access, sessions and project lookups as commands.
   const digests = createDigestService({
     ...deps.digests,
     store: createDigestStore(engine, now),
-    tokens: deps.tokens,
+    engine,
+    access,
+    sessionOf,
+    projectPath: (ctx, id) => projects.pathOf(ctx, id),
     slack: createDigestSlack(app.client),
     transport,
     serverUrl: config.gitlabUrl,

@@ -1,6 +1,5 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import type { RunPoint } from './digest/runner.js';
 import { limitHeapGrowth } from './heap.js';
 import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
@@ -121,17 +120,35 @@ async function main(): Promise<void> {
 /**
  * Tests only: `DIGEST_TEST_KILL_AT=before-post|after-post|while-saving` makes the process kill itself (SIGKILL, as
  * `kill -9` would) when a digest run reaches that point, to prove a run is posted exactly once across a restart.
+ * `DIGEST_TEST_TIMING` (JSON: `seconds`, a seconds field put before every schedule so that a slot comes every few
+ * seconds; `leaseMs`, `sweepMs`, `spreadMs`) lets process tests see slots, take-overs and sweeps in seconds.
  */
-function digestTestSeam(): { at?: (point: RunPoint) => void } {
+function digestTestSeam(): Pick<
+  NonNullable<Parameters<typeof createApp>[0]['digests']>,
+  'at' | 'testSeconds' | 'leaseMs' | 'sweepMs' | 'spreadMs'
+> {
+  const timing = testTiming(process.env.DIGEST_TEST_TIMING);
   const point = process.env.DIGEST_TEST_KILL_AT;
-  if (!point) return {};
+  if (!point) return timing;
   return {
+    ...timing,
     at(reached) {
       if (reached !== point) return;
       process.kill(process.pid, 'SIGKILL');
       // The signal is on its way: nothing more of this run may happen before it lands.
       Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
     },
+  };
+}
+
+function testTiming(text: string | undefined) {
+  if (!text) return {};
+  const t = JSON.parse(text) as { seconds?: string; leaseMs?: number; sweepMs?: number; spreadMs?: number };
+  return {
+    ...(typeof t.seconds === 'string' ? { testSeconds: t.seconds } : {}),
+    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
+    ...(typeof t.sweepMs === 'number' ? { sweepMs: t.sweepMs } : {}),
+    ...(typeof t.spreadMs === 'number' ? { spreadMs: t.spreadMs } : {}),
   };
 }
 

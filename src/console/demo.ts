@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type AppDeps, createApp } from '../app.js';
 import { loadConfig } from '../config.js';
-import type { DigestService } from '../digest/service.js';
+import type { DigestService } from '../digest/types.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { startSimulator } from '../sim/index.js';
 import { createChannelStore } from '../store/channel-store.js';

@@ -19,10 +19,10 @@ export function createMeteredTransport(inner: Transport, budget: TokenBudget): T
       await budget.acquire(key);
       try {
         const response = await inner.request(options);
-        budget.observe(key, response.rateLimit);
+        await budget.observe(key, response.rateLimit);
         return response;
       } catch (err) {
-        if (err instanceof RateLimitedError) budget.backoff(key, (err.retryAfterSeconds ?? 60) * 1000);
+        if (err instanceof RateLimitedError) await budget.backoff(key, (err.retryAfterSeconds ?? 60) * 1000);
         throw err;
       }
     },

@@ -4,18 +4,19 @@ import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js'
 import type { Event, Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
-import { createSession } from '../operations/session.js';
+import type { Actor, RequestContext, Session } from '../operations/context.js';
+import type { ClaimedDigest, DigestLeaseStore } from '../store/digest-lease-store.js';
 import type { Digest, DigestRun, DigestStore, PauseReason, RunRecord } from '../store/digest-store.js';
-import type { TokenStore } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildChannelRefusedDm, buildReadRefusedNotice, buildTokenPauseDm } from '../views/digest-notices.js';
 import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
 import { untitledTargets } from '../views/events.js';
 import { nextRunAfter } from './cron.js';
 import { collectNew } from './cursor.js';
-import { BudgetExhaustedError, type ChannelQueue, type Limiter } from './pacing.js';
+import { BudgetExhaustedError, type ChannelQueue, type Limiter, type PacingClock } from './pacing.js';
 import { CHANNEL_ERRORS, type DigestSlack, SlackRefusedError } from './slack.js';
 import { type Read, readEvents, readTodos } from './sources.js';
+import type { RunOutcome, RunPoint, RunReason } from './types.js';
 
 // One run of a digest, exactly once. The protocol:
 //   1. settle an open intent of an earlier run (its post is in the channel's history → commit it; not → drop it);
@@ -25,30 +26,25 @@ import { type Read, readEvents, readTodos } from './sources.js';
 // A kill before the post leaves an intent whose post is nowhere: it is dropped and the run done again. A kill
 // after the post leaves one whose post is in the history (or whose ts is stored): it is committed, not posted
 // again. The transaction that moves the cursor either happened or did not.
-
-/** Where a test may stop the process (the seam main.ts wires to an environment variable in tests only). */
-export type RunPoint = 'before-post' | 'after-post' | 'while-saving';
-
-export type RunReason = 'scheduled' | 'catch-up' | 'manual' | 'recover';
-
-export type RunOutcome =
-  | { kind: 'posted'; items: number; ts: string }
-  /** An earlier run's post was found and committed; nothing new was posted. */
-  | { kind: 'settled'; items: number; ts: string }
-  | { kind: 'empty'; since: Date }
-  | { kind: 'paused'; reason: PauseReason }
-  | { kind: 'inactive' }
-  /** It already ran for this time. */
-  | { kind: 'skipped' }
-  | { kind: 'gone' }
-  | { kind: 'failed'; error: string };
+// Across replicas, a run first takes the digest's lease (store/digest-lease-store.ts): whoever holds it is the
+// only one to read, post, settle or commit for that digest until the lease is released or runs out.
 
 export interface RunnerDeps {
   store: DigestStore;
   slack: DigestSlack;
-  /** Reads as the owner, through the paced transport. */
+  /** Reads as the owner, through the paced transport (the app's access: one judgement of 401s for the bot). */
   access: GitlabAccess;
-  tokens: TokenStore;
+  /** The owner's session for one run, as a command's: the token row read once, the token opened once. */
+  sessionOf: (actor: Actor) => Session;
+  /** The path of a project by its id, read as the owner (operations' project resolution and its cache). */
+  projectPath: (ctx: RequestContext, id: number) => Promise<string>;
+  leases: DigestLeaseStore;
+  /** This replica, as it holds leases. */
+  replica: string;
+  /** How long a lease holds before another replica may take the run over (renewed while the run goes on). */
+  leaseMs: number;
+  /** The clock a person's run waits on while another replica runs the same digest. */
+  clock: PacingClock;
   serverUrl: string;
   slashCommand: string;
   logger: Logger;
@@ -59,28 +55,6 @@ export interface RunnerDeps {
   at?: (point: RunPoint) => void;
   /** The runner tells the scheduler what it paused (so that its timers stop). */
   onPaused?: (digests: readonly Digest[]) => void;
-}
-
-interface ProjectPathCache {
-  get(key: string): string | undefined;
-  set(key: string, path: string): void;
-}
-
-const PATH_TTL_MS = 60 * 60 * 1000;
-
-function createPathCache(now: () => Date): ProjectPathCache {
-  const paths = new Map<string, { path: string; at: number }>();
-  return {
-    get(key) {
-      const hit = paths.get(key);
-      return hit && now().getTime() - hit.at < PATH_TTL_MS ? hit.path : undefined;
-    },
-    set(key, path) {
-      paths.delete(key);
-      paths.set(key, { path, at: now().getTime() });
-      if (paths.size > 10_000) paths.delete(paths.keys().next().value as string);
-    },
-  };
 }
 
 type Content =
@@ -97,20 +71,14 @@ type Content =
 export function createRunner(deps: RunnerDeps) {
   const { store, slack, logger } = deps;
   const inFlight = new Map<number, Promise<RunOutcome>>();
-  const paths = createPathCache(deps.now);
+  /** Digests whose run is going on right now (their lease is released by the run, not by a flush). */
+  const running = new Set<number>();
 
   const nextOf = (d: Digest, at: Date) => nextRunAfter(d.cron, d.tz, at);
 
-  // Which digests have an intent open: read once, then kept as this runner opens and closes them, so that the
-  // thousands of runs without one do not each ask the database.
-  let withIntent: Set<number> | null = null;
-  const intents = async () => {
-    withIntent ??= new Set((await store.openRuns()).map((r) => r.digestId));
-    return withIntent;
-  };
-
   // Runs that found nothing new are written a few at a time: at 09:00 thousands of them end within a second, and
   // one transaction for many is far cheaper than one each. Losing the last few to a crash costs a catch-up read.
+  // Their leases are released once the record is written, so that no replica runs them again meanwhile.
   const unwritten = new Map<number, RunRecord>();
   let flushTimer: NodeJS.Timeout | null = null;
   async function flush(): Promise<void> {
@@ -119,7 +87,14 @@ export function createRunner(deps: RunnerDeps) {
     if (unwritten.size === 0) return;
     const batch = [...unwritten];
     unwritten.clear();
-    await store.recordRuns(batch);
+    try {
+      await store.recordRuns(batch);
+    } finally {
+      await deps.leases.releaseMany(
+        batch.map(([id]) => id).filter((id) => !running.has(id)),
+        deps.replica,
+      );
+    }
   }
   function recordLater(id: number, run: RunRecord): void {
     unwritten.set(id, run);
@@ -131,9 +106,10 @@ export function createRunner(deps: RunnerDeps) {
     return { at, result, items, nextRunAt: nextOf(d, at) };
   };
 
-  const ownerCtx = (d: Digest) => {
+  /** The owner's request context for one run: one session, so their token is read and opened once. */
+  const ownerCtx = (d: Digest): RequestContext => {
     const actor = { teamId: d.teamId, userId: d.ownerId, userName: '' };
-    return { actor, session: createSession(deps.tokens, deps.serverUrl, actor) };
+    return { actor, channelId: d.channelId, now: deps.now(), session: deps.sessionOf(actor) };
   };
 
   async function postDm(userId: string, message: SlackMessage): Promise<void> {
@@ -183,22 +159,14 @@ export function createRunner(deps: RunnerDeps) {
     return { kind: 'paused', reason: 'channel' };
   }
 
-  /** Project paths of events read from a person's feed (one read each, as the owner, remembered an hour). */
-  async function projectPaths(d: Digest, events: readonly Event[]): Promise<Map<number, string>> {
+  /** Project paths of events read from a person's feed (as the owner, through operations' project lookup). */
+  async function projectPaths(ctx: RequestContext, d: Digest, events: readonly Event[]): Promise<Map<number, string>> {
     const out = new Map<number, string>();
     if (d.project) out.set(d.project.id, d.project.path);
-    const missing = new Set<number>();
     for (const e of events) {
       if (e.project_id === null || out.has(e.project_id)) continue;
-      const cached = paths.get(`${d.teamId}:${d.ownerId}:${e.project_id}`);
-      if (cached) out.set(e.project_id, cached);
-      else missing.add(e.project_id);
-    }
-    for (const id of missing) {
       try {
-        const p = await deps.access.withClient(ownerCtx(d), (c) => c.projects.get(id));
-        out.set(id, p.path_with_namespace);
-        paths.set(`${d.teamId}:${d.ownerId}:${id}`, p.path_with_namespace);
+        out.set(e.project_id, await deps.projectPath(ctx, e.project_id));
       } catch (err) {
         if (err instanceof TokenRevokedError) throw err;
         // A project the owner can no longer see is shown by its id.
@@ -208,11 +176,11 @@ export function createRunner(deps: RunnerDeps) {
   }
 
   /** Titles of what was only commented on (a 9.5 comment event carries none): one read each, as the owner. */
-  async function targetTitles(d: Digest, events: readonly Event[]): Promise<Map<string, string>> {
+  async function targetTitles(ctx: RequestContext, events: readonly Event[]): Promise<Map<string, string>> {
     const out = new Map<string, string>();
     for (const t of untitledTargets(events)) {
       try {
-        const title = await deps.access.withClient(ownerCtx(d), async (c) =>
+        const title = await deps.access.withClient(ctx, async (c) =>
           t.kind === 'Issue'
             ? (await c.issues.get(t.projectId, t.iid)).title
             : (await c.mergeRequests.get(t.projectId, t.iid)).title,
@@ -239,8 +207,8 @@ export function createRunner(deps: RunnerDeps) {
       read: events,
       fresh,
       next,
-      paths: fresh.length ? await projectPaths(d, fresh) : new Map(),
-      titles: fresh.length ? await targetTitles(d, fresh) : new Map(),
+      paths: fresh.length ? await projectPaths(ctx, d, fresh) : new Map(),
+      titles: fresh.length ? await targetTitles(ctx, fresh) : new Map(),
     };
   }
 
@@ -281,31 +249,48 @@ export function createRunner(deps: RunnerDeps) {
           error: found.error,
         });
         await store.dropRun(run.runKey);
-        (await intents()).delete(d.id);
         return 'dropped';
       }
       if (!found.found) {
         await store.dropRun(run.runKey);
-        (await intents()).delete(d.id);
         return 'dropped';
       }
       ts = found.ts;
       await store.markPosted(run.runKey, ts);
     }
     await store.commitRun(run.runKey, record(d, 'posted', run.items));
-    (await intents()).delete(d.id);
     logger.info('digest run settled', { digest: d.id, run: run.runKey, items: run.items, ts });
     return 'committed';
+  }
+
+  /**
+   * Takes the digest's lease. Held by another replica: a scheduled run leaves it to that one; a person's run waits
+   * for it (a little longer than a lease) and then goes on from what that run left.
+   */
+  async function claim(id: number, reason: RunReason): Promise<ClaimedDigest | 'gone' | 'held'> {
+    const waitUntil = deps.clock.now() + deps.leaseMs + 5000;
+    for (;;) {
+      const now = deps.now();
+      const claimed = await deps.leases.claim(id, deps.replica, now, new Date(now.getTime() + deps.leaseMs));
+      if (claimed) return claimed;
+      if (!(await store.get(id))) return 'gone';
+      if (reason !== 'manual' || deps.clock.now() >= waitUntil) return 'held';
+      await deps.clock.sleep(250);
+    }
   }
 
   async function runOnce(id: number, o: { scheduledFor: Date; reason: RunReason }): Promise<RunOutcome> {
     // A record of this digest's previous run still to be written would land after this run's own.
     if (unwritten.has(id)) await flush();
-    let d = await store.get(id);
-    if (!d) return { kind: 'gone' };
+    const claimed = await claim(id, o.reason);
+    if (claimed === 'gone') return { kind: 'gone' };
+    if (claimed === 'held') {
+      return o.reason === 'manual' ? { kind: 'failed', error: 'another run of it is under way' } : { kind: 'skipped' };
+    }
+    let d = claimed.digest;
 
     // An earlier run's intent is settled first, whatever state the digest is in now.
-    const open = (await intents()).has(d.id) ? await store.openRunOf(d.id) : null;
+    const open = claimed.openRun ? await store.openRunOf(d.id) : null;
     if (open) {
       const settled = await settle(d, open);
       if (settled === 'unknown') {
@@ -353,7 +338,6 @@ export function createRunner(deps: RunnerDeps) {
 
     const now = deps.now();
     const runKey = crypto.randomUUID();
-    (await intents()).add(d.id);
     await store.openRun({
       runKey,
       digestId: d.id,
@@ -374,7 +358,6 @@ export function createRunner(deps: RunnerDeps) {
       if (err instanceof SlackRefusedError) {
         // Slack said no: nothing was posted, so the intent goes and the cursor stays.
         await store.dropRun(runKey);
-        (await intents()).delete(d.id);
         if (CHANNEL_ERRORS.has(err.error)) return pauseForChannel(d, err.error);
         await store.recordRun(d.id, record(d, `failed: slack ${err.error}`, 0));
         return { kind: 'failed', error: `slack ${err.error}` };
@@ -386,7 +369,6 @@ export function createRunner(deps: RunnerDeps) {
     deps.at?.('after-post');
     await store.markPosted(runKey, ts);
     await store.commitRun(runKey, record(d, 'posted', items), () => deps.at?.('while-saving'));
-    (await intents()).delete(d.id);
     return { kind: 'posted', items, ts };
   }
 
@@ -397,11 +379,20 @@ export function createRunner(deps: RunnerDeps) {
       deps.limiter.run(async () => {
         const started = performance.now();
         let outcome: RunOutcome;
+        running.add(id);
         try {
           outcome = await runOnce(id, o);
         } catch (err) {
           logger.error('unexpected error in a digest run', { digest: id, error: asError(err) });
           outcome = { kind: 'failed', error: 'unexpected' };
+        } finally {
+          running.delete(id);
+        }
+        // A run that found nothing keeps its lease until its record is written (see flush).
+        if (!unwritten.has(id)) {
+          await deps.leases.release(id, deps.replica).catch((err: unknown) => {
+            logger.warn('could not release the lease of a digest run', { digest: id, error: errorName(err) });
+          });
         }
         logger.info('digest run', {
           digest: id,
@@ -425,6 +416,10 @@ export function createRunner(deps: RunnerDeps) {
 
   return {
     run,
+    /** Whether this runner has runs under way (whose leases it keeps renewing). */
+    get busy(): boolean {
+      return inFlight.size > 0 || unwritten.size > 0;
+    },
     /** Writes what runs left to be written. */
     flush,
     /** Resolves once every run under way has finished and been written (for a clean stop). */

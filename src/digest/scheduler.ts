@@ -1,4 +1,4 @@
-import { createTask, type ScheduledTask } from 'node-cron';
+import { createTask, type RunCoordinator, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../logger.js';
 import type { Digest } from '../store/digest-store.js';
 import { type PacingClock, realClock } from './pacing.js';
@@ -8,7 +8,8 @@ import { type PacingClock, realClock } from './pacing.js';
 // Europe/Berlin are one timer, not 10,000. When it fires, their runs start spread evenly over the minute, so the
 // server and Slack see a steady stream instead of a stampede at 09:00:00. Arming again moves a digest to its
 // schedule's task at once (pause, resume, remove and edit take effect immediately); a task whose last digest
-// leaves is destroyed.
+// leaves is destroyed. Every replica arms every digest; node-cron's `distributed` mode asks the coordinator (a
+// table, src/store/cron-fire-store.ts) before each fire, so one replica fires a slot of a schedule.
 
 export interface SchedulerOptions {
   /** `cron`: node-cron tasks fire runs; `manual`: nothing fires by itself (tests drive runs with their clock). */
@@ -20,7 +21,14 @@ export interface SchedulerOptions {
   spreadMs?: number;
   /** The clock runs are spread by (injectable for tests). */
   clock?: PacingClock;
+  /** Decides which replica fires a slot (node-cron's `distributed` mode); without it every fire runs. */
+  coordinator?: RunCoordinator;
+  /** Tests only: a seconds field put before each schedule, so that a slot comes every few seconds. */
+  testSeconds?: string;
 }
+
+/** What arming needs of a digest. */
+export type Schedule = Pick<Digest, 'id' | 'cron' | 'tz' | 'active'>;
 
 interface Group {
   key: string;
@@ -28,7 +36,7 @@ interface Group {
   ids: Set<number>;
 }
 
-const keyOf = (d: Pick<Digest, 'cron' | 'tz'>) => `${d.cron} ${d.tz}`;
+const keyOf = (d: Pick<Schedule, 'cron' | 'tz'>) => `${d.cron} ${d.tz}`;
 
 export function createDigestScheduler(o: SchedulerOptions) {
   const groups = new Map<string, Group>();
@@ -73,7 +81,7 @@ export function createDigestScheduler(o: SchedulerOptions) {
 
   return {
     /** Arms an active digest on its schedule's task (moving it from another), disarms a paused one. */
-    arm(d: Digest): void {
+    arm(d: Schedule): void {
       const key = keyOf(d);
       const current = groupOf.get(d.id);
       if (current && current.key === key && d.active) return;
@@ -83,9 +91,12 @@ export function createDigestScheduler(o: SchedulerOptions) {
       if (!group) {
         const g: Group = { key, task: null, ids: new Set() };
         if (o.mode === 'cron') {
-          g.task = createTask(d.cron, (ctx) => (stopped ? undefined : fireGroup(g, ctx.date)), {
+          const pattern = o.testSeconds ? `${o.testSeconds} ${d.cron}` : d.cron;
+          g.task = createTask(pattern, (ctx) => (stopped ? undefined : fireGroup(g, ctx.date)), {
             timezone: d.tz,
+            // The name is the fire's key shared by replicas (with the slot's time).
             name: `digests ${key}`,
+            ...(o.coordinator ? { distributed: true, runCoordinator: o.coordinator } : {}),
             // A slot whose runs are still going when the next comes is skipped; nothing is lost, the next run
             // covers it (the cursor did not move for what was not posted).
             noOverlap: true,
@@ -102,6 +113,10 @@ export function createDigestScheduler(o: SchedulerOptions) {
       groupOf.set(d.id, group);
     },
     disarm,
+    /** The ids of every armed digest. */
+    armed(): number[] {
+      return [...groupOf.keys()];
+    },
     isArmed(id: number): boolean {
       return groupOf.has(id);
     },

@@ -1,25 +1,49 @@
+import crypto from 'node:crypto';
+import type { RunCoordinator } from 'node-cron';
 import { InvalidInputError } from '../errors.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
-import { createGitlabAccess } from '../operations/access.js';
-import type { Digest, DigestStore, NewDigest } from '../store/digest-store.js';
-import type { TokenStore } from '../store/token-store.js';
-import type { SlackMessage } from '../views/blocks.js';
+import type { GitlabAccess } from '../operations/access.js';
+import type { Actor, RequestContext, Session } from '../operations/context.js';
+import { createCronFireStore } from '../store/cron-fire-store.js';
+import { createDigestLeaseStore } from '../store/digest-lease-store.js';
+import type { Digest, DigestStore } from '../store/digest-store.js';
+import type { SqlEngine } from '../store/engine.js';
+import { createPacingStore } from '../store/pacing-store.js';
 import { buildResumedDm } from '../views/digest-notices.js';
 import { md } from '../views/mrkdwn.js';
 import { checkCron, checkZone, nextRunAfter } from './cron.js';
 import { createMeteredTransport } from './metered-transport.js';
-import { createChannelQueue, createLimiter, createTokenBudget, type PacingClock, realClock } from './pacing.js';
-import { createRunner, type RunOutcome, type RunPoint, type RunReason } from './runner.js';
+import {
+  createLimiter,
+  createSharedChannelQueue,
+  createSharedTokenBudget,
+  type PacingClock,
+  realClock,
+} from './pacing.js';
+import { createRunner } from './runner.js';
 import { createDigestScheduler } from './scheduler.js';
 import type { DigestSlack } from './slack.js';
+import type { DigestService, RunOutcome, RunPoint } from './types.js';
 
 // The one digest service of an app: the store, the runner and the scheduler behind the commands and buttons.
-// Every change that affects when a digest runs re-arms it at once.
+// Every change that affects when a digest runs re-arms it at once on this replica; the periodic sweep arms it on
+// every other within a minute. What must happen once across replicas is decided in the database: which replica
+// fires a slot (cron_fires), which runs a digest (its lease), the pace of a channel and the budget of a token.
+
+/** Fire keys, lanes and budgets are kept this long after their time, then pruned. */
+const KEEP_MS = 24 * 60 * 60 * 1000;
 
 export interface DigestServiceOptions {
   store: DigestStore;
-  tokens: TokenStore;
+  /** The store port the coordination tables are written against (leases, fires, lanes, budgets). */
+  engine: SqlEngine;
+  /** The app's access to the server: digests read through it (paced), so one judgement of 401s holds for all. */
+  access: GitlabAccess;
+  /** A person's session, as commands get it. */
+  sessionOf: (actor: Actor) => Session;
+  /** A project's path by its id, read as the person (operations' project resolution). */
+  projectPath: (ctx: RequestContext, id: number) => Promise<string>;
   slack: DigestSlack;
   /** The transport commands use; digests read through a paced wrapper of it. */
   transport: Transport;
@@ -38,93 +62,56 @@ export interface DigestServiceOptions {
   pacingClock?: PacingClock;
   /** The test seam: a named point of every run. */
   at?: (point: RunPoint) => void;
-}
-
-export interface DigestChanges {
-  cron?: string;
-  tz?: string;
-  action?: string | null;
-  targetType?: string | null;
-}
-
-export interface DigestService {
-  /** Creates a digest, or changes the schedule of the same one (same owner, place and subject). */
-  create(input: Omit<NewDigest, 'nextRunAt' | 'cursor'>): Promise<{ digest: Digest; created: boolean }>;
-  get(id: number): Promise<Digest | null>;
-  /** The digests posting in a channel, and the person's digests posting in their DM. */
-  list(teamId: string, channelId: string | null, userId: string): Promise<{ here: Digest[]; dms: Digest[] }>;
-  /** Every digest a person owns, wherever it posts. */
-  listOwned(teamId: string, userId: string): Promise<Digest[]>;
-  /** When an active digest runs next (null when paused). */
-  nextRun(d: Digest): Date | null;
-  /**
-   * Changes a digest's schedule, zone or event filters (only what is given; a filter of null posts all events);
-   * an active one is armed on its new schedule at once. Null when there is no such digest.
-   */
-  edit(id: number, changes: DigestChanges): Promise<Digest | null>;
-  pause(id: number, by: string): Promise<Digest | null>;
-  resume(id: number): Promise<Digest | null>;
-  remove(id: number): Promise<boolean>;
-  run(id: number, reason?: RunReason): Promise<RunOutcome>;
-  /** Runs every active digest whose time has come by `now` (once each, whatever it missed). */
-  runDue(reason?: RunReason): Promise<{ id: number; outcome: RunOutcome }[]>;
-  /** After a person connects: their digests paused for a refused token run again. */
-  resumeOwner(teamId: string, userId: string): Promise<Digest[]>;
-  /** Arms every active digest, then settles interrupted runs and catches up missed ones (in the background). */
-  start(): Promise<void>;
-  /** Resolves when the start's settling and catching up is over. */
-  readonly recovered: Promise<void>;
-  stop(): Promise<void>;
-  /** Whether a person is a Slack workspace admin (who may manage anyone's digests). */
-  isAdmin(userId: string): Promise<boolean>;
-  /** The DM channel between the bot and a person (where their DM digests post). */
-  openDm(userId: string): Promise<string>;
-  /**
-   * Runs a digest in the background (a command's answer cannot wait for it), then tells the person who asked
-   * what `describe` makes of the outcome, in the channel it names.
-   */
-  runAndTell(
-    id: number,
-    userId: string,
-    describe: (outcome: RunOutcome) => Promise<{ channelId: string; message: SlackMessage | null } | null>,
-  ): void;
-  /** node-cron's task of a digest (tests look at it through node-cron's API). */
-  taskOf(id: number): ReturnType<ReturnType<typeof createDigestScheduler>['task']>;
-  isArmed(id: number): boolean;
+  /** How long a replica's lease on a digest run holds without being renewed (default 60 s). */
+  leaseMs?: number;
+  /** How often a replica sweeps: arms what the database schedules, takes over orphaned runs (default 30 s). */
+  sweepMs?: number;
+  /** Tests only: a seconds field before each schedule (a slot every few seconds). */
+  testSeconds?: string;
 }
 
 export function createDigestService(o: DigestServiceOptions): DigestService {
   const { store, logger } = o;
   const log = logger.child({ component: 'digests' });
-  const budget = createTokenBudget({ clock: o.pacingClock ?? realClock });
-  const transport = createMeteredTransport(o.transport, budget);
-  const access = createGitlabAccess({
-    serverUrl: o.serverUrl,
-    tokens: o.tokens,
-    transport,
-    checkTransport: transport,
-    logger: log,
-  });
+  const replica = crypto.randomUUID();
+  const mode = o.timer ?? 'cron';
+  const clock = o.pacingClock ?? realClock;
+  const leaseMs = o.leaseMs ?? 60_000;
+  const sweepMs = o.sweepMs ?? 30_000;
+  const spreadMs = o.spreadMs ?? 50_000;
+  const leases = createDigestLeaseStore(o.engine);
+  const fires = createCronFireStore(o.engine);
+  const pacing = createPacingStore(o.engine);
+  const budget = createSharedTokenBudget({ store: pacing, clock });
+  const access = o.access.through(createMeteredTransport(o.transport, budget));
+  // node-cron asks before each fire of a schedule's task: the first replica to insert the fire's key runs it.
+  const coordinator: RunCoordinator = {
+    shouldRun: (key) => fires.take(key, replica, o.now()),
+  };
   let stopping = false;
   const scheduler = createDigestScheduler({
-    mode: o.timer ?? 'cron',
+    mode,
     logger: log,
-    ...(o.spreadMs !== undefined ? { spreadMs: o.spreadMs } : {}),
+    spreadMs,
+    coordinator,
+    ...(o.testSeconds ? { testSeconds: o.testSeconds } : {}),
     fire: (id, slot) => runner.run(id, { scheduledFor: slot, reason: 'scheduled' }),
   });
   const runner = createRunner({
     store,
     slack: o.slack,
     access,
-    tokens: o.tokens,
+    sessionOf: o.sessionOf,
+    projectPath: o.projectPath,
+    leases,
+    replica,
+    leaseMs,
+    clock,
     serverUrl: o.serverUrl,
     slashCommand: o.slashCommand,
     logger: log,
     now: o.now,
-    channels: createChannelQueue({
-      intervalMs: o.channelIntervalMs ?? 1000,
-      ...(o.pacingClock ? { clock: o.pacingClock } : {}),
-    }),
+    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
     limiter: createLimiter(o.concurrency ?? 8),
     ...(o.at ? { at: o.at } : {}),
     onPaused: (paused) => {
@@ -138,22 +125,73 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     markRecovered = resolve;
   });
 
-  async function recover(): Promise<void> {
+  /**
+   * Settles runs left open and runs what is overdue, each under its lease (so whichever replicas do this at once,
+   * each digest is settled or caught up by one). At start, intents nobody holds are settled and whatever is due
+   * runs; in a sweep, only intents whose replica died (lease run out) and slots left unrun past their spread.
+   */
+  async function takeOver(o2: { atStart: boolean }): Promise<void> {
     const runs: Promise<unknown>[] = [];
     const settling = new Set<number>();
-    for (const run of await store.openRuns()) {
-      if (settling.has(run.digestId)) continue;
+    const now = o.now();
+    for (const run of await leases.orphaned(now, { released: o2.atStart })) {
       settling.add(run.digestId);
       runs.push(runner.run(run.digestId, { scheduledFor: run.scheduledFor, reason: 'recover' }));
     }
-    // A digest whose time passed while the bot was down runs once, however many times it missed.
-    const now = o.now().getTime();
-    for (const d of await store.listActive()) {
-      if (settling.has(d.id) || d.nextRunAt === null || d.nextRunAt.getTime() > now) continue;
+    // A digest whose time passed while no replica ran it runs once, however many times it missed.
+    const dueBefore = o2.atStart ? now : new Date(now.getTime() - spreadMs - 60_000);
+    for (const d of await leases.overdue(dueBefore, now, 10_000)) {
+      if (settling.has(d.id)) continue;
       runs.push(runner.run(d.id, { scheduledFor: d.nextRunAt, reason: 'catch-up' }));
     }
     await Promise.allSettled(runs);
     await runner.flush();
+  }
+
+  /** Arms what the database says is scheduled, disarms what it no longer does. */
+  async function reconcile(): Promise<void> {
+    const scheduled = await leases.scheduled();
+    const ids = new Set<number>();
+    for (const s of scheduled) {
+      ids.add(s.id);
+      scheduler.arm({ ...s, active: true });
+    }
+    for (const id of scheduler.armed()) if (!ids.has(id)) scheduler.disarm(id);
+  }
+
+  async function sweep(): Promise<void> {
+    await reconcile();
+    await takeOver({ atStart: false });
+    const before = o.now().getTime() - KEEP_MS;
+    await fires.prune(new Date(before));
+    await pacing.prune(clock.now() - KEEP_MS);
+  }
+
+  let sweepTimer: NodeJS.Timeout | null = null;
+  let renewTimer: NodeJS.Timeout | null = null;
+  let sweeping: Promise<void> | null = null;
+  function startTimers(): void {
+    if (mode !== 'cron') return;
+    sweepTimer = setInterval(() => {
+      if (stopping || sweeping) return;
+      sweeping = sweep()
+        .catch((err: unknown) => log.warn('digest sweep failed; trying again later', { error: String(err) }))
+        .finally(() => {
+          sweeping = null;
+        });
+    }, sweepMs);
+    sweepTimer.unref();
+    // A replica's leases hold as long as it lives: renewed while it runs something.
+    renewTimer = setInterval(
+      () => {
+        if (!runner.busy) return;
+        void leases
+          .renew(replica, new Date(o.now().getTime() + leaseMs))
+          .catch((err: unknown) => log.warn('could not renew digest leases', { error: String(err) }));
+      },
+      Math.max(100, Math.floor(leaseMs / 3)),
+    );
+    renewTimer.unref();
   }
 
   return {
@@ -257,10 +295,12 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       }
       return resumed;
     },
+    sweep,
     async start() {
-      for (const d of await store.listActive()) scheduler.arm(d);
-      log.info('digests armed', scheduler.size);
-      void recover().then(
+      await reconcile();
+      log.info('digests armed', { ...scheduler.size, replica });
+      startTimers();
+      void takeOver({ atStart: true }).then(
         () => markRecovered(),
         (err: unknown) => {
           log.error('could not settle and catch up digests at start', { error: String(err) });
@@ -272,8 +312,12 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     async stop() {
       if (stopping) return;
       stopping = true;
+      if (sweepTimer) clearInterval(sweepTimer);
+      if (renewTimer) clearInterval(renewTimer);
       scheduler.stop();
+      await sweeping;
       await runner.idle();
+      await leases.releaseAll(replica).catch(() => undefined);
     },
     isAdmin: (userId) => o.slack.isAdmin(userId),
     openDm: (userId) => o.slack.openDm(userId),

@@ -1,5 +1,5 @@
 import { DigestButtons, type DigestSurface } from '../buttons/digests.js';
-import type { RunOutcome } from '../digest/runner.js';
+import type { RunOutcome } from '../digest/types.js';
 import { InvalidInputError } from '../errors.js';
 import type { RequestContext } from '../operations/context.js';
 import { createDigestOperations, type DigestAction, type DigestOperations } from '../operations/digests.js';

@@ -1,5 +1,5 @@
 import type { HomeView, ModalView } from '@slack/types';
-import type { DigestService } from '../digest/service.js';
+import type { DigestService } from '../digest/types.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';

@@ -31,6 +31,11 @@ export interface GitlabAccess {
    * check of a refusal marks a good token revoked; this is how it comes back.
    */
   recheck(actor: { teamId: string; userId: string }): Promise<boolean>;
+  /**
+   * The same access (one judgement of 401s for the whole bot) with its calls sent through another transport:
+   * scheduled work reads through a paced one.
+   */
+  through(transport: Transport): GitlabAccess;
 }
 
 function checkOf(err: unknown): Exclude<TokenCheck, { ok: true }> {
@@ -171,7 +176,7 @@ export function createGitlabAccess(o: {
     }
   };
 
-  return {
+  const accessVia = (transport: Transport): GitlabAccess => ({
     serverUrl: o.serverUrl,
     recheck,
     async withClient(ctx, fn) {
@@ -181,7 +186,7 @@ export function createGitlabAccess(o: {
       const since = trouble.seq;
       // Writes are audited as this person: Slack team and user, and the server account of the token.
       const audited = auditedTransport(
-        o.transport,
+        transport,
         async () => ({
           team: ctx.actor.teamId,
           user: ctx.actor.userId,
@@ -228,5 +233,7 @@ export function createGitlabAccess(o: {
       ]);
       return check.ok ? { ok: true, username: user } : check;
     },
-  };
+    through: accessVia,
+  });
+  return accessVia(o.transport);
 }

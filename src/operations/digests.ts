@@ -1,5 +1,4 @@
-import type { RunOutcome } from '../digest/runner.js';
-import type { DigestChanges, DigestService } from '../digest/service.js';
+import type { DigestChanges, DigestService, RunOutcome } from '../digest/types.js';
 import { InvalidInputError, type RefusalReason, RefusedError, UnknownPersonError } from '../errors.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';

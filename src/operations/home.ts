@@ -1,4 +1,4 @@
-import type { DigestService } from '../digest/service.js';
+import type { DigestService } from '../digest/types.js';
 import { BotError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
 import { HOME_ROWS, type HomeReads, type SectionRead } from '../views/home.js';

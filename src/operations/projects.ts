@@ -33,6 +33,8 @@ export function createProjectResolver(o: { access: GitlabAccess; channels: Chann
   };
 
   return {
+    /** The path of a project by its id, read as the person (and kept a few minutes for them). */
+    pathOf,
     async resolve(ctx: RequestContext, ref: ProjectRef | null): Promise<Project> {
       if (ref?.kind === 'path') return projectOf(ref.path);
       if (ref?.kind === 'id') return projectOf(ref.id, await pathOf(ctx, ref.id));

@@ -121,7 +121,8 @@ export interface DigestStore {
   openRunOf(digestId: number): Promise<DigestRun | null>;
 }
 
-interface Row {
+/** A row of `digests` as both engines return it. */
+export interface DigestRow {
   id: number;
   team_id: string;
   owner_user_id: string;
@@ -176,7 +177,7 @@ function keysOf(text: string): string[] {
   }
 }
 
-function toDigest(r: Row): Digest {
+export function toDigest(r: DigestRow): Digest {
   return {
     id: r.id,
     teamId: r.team_id,
@@ -236,11 +237,11 @@ export function createDigestStore(
   const same = db.kind === 'postgres' ? 'IS NOT DISTINCT FROM' : 'IS';
 
   const getIn = async (runner: SqlRunner, id: number) => {
-    const r = await runner.get<Row>('SELECT * FROM digests WHERE id = $1', [id]);
+    const r = await runner.get<DigestRow>('SELECT * FROM digests WHERE id = $1', [id]);
     return r ? toDigest(r) : null;
   };
   const get = (id: number) => getIn(db, id);
-  const list = async (sql: string, params: SqlValue[] = []) => (await db.all<Row>(sql, params)).map(toDigest);
+  const list = async (sql: string, params: SqlValue[] = []) => (await db.all<DigestRow>(sql, params)).map(toDigest);
   const runParams = (id: number, run: RunRecord): SqlValue[] => [
     run.at.toISOString(),
     run.result,
@@ -251,7 +252,7 @@ export function createDigestStore(
 
   return {
     async create(d) {
-      const r = await db.get<Row>(
+      const r = await db.get<DigestRow>(
         `INSERT INTO digests (team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id, username,
            action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $14, $15, $16, $17)
@@ -276,11 +277,11 @@ export function createDigestStore(
           JSON.stringify(d.cursor.keys),
         ],
       );
-      return toDigest(r as Row);
+      return toDigest(r as DigestRow);
     },
     get,
     async findSame(d) {
-      const r = await db.get<Row>(
+      const r = await db.get<DigestRow>(
         `SELECT * FROM digests WHERE team_id = $1 AND owner_user_id = $2 AND channel_id = $3 AND kind = $4
            AND project_id ${same} $5 AND user_id ${same} $6 AND action ${same} $7 AND target_type ${same} $8
          ORDER BY id LIMIT 1`,
@@ -320,7 +321,7 @@ export function createDigestStore(
     async pauseOwner(teamId, ownerId, reason) {
       return db.transaction(async (tx) => {
         const paused: Digest[] = [];
-        for (const r of await tx.all<Row>(BY_OWNER, [teamId, ownerId])) {
+        for (const r of await tx.all<DigestRow>(BY_OWNER, [teamId, ownerId])) {
           if ((await tx.run(SET_PAUSED, [reason, null, now().toISOString(), r.id])) > 0) {
             paused.push((await getIn(tx, r.id)) as Digest);
           }
@@ -334,7 +335,7 @@ export function createDigestStore(
     async resumeOwner(teamId, ownerId, reasons, nextRunAt) {
       return db.transaction(async (tx) => {
         const resumed: Digest[] = [];
-        for (const r of await tx.all<Row>(BY_OWNER, [teamId, ownerId])) {
+        for (const r of await tx.all<DigestRow>(BY_OWNER, [teamId, ownerId])) {
           if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
           if ((await tx.run(SET_ACTIVE, [iso(nextRunAt(toDigest(r))), now().toISOString(), r.id])) > 0) {
             resumed.push((await getIn(tx, r.id)) as Digest);

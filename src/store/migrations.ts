@@ -1,3 +1,4 @@
+import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 // The schema, for both engines, in one place.
 //
 // HOW TO ADD A TABLE (or change one): append ONE step to BOTH lists below, at the same index, in the same commit.
@@ -89,6 +90,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      granted_at TEXT NOT NULL,
      PRIMARY KEY (team_id, user_id, channel_id)
    ) STRICT;`,
+  // 5: what replicas decide once: cron fires, leases on digest runs, channel lanes and token budgets.
+  SCHEDULE_TABLES_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -168,6 +171,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      granted_at TEXT NOT NULL,
      PRIMARY KEY (team_id, user_id, channel_id)
    );`,
+  // 5
+  SCHEDULE_TABLES_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../digest/runner.js';
+import type { RunOutcome } from '../digest/types.js';
 import type { Digest, PauseReason } from '../store/digest-store.js';
 import { actions, type Block, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, when } from './common.js';

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunPoint } from '../../../src/digest/runner.js';
+import type { RunPoint } from '../../../src/digest/types.js';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
@@ -53,6 +53,8 @@ async function startBot(killAt?: RunPoint): Promise<Bot> {
       TOKEN_ENCRYPTION_KEY: encryptionKey,
       DATABASE_PATH: path.join(dataDir, 'bot.db'),
       LOG_LEVEL: 'info',
+      // The run a killed process held is taken over once its lease runs out: a short one here.
+      DIGEST_TEST_TIMING: JSON.stringify({ leaseMs: 1500, sweepMs: 300 }),
       ...(killAt ? { DIGEST_TEST_KILL_AT: killAt } : {}),
     },
   });

@@ -132,6 +132,27 @@ describe('module boundaries', () => {
     expect(bad).toEqual([]);
   });
 
+  it('lets views, operations and nouns name digests only through digest/types.ts (no arrow back up, no circle)', () => {
+    const bad = ['views', 'operations', 'nouns']
+      .flatMap(importsOf)
+      .filter(({ spec }) => /(^|\/)digest\//.test(spec) && !/(^|\/)digest\/types\.js$/.test(spec));
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps digest/types.ts to types from below it (store, views/blocks, node-cron)', () => {
+    const specs = importsOf('digest')
+      .filter(({ file }) => file === 'digest/types.ts')
+      .map(({ spec }) => spec);
+    expect(specs.filter((spec) => !/^(\.\.\/store\/|\.\.\/views\/blocks\.js$|node-cron$)/.test(spec))).toEqual([]);
+  });
+
+  it('lets the digest tower reach the server only through operations/ (one access, one judgement of 401s)', () => {
+    const built = fs
+      .readdirSync(path.join(root, 'digest'))
+      .filter((f) => /createGitlabAccess|createSession\(/.test(fs.readFileSync(path.join(root, 'digest', f), 'utf8')));
+    expect(built).toEqual([]);
+  });
+
   const importsOfFile = (file: string) =>
     [...fs.readFileSync(path.join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => ({
       file,

@@ -1,0 +1,81 @@
+import type { ScheduledTask } from 'node-cron';
+import type { Digest, NewDigest, PauseReason } from '../store/digest-store.js';
+import type { SlackMessage } from '../views/blocks.js';
+
+// What the rest of the bot knows of digests: the outcome of a run and the service behind the commands. Types
+// only, so that views/ and operations/ name them without importing digest/'s implementation (no arrow back up).
+
+/** Where a test may stop the process (the seam main.ts wires to an environment variable in tests only). */
+export type RunPoint = 'before-post' | 'after-post' | 'while-saving';
+
+export type RunReason = 'scheduled' | 'catch-up' | 'manual' | 'recover';
+
+export type RunOutcome =
+  | { kind: 'posted'; items: number; ts: string }
+  /** An earlier run's post was found and committed; nothing new was posted. */
+  | { kind: 'settled'; items: number; ts: string }
+  | { kind: 'empty'; since: Date }
+  | { kind: 'paused'; reason: PauseReason }
+  | { kind: 'inactive' }
+  /** It already ran for this time, or another replica is running it right now. */
+  | { kind: 'skipped' }
+  | { kind: 'gone' }
+  | { kind: 'failed'; error: string };
+
+export interface DigestChanges {
+  cron?: string;
+  tz?: string;
+  action?: string | null;
+  targetType?: string | null;
+}
+
+export interface DigestService {
+  /** Creates a digest, or changes the schedule of the same one (same owner, place and subject). */
+  create(input: Omit<NewDigest, 'nextRunAt' | 'cursor'>): Promise<{ digest: Digest; created: boolean }>;
+  get(id: number): Promise<Digest | null>;
+  /** The digests posting in a channel, and the person's digests posting in their DM. */
+  list(teamId: string, channelId: string | null, userId: string): Promise<{ here: Digest[]; dms: Digest[] }>;
+  /** Every digest a person owns, wherever it posts. */
+  listOwned(teamId: string, userId: string): Promise<Digest[]>;
+  /** When an active digest runs next (null when paused). */
+  nextRun(d: Digest): Date | null;
+  /**
+   * Changes a digest's schedule, zone or event filters (only what is given; a filter of null posts all events);
+   * an active one is armed on its new schedule at once. Null when there is no such digest.
+   */
+  edit(id: number, changes: DigestChanges): Promise<Digest | null>;
+  pause(id: number, by: string): Promise<Digest | null>;
+  resume(id: number): Promise<Digest | null>;
+  remove(id: number): Promise<boolean>;
+  run(id: number, reason?: RunReason): Promise<RunOutcome>;
+  /** Runs every active digest whose time has come by `now` (once each, whatever it missed). */
+  runDue(reason?: RunReason): Promise<{ id: number; outcome: RunOutcome }[]>;
+  /**
+   * What every replica does every little while: arms what the database says is scheduled, takes over runs whose
+   * replica died (their lease ran out) and slots nobody ran, prunes old coordination rows.
+   */
+  sweep(): Promise<void>;
+  /** After a person connects: their digests paused for a refused token run again. */
+  resumeOwner(teamId: string, userId: string): Promise<Digest[]>;
+  /** Arms every active digest, then settles interrupted runs and catches up missed ones (in the background). */
+  start(): Promise<void>;
+  /** Resolves when the start's settling and catching up is over. */
+  readonly recovered: Promise<void>;
+  stop(): Promise<void>;
+  /** Whether a person is a Slack workspace admin (who may manage anyone's digests). */
+  isAdmin(userId: string): Promise<boolean>;
+  /** The DM channel between the bot and a person (where their DM digests post). */
+  openDm(userId: string): Promise<string>;
+  /**
+   * Runs a digest in the background (a command's answer cannot wait for it), then tells the person who asked
+   * what `describe` makes of the outcome, in the channel it names.
+   */
+  runAndTell(
+    id: number,
+    userId: string,
+    describe: (outcome: RunOutcome) => Promise<{ channelId: string; message: SlackMessage | null } | null>,
+  ): void;
+  /** node-cron's task of a digest (tests look at it through node-cron's API). */
+  taskOf(id: number): ScheduledTask | undefined;
+  isArmed(id: number): boolean;
+}
