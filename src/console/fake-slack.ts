@@ -119,8 +119,14 @@ export class FakeSlack extends EventEmitter {
   private idCounter = 0;
   private readonly now: () => Date;
   /** Socket Mode: the app-level token apps.connections.open accepts, and the socket it hands out. */
-  private readonly appToken: string | null;
+  private appToken: string | null;
   readonly socketMode = new FakeSocketMode();
+
+  /** Socket Mode: from now on apps.connections.open refuses the app-level token (`invalid_auth`), or accepts it. */
+  refuseAppToken(refused = true): void {
+    this.refusedAppToken = refused;
+  }
+  private refusedAppToken = false;
   port = 0;
 
   constructor(
@@ -320,7 +326,7 @@ export class FakeSlack extends EventEmitter {
     else if (method === 'apps.connections.open') {
       // Only the app-level token opens a socket, as in Slack.
       response =
-        this.appToken && token === this.appToken
+        this.appToken && token === this.appToken && !this.refusedAppToken
           ? { ok: true, url: `ws://127.0.0.1:${this.port}/socket/${this.nextId('S')}` }
           : { ok: false, error: token === this.botToken ? 'not_allowed_token_type' : 'invalid_auth' };
     } else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };

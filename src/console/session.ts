@@ -1,5 +1,6 @@
 import { BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
+import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
 import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
@@ -306,7 +307,8 @@ export function createSession(d: SessionDeps): Session {
           const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
           const { message, it } = await d.slack.postMessage(person(), d.channel, text, links);
           if (links.length > 0) await settle(it);
-          d.write(describe(d.fake.messages.get(message.key) ?? message));
+          // The person's own message is what they typed: shown back with any token in it masked.
+          d.write(maskTokens(describe(d.fake.messages.get(message.key) ?? message)));
           const answers = it.messages().filter((m) => m.key !== message.key);
           if (answers.length > 0) d.write(answers.map(describe).join('\n'));
           return true;

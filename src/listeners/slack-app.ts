@@ -4,6 +4,7 @@ import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeRecei
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import { checkSignedRequest, createReplayMemory } from './request-guard.js';
+import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
 
 // The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
 // health check also says whether the socket to Slack is up: without it no request reaches the bot.
@@ -51,7 +52,7 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
   const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
-  let socketUp = false;
+  let socketProblem: () => string | null = () => null;
   let accepting = true;
 
   const healthz = {
@@ -59,14 +60,8 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     method: ['GET'],
     handler: (_req: IncomingMessage, res: ServerResponse) => {
       const database = o.databaseOk();
-      const slack = config.slack.mode !== 'socket' || socketUp;
-      const status = !accepting
-        ? 'shutting down'
-        : !database
-          ? 'database unavailable'
-          : !slack
-            ? 'not connected to Slack'
-            : 'ok';
+      const slack = socketProblem();
+      const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
       res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status, mode: config.slack.mode }));
     },
@@ -78,15 +73,15 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
       logger: boltLogger,
       customRoutes: [healthz],
       installerOptions: { port: config.port, clientOptions },
+      // Reconnecting is ours (socket-connection.ts): Bolt's lets some failures end the process.
+      autoReconnectEnabled: false,
     });
-    receiver.client.on('connected', () => {
-      socketUp = true;
-    });
-    for (const down of ['disconnected', 'reconnecting', 'connecting']) {
-      receiver.client.on(down, () => {
-        socketUp = false;
-      });
-    }
+    const connection = keepSocketConnected(receiver.client, { logger: o.logger.child({ component: 'socket' }) });
+    socketProblem = () => {
+      const { state } = connection;
+      if (state.kind === 'refused') return `Slack refused SLACK_APP_TOKEN (${state.error})`;
+      return state.kind === 'connected' ? null : 'not connected to Slack';
+    };
     const app = new App({
       token: config.slack.botToken,
       receiver,
@@ -98,13 +93,20 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     return {
       app,
       async start() {
-        await app.start();
+        try {
+          await connection.start(() => app.start());
+        } catch (err) {
+          if (!isRefusedAppToken(err)) throw err;
+          throw new Error(
+            `Slack refused SLACK_APP_TOKEN (${slackErrorOf(err)}). Create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set it again.`,
+          );
+        }
         const address = httpServer()?.address() as AddressInfo | null | undefined;
         return { port: address?.port ?? config.port };
       },
       async stopAccepting() {
         accepting = false;
-        await receiver.client.disconnect();
+        await connection.stop();
       },
     };
   }

@@ -42,11 +42,13 @@ export interface SpawnBotOptions {
   dataDir?: string;
   /** Wait for /healthz to answer 200 (default) or only for the process to start. */
   waitHealthy?: boolean;
+  /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
+  appToken?: string;
 }
 
 export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
   const botToken = `xoxb-spawned-${crypto.randomBytes(8).toString('hex')}`;
-  const fake = await startFakeSlack(botToken, Object.values(PEOPLE));
+  const fake = await startFakeSlack(botToken, Object.values(PEOPLE), o.appToken ? { appToken: o.appToken } : {});
   const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-proc-'));
   const dbPath = path.join(dataDir, 'bot.db');
   const port = await freePort();
@@ -62,6 +64,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     DATABASE_PATH: dbPath,
     LOG_LEVEL: 'debug',
+    ...(o.appToken ? { SLACK_APP_TOKEN: o.appToken } : {}),
   };
   for (const [k, v] of Object.entries(o.env ?? {})) {
     if (v === '') delete env[k];
