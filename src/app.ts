@@ -11,7 +11,7 @@ import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
-import { createSlackApp } from './listeners/slack-app.js';
+import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
@@ -48,6 +48,8 @@ export interface AppDeps {
   digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
+  slackTiming?: SlackTiming;
 }
 
 export interface BotApp {
@@ -57,6 +59,8 @@ export interface BotApp {
   digests: DigestService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
+  /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
+  listening(): Promise<{ port: number }>;
   /** Stops at once: what is running is cut off. */
   stop(): Promise<void>;
   /** How many requests are being handled right now (from arrival until their answer was delivered). */
@@ -103,7 +107,12 @@ export function createApp(deps: AppDeps): BotApp {
     },
   });
 
-  const slack = createSlackApp({ config, logger, databaseOk: () => checkDatabase(db) });
+  const slack = createSlackApp({
+    config,
+    logger,
+    databaseOk: () => checkDatabase(db),
+    ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
+  });
   const { app } = slack;
 
   const unreadable = createUnreadableTokens((c, reason) =>
@@ -215,6 +224,7 @@ export function createApp(deps: AppDeps): BotApp {
       await digests.start();
       return started;
     },
+    listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
       await digests.stop();

@@ -1,9 +1,14 @@
 import type { Resource } from './gitlab/project.js';
-import type { Text } from './views/mrkdwn.js';
 
 // The bot's own error classes. Each has a stable `code` that the error middleware maps
 // to a short message; anything that is not one of these (or a GitlabError) is
 // unexpected and reported with a reference id.
+
+/**
+ * Words for a person: plain text (escaped wherever it is shown) or markup a view made (an `Md` of
+ * views/mrkdwn.ts, which views place as it is). Errors carry them without knowing how Slack reads them.
+ */
+export type Words = string | { readonly text: string };
 
 export abstract class BotError extends Error {
   abstract readonly code: string;
@@ -70,8 +75,8 @@ export class StaleActionError extends BotError {
 export class InvalidInputError extends BotError {
   readonly code = 'invalid_input';
   /** What the person is told: plain words (escaped when shown) or markup made by a view. */
-  constructor(readonly userMessage: Text) {
-    super(String(userMessage));
+  constructor(readonly userMessage: Words) {
+    super(typeof userMessage === 'string' ? userMessage : userMessage.text);
     this.name = 'InvalidInputError';
   }
 }

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
+import { setTimeout as timer } from 'node:timers/promises';
 import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
 import got, { HTTPError, ParseError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
@@ -45,6 +46,8 @@ export interface TransportOptions {
   now?: () => number;
   /** Awaited after each answer before the caller sees it: the app's work turns (listeners/turns.ts). */
   nextTurn?: () => Promise<void>;
+  /** Spends the wait before a retry (default: a timer); tests pass one that returns at once, so no test sleeps. */
+  sleep?: (ms: number) => Promise<void>;
 }
 
 export interface RequestOptions<K extends ResponseKind = 'json'> {
@@ -106,7 +109,7 @@ function refuseOtherOrigin(options: NormalizedOptions, response: PlainResponse):
 }
 
 export function createTransport(options: TransportOptions): Transport {
-  const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now } = options;
+  const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now, sleep = timer } = options;
   const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
   const debug = logger.level === 'debug';
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
@@ -124,8 +127,8 @@ export function createTransport(options: TransportOptions): Transport {
     return rateLimit;
   }
 
-  /** got asks this after each failed attempt: 0 fails the call now, anything else is the wait got sleeps first. */
-  function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): number {
+  /** got asks this after each failed attempt: 0 fails the call now; otherwise the wait is spent here, then it retries. */
+  async function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): Promise<number> {
     const call = callOf(error.options);
     const answer = error instanceof HTTPError || error instanceof ParseError ? error.response : undefined;
     attemptEnded(call, attempt, answer, error);
@@ -138,7 +141,8 @@ export function createTransport(options: TransportOptions): Transport {
     const timeout = error.options.timeout as Record<string, number | undefined>;
     for (const key in timeout) if (timeout[key] !== undefined) timeout[key] = Math.min(timeoutMs, left);
     if (debug) logger.debug('gitlab retry', { ...call.where, waitMs: wait, attempt });
-    return Math.max(1, wait); // a Retry-After of 0 means "now", which got would read as "never"
+    await sleep(wait);
+    return 1; // waited already; got reads 0 as "never"
   }
 
   /** What every failed call rejects with: a GitlabError, the server's words scrubbed of the token. */

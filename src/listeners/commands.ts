@@ -1,4 +1,5 @@
 import type { App } from '@slack/bolt';
+import { connectionProblem } from '../connection.js';
 import { parseCommand } from '../grammar/index.js';
 import { secretRefusal } from '../grammar/parse.js';
 import { unescapeSlack } from '../grammar/text.js';
@@ -6,7 +7,6 @@ import type { Dispatch } from '../nouns/assemble.js';
 import type { CommandContext } from '../nouns/types.js';
 import type { Actor, Session } from '../operations/context.js';
 import { containsSecret } from '../redact.js';
-import { connectionProblem } from '../store/token-store.js';
 import { buildConnectPrompt } from '../views/account.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';

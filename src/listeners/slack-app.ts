@@ -1,5 +1,4 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
@@ -35,10 +34,20 @@ function boltLoggerFrom(logger: Logger): BoltLogger {
   };
 }
 
+/** How the Slack side waits between tries; the defaults are Slack's own, tests shorten them. */
+export interface SlackTiming {
+  /** How Bolt's Web API client retries a failed call (default: ten retries in about thirty minutes). */
+  retry?: webApi.RetryOptions;
+  /** Socket Mode: how long a ping may go unanswered, and the step between reconnects (default 5000 ms). */
+  socketPingTimeoutMs?: number;
+}
+
 export interface SlackApp {
   app: App;
   /** Starts serving; resolves with the HTTP port once Slack can reach the bot. */
   start(): Promise<{ port: number }>;
+  /** Resolves with the HTTP port once it is bound: in Socket Mode before Slack has said hello. */
+  listening(): Promise<{ port: number }>;
   /**
    * The first step of a shutdown: no new request is taken from now on (HTTP answers 503, Socket Mode closes
    * the socket) and /healthz says 503, while requests already taken go on.
@@ -48,10 +57,33 @@ export interface SlackApp {
 
 const EVENTS_PATH = '/slack/events';
 
-export function createSlackApp(o: { config: Config; logger: Logger; databaseOk(): boolean }): SlackApp {
+/** The port a server bound (port 0 asks for any free one), once it listens. */
+function boundPort(server: () => Server | undefined, fallback: number): Promise<{ port: number }> {
+  const portOf = () => {
+    const address = server()?.address();
+    return { port: address && typeof address === 'object' ? address.port : fallback };
+  };
+  const s = server();
+  if (!s || s.listening) return Promise.resolve(portOf());
+  return new Promise((resolve, reject) => {
+    s.once('listening', () => resolve(portOf()));
+    s.once('error', reject);
+  });
+}
+
+export function createSlackApp(o: {
+  config: Config;
+  logger: Logger;
+  databaseOk(): boolean;
+  timing?: SlackTiming;
+}): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
-  const clientOptions = { ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}), logger: boltLogger };
+  const clientOptions = {
+    ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
+    ...(o.timing?.retry ? { retryConfig: o.timing.retry } : {}),
+    logger: boltLogger,
+  };
   let socketProblem: () => string | null = () => null;
   let accepting = true;
 
@@ -75,6 +107,7 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
       installerOptions: { port: config.port, clientOptions },
       // Reconnecting is ours (socket-connection.ts): Bolt's lets some failures end the process.
       autoReconnectEnabled: false,
+      ...(o.timing?.socketPingTimeoutMs ? { clientPingTimeout: o.timing.socketPingTimeoutMs } : {}),
     });
     const connection = keepSocketConnected(receiver.client, { logger: o.logger.child({ component: 'socket' }) });
     socketProblem = () => {
@@ -101,9 +134,9 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
             `Slack refused SLACK_APP_TOKEN (${slackErrorOf(err)}). Create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set it again.`,
           );
         }
-        const address = httpServer()?.address() as AddressInfo | null | undefined;
-        return { port: address?.port ?? config.port };
+        return boundPort(httpServer, config.port);
       },
+      listening: () => boundPort(httpServer, config.port),
       async stopAccepting() {
         accepting = false;
         await connection.stop();
@@ -156,13 +189,18 @@ export function createSlackApp(o: { config: Config; logger: Logger; databaseOk()
     );
   };
   const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions, convoStore: false });
+  let server: Server | undefined;
+  let started: Promise<{ port: number }> | undefined;
   return {
     app,
-    async start() {
-      const server = (await app.start(config.port)) as { address?: () => AddressInfo | string | null } | undefined;
-      const address = typeof server?.address === 'function' ? server.address() : null;
-      return { port: address && typeof address === 'object' ? address.port : config.port };
+    start() {
+      started = (async () => {
+        server = (await app.start(config.port)) as Server;
+        return boundPort(() => server, config.port);
+      })();
+      return started;
     },
+    listening: () => started ?? Promise.reject(new Error('the app has not been started')),
     async stopAccepting() {
       accepting = false;
     },

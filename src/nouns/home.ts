@@ -1,8 +1,8 @@
 import type { HomeView } from '@slack/types';
+import { type ConnectionProblem, connectionProblem } from '../connection.js';
 import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import type { RequestContext } from '../operations/context.js';
 import { createHomeOperations, type HomeOperations, type HomeReads } from '../operations/home.js';
-import { type ConnectionProblem, connectionProblem } from '../store/token-store.js';
 import { buildConnectHome, buildHomeView } from '../views/home.js';
 import { type HomeRedraw, noun, type Platform } from './types.js';
 

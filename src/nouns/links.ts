@@ -1,4 +1,5 @@
 import { PREVIEW_LINKS_MAX, PREVIEW_URL_MAX, type PreviewButtonValue, UnfurlButtons } from '../buttons/links.js';
+import { connectionProblem } from '../connection.js';
 import { BotError, InvalidInputError, NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
 import { parseWebUrl } from '../grammar/references.js';
@@ -10,7 +11,6 @@ import {
   type LinkTarget,
   linkTargetOf,
 } from '../operations/links.js';
-import { connectionProblem } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { code, md } from '../views/mrkdwn.js';
 import {

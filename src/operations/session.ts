@@ -1,6 +1,7 @@
+import { connectionProblem } from '../connection.js';
 import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { SealError } from '../store/sealer.js';
-import { type Connection, connectionProblem, type StoredToken, type TokenStore } from '../store/token-store.js';
+import type { Connection, StoredToken, TokenStore } from '../store/token-store.js';
 import type { Actor, Session } from './context.js';
 
 export interface SessionOptions {

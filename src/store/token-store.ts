@@ -216,14 +216,3 @@ export function createTokenStore(
     },
   };
 }
-
-export type ConnectionProblem = 'not_connected' | 'other_server' | 'token_revoked' | 'token_unreadable';
-
-/** Why a stored connection cannot be used, or null when it can. */
-export function connectionProblem(conn: Connection | null, serverUrl: string): ConnectionProblem | null {
-  if (!conn) return 'not_connected';
-  if (conn.serverUrl !== serverUrl) return 'other_server';
-  if (conn.status === 'revoked') return 'token_revoked';
-  if (conn.status === 'unreadable') return 'token_unreadable';
-  return null;
-}

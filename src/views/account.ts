@@ -1,8 +1,9 @@
 import type { Button, ModalView } from '@slack/types';
 import { AccountButtons } from '../buttons/common.js';
+import { connectionProblem } from '../connection.js';
 import type { CommandKey } from '../grammar/index.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
-import { type Connection, connectionProblem } from '../store/token-store.js';
+import type { Connection } from '../store/token-store.js';
 import { actions, button, type Confirmation, context, message, plain, type SlackMessage, section } from './blocks.js';
 import { formatDateTime } from './format.js';
 import { code, joinMd, link, md, mention } from './mrkdwn.js';

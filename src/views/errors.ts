@@ -11,6 +11,7 @@ import {
   TokenRevokedError,
   TokenUnreadableError,
   UnknownPersonError,
+  type Words,
 } from '../errors.js';
 import {
   BadRequestError,
@@ -30,7 +31,7 @@ import { InvalidPathError } from '../gitlab/paths.js';
 import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
-import { code, type Md, md, type Text } from './mrkdwn.js';
+import { code, Md, md, type Text } from './mrkdwn.js';
 import { unknownPerson } from './people.js';
 import { REFUSALS } from './refusals.js';
 
@@ -43,6 +44,9 @@ export interface ErrorViewOptions {
 }
 
 const say = (emoji: string, text: Text): SlackMessage => message(text, [section(md`${emoji} ${text}`)]);
+
+/** An error's words as a view places them: markup only when a view made it, anything else as escaped text. */
+const asText = (words: Words): Text => (typeof words === 'string' || words instanceof Md ? words : words.text);
 
 /** What a request was about, as the subject of a sentence: "Job #8 in demo/web", "Issue demo/web#3". */
 export function resourceLabel(r: Resource): string {
@@ -63,6 +67,10 @@ export function resourceLabel(r: Resource): string {
       return `Merge request ${projectLabel(r.project)}!${r.iid}`;
     case 'snippet':
       return `Snippet ${projectLabel(r.project)}$${r.iid}`;
+    case 'merge_request_version':
+      return `Version ${r.id} of merge request ${projectLabel(r.project)}!${r.iid}`;
+    case 'ref':
+      return `Branch or tag ${r.ref} in ${projectLabel(r.project)}`;
     case 'artifacts':
       return `The latest successful “${r.job}” job on ${r.ref} in ${projectLabel(r.project)}`;
     default:
@@ -206,7 +214,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
       md`This button is out of date (${err.detail}). Nothing was changed; run the command again for a fresh card.`,
     );
   }
-  if (err instanceof InvalidInputError) return say(':warning:', err.userMessage);
+  if (err instanceof InvalidInputError) return say(':warning:', asText(err.userMessage));
   if (err instanceof UnknownPersonError) return say(':bust_in_silhouette:', unknownPerson(err, o.serverUrl));
   if (err instanceof RefusedError) {
     const text = refusalText(err.refusal);

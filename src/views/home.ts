@@ -1,14 +1,16 @@
 import type { HomeView } from '@slack/types';
+import type { ConnectionProblem } from '../connection.js';
 import { type BotError, DatabaseBusyError, TokenRefusalUnconfirmedError } from '../errors.js';
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
-import type { Connection, ConnectionProblem } from '../store/token-store.js';
+import type { Connection } from '../store/token-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
-import { digestButtons, digestRow } from './digests.js';
+import { digestRow } from './digest-cards.js';
+import { digestButtons } from './digests.js';
 import { formatDateTime } from './format.js';
 import { issueRow, projectOfIssue } from './issues.js';
 import { LIMITS } from './limits.js';

@@ -39,18 +39,24 @@ export interface JobFacts {
 
 /** The actions a job's state allows, in the order they appear on the card. */
 export function jobActionsFor(
-  job: Pick<Job, 'status' | 'artifacts_file' | 'artifacts_expire_at'>,
+  job: Pick<Job, 'status' | 'artifacts_file' | 'artifacts_expire_at' | 'started_at'>,
   facts: JobFacts = {},
 ) {
   const out: JobAction[] = [];
   if (FINISHED.has(job.status)) out.push('retry');
   if (CANCELABLE.has(job.status)) out.push('cancel');
   if (job.status === 'manual') out.push('play');
-  if (FINISHED.has(job.status) && !facts.erased) out.push('erase');
+  // A job canceled before it started has neither trace nor artifacts: there is nothing to erase.
+  if (FINISHED.has(job.status) && !facts.erased && !neverRan(job)) out.push('erase');
   // 9.5 does not send artifacts_expire_at: absent means "not told"; null means they are kept already.
   if (job.artifacts_file && !facts.erased && !facts.kept && job.artifacts_expire_at !== null) out.push('keep');
   if (!facts.erased) out.push('trace');
   return out;
+}
+
+/** A finished job that never started (canceled while it waited). */
+export function neverRan(job: Pick<Job, 'status' | 'started_at' | 'artifacts_file'>): boolean {
+  return FINISHED.has(job.status) && !job.started_at && !job.artifacts_file;
 }
 
 const jobName = (job: { id: number; name?: string }) => (job.name ? `job #${job.id} (${job.name})` : `job #${job.id}`);
@@ -114,7 +120,7 @@ export function retriedDetail(oldId: number, newJob: Pick<Job, 'id'>): Md {
 
 /** What is true now when a job's card was out of date. */
 export function jobStaleText(
-  what: 'retried' | 'not-manual' | 'not-running' | 'erased' | 'not-finished',
+  what: 'retried' | 'not-manual' | 'not-running' | 'erased' | 'not-finished' | 'never-ran',
   o: { by?: string | null; newJob?: Pick<Job, 'id'> } = {},
 ): Md {
   const by = o.by ? md` by @${o.by}` : '';
@@ -129,6 +135,8 @@ export function jobStaleText(
       return md`Already erased: its trace and artifacts are gone.`;
     case 'not-finished':
       return md`Not finished yet, so it cannot be retried or erased.`;
+    case 'never-ran':
+      return md`It never ran, so it has no trace or artifacts to erase.`;
   }
 }
 

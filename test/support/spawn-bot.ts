@@ -5,21 +5,41 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
-import { freePort } from './free-port.js';
 import type { SlackPerson } from './payloads.js';
 import { type Interaction, SlackDriver } from './slack-driver.js';
 import { PEOPLE } from './start-app.js';
 
 // The bot as its own process (src/main.ts through tsx, exactly as `npm run dev` starts it), for what only a
 // process shows: signals, a database another process locks, start-up messages. The fake Slack runs here.
+// The bot listens on PORT=0 (any free port) and names the port it got in its "bot started" log line.
+
+/** The port a bot process named in its "bot started" log line (LOG_LEVEL info or debug), or null before it. */
+export function reportedPort(output: string): number | null {
+  // The line may still be arriving: the port counts once the field after it has begun.
+  const m = /"msg":"bot started"[^\n]*?"port":(\d+)[,}]/.exec(output);
+  return m ? Number(m[1]) : null;
+}
+
+/** Waits for a bot process to name its port; fails with its output when it ends or stays silent. */
+export async function waitForPort(output: () => string, ended: () => boolean, timeoutMs = 30_000): Promise<number> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const port = reportedPort(output());
+    if (port !== null) return port;
+    if (ended() || Date.now() > deadline) throw new Error(`the bot did not say which port it listens on:\n${output()}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export interface SpawnedBot {
   child: ChildProcess;
-  url: string;
+  /** The bot's address once it has said it started (reading it earlier throws). */
+  readonly url: string;
   fake: FakeSlack;
-  slack: SlackDriver;
+  /** Signed requests to the bot, once it has said it started (reading it earlier throws). */
+  readonly slack: SlackDriver;
   dataDir: string;
   dbPath: string;
   env: Record<string, string>;
@@ -27,7 +47,7 @@ export interface SpawnedBot {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
-  /** GET /healthz: its status and JSON body (status 0 when nothing answered). */
+  /** GET /healthz: its status and JSON body (status 0 when nothing answered, or the bot has no port yet). */
   health(): Promise<{ status: number; body: { status?: string } | null }>;
   connect(person: SlackPerson, token: string): Promise<Interaction>;
   /** Kills the process if it still runs, closes the fake Slack, removes the data unless `keepData`. */
@@ -40,7 +60,7 @@ export interface SpawnBotOptions {
   env?: Record<string, string>;
   /** Reuse a data directory (a database made earlier). */
   dataDir?: string;
-  /** Wait for /healthz to answer 200 (default) or only for the process to start. */
+  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start. */
   waitHealthy?: boolean;
   /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
   appToken?: string;
@@ -51,7 +71,6 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
   const fake = await startFakeSlack(botToken, Object.values(PEOPLE), o.appToken ? { appToken: o.appToken } : {});
   const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-proc-'));
   const dbPath = path.join(dataDir, 'bot.db');
-  const port = await freePort();
   const signingSecret = crypto.randomBytes(16).toString('hex');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
@@ -59,7 +78,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     SLACK_BOT_TOKEN: botToken,
     SLACK_SIGNING_SECRET: signingSecret,
     SLACK_API_URL: fake.apiUrl,
-    PORT: String(port),
+    PORT: '0',
     GITLAB_URL: o.gitlabUrl,
     TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     DATABASE_PATH: dbPath,
@@ -83,20 +102,36 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
   void exited.then(() => {
     ended = true;
   });
-  const url = `http://127.0.0.1:${port}`;
-  const slack = new SlackDriver({ botUrl: url, signingSecret, fake, command: '/gl' });
+  let driver: SlackDriver | null = null;
+  /** The bot's address, as soon as its output names the port. */
+  const address = (): string | null => {
+    const port = reportedPort(out);
+    return port === null ? null : `http://127.0.0.1:${port}`;
+  };
+  const started = (): string => {
+    const url = address();
+    if (!url) throw new Error(`the bot has not said which port it listens on yet:\n${out}`);
+    return url;
+  };
 
   const bot: SpawnedBot = {
     child,
-    url,
+    get url() {
+      return started();
+    },
     fake,
-    slack,
+    get slack() {
+      driver ??= new SlackDriver({ botUrl: started(), signingSecret, fake, command: '/gl' });
+      return driver;
+    },
     dataDir,
     dbPath: env.DATABASE_PATH ?? dbPath,
     env,
     output: () => out,
     exited,
     async health() {
+      const url = address();
+      if (!url) return { status: 0, body: null };
       try {
         const res = await fetch(`${url}/healthz`);
         const body = (await res.json().catch(() => null)) as { status?: string } | null;
@@ -106,6 +141,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
       }
     },
     async connect(person, token) {
+      const { slack } = bot;
       const command = await slack.command(person, 'connect');
       const opened = await command.waitFor((r) => r.method === 'views.open' && r.ok, 10_000);
       if (!opened?.view) throw new Error(`no connect modal opened: ${command.text()}`);
@@ -125,9 +161,9 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
 
   if (o.waitHealthy !== false) {
     // tsx compiles on the fly: the first start on a busy machine can take a while.
-    for (let i = 0; i < 600 && !ended; i++) {
+    for (let i = 0; i < 1500 && !ended; i++) {
       if ((await bot.health()).status === 200) return bot;
-      await new Promise((r) => setTimeout(r, 50));
+      await new Promise((r) => setTimeout(r, 20));
     }
     await bot.close();
     throw new Error(`the bot did not become healthy:\n${out}`);

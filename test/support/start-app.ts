@@ -41,7 +41,15 @@ export interface StartAppOptions {
   digests?: AppDeps['digests'];
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
+  /** How the Slack side waits between tries (default: Slack's own); `QUICK_SLACK` for tests that meet retries. */
+  slackTiming?: AppDeps['slackTiming'];
 }
+
+/** Slack's retry steps and Socket Mode's reconnect step at test size: the same behaviour, in milliseconds. */
+export const QUICK_SLACK: NonNullable<AppDeps['slackTiming']> = {
+  retry: { retries: 10, factor: 1, minTimeout: 10, maxTimeout: 10 },
+  socketPingTimeoutMs: 1000,
+};
 
 export interface StartedApp {
   url: string;
@@ -96,6 +104,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
     ...(o.digests ? { digests: o.digests } : {}),
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
+    ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;

@@ -11,7 +11,7 @@ import { buttonOf, call, useCiBot, WEB } from './harness.js';
 // every status of ARCHITECTURE §4's table that CI can meet, timeouts, rate limits, a server
 // that is down, people without (valid) tokens, and buttons that are stale or forged.
 
-/** Waits the transport took between attempts, as its 'gitlab retry' log lines name them (got sleeps them for real). */
+/** Waits the transport took between attempts, as its 'gitlab retry' log lines name them (spent at once here). */
 const waits: number[] = [];
 const logger = createLogger({
   level: 'debug',
@@ -40,8 +40,10 @@ const switching: Transport = {
 
 const h = useCiBot({
   transport: (baseUrl) => {
-    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, logger });
-    short = createTransport({ baseUrl, timeoutMs: 500, retry: { limit: 1, maxTotalMs: 3000 }, logger });
+    // A retry's wait is logged, then spent at once: no test sleeps a server's Retry-After.
+    const sleep = async () => {};
+    fast = createTransport({ baseUrl, retry: { limit: 1, maxTotalMs: 3000 }, logger, sleep });
+    short = createTransport({ baseUrl, timeoutMs: 200, retry: { limit: 1, maxTotalMs: 3000 }, logger, sleep });
     return switching;
   },
 });
@@ -137,7 +139,7 @@ describe('statuses of the error table', () => {
 
   it('acknowledges first, then says the server did not answer in time', async () => {
     active = 'short';
-    h.sim.setFaults({ latencyMs: 2000 });
+    h.sim.setFaults({ latencyMs: 600 });
     const it = await h.command('alice', 'job demo/web 8');
     expect(it.ack.status).toBe(200);
     // The ack came back while the answer still waited on the server.
@@ -153,7 +155,7 @@ describe('statuses of the error table', () => {
   it('acknowledges a button first, and does not repeat a POST that timed out', async () => {
     const card = await h.ask('alice', 'job demo/web 8', /Job #8 /);
     active = 'short';
-    h.sim.setFaults({ latencyMs: 2000 });
+    h.sim.setFaults({ latencyMs: 600 });
     const click = await h.click('alice', buttonOf(card, /^Retry$/));
     expect(click.ack.status).toBe(200);
     expect(click.records((r) => r.kind === 'response_url')).toEqual([]);

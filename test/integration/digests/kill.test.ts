@@ -9,8 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPoint } from '../../../src/digest/runner.js';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
-import { freePort } from '../../support/free-port.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
+import { waitForPort } from '../../support/spawn-bot.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
 
@@ -40,7 +40,6 @@ interface Bot {
 }
 
 async function startBot(killAt?: RunPoint): Promise<Bot> {
-  const port = await freePort();
   const child = spawn(process.execPath, [path.join(buildDir, 'main.js')], {
     cwd: buildDir,
     env: {
@@ -49,7 +48,7 @@ async function startBot(killAt?: RunPoint): Promise<Bot> {
       SLACK_BOT_TOKEN: fake.botToken,
       SLACK_SIGNING_SECRET: signingSecret,
       SLACK_API_URL: fake.apiUrl,
-      PORT: String(port),
+      PORT: '0',
       GITLAB_URL: sim.url,
       TOKEN_ENCRYPTION_KEY: encryptionKey,
       DATABASE_PATH: path.join(dataDir, 'bot.db'),
@@ -66,6 +65,11 @@ async function startBot(killAt?: RunPoint): Promise<Bot> {
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
     child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
+  // PORT=0: the system picks a free port and the "bot started" line names it.
+  const port = await waitForPort(
+    () => output,
+    () => child.exitCode !== null,
   );
   for (let i = 0; ; i++) {
     const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../../support/clock.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';
-import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
+import { PEOPLE, QUICK_SLACK, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 // What Slack answers to a digest's post: a rate limit is waited out and the post retried (never dropped), and a
@@ -19,7 +19,13 @@ let app: StartedApp;
 beforeAll(async () => {
   sim = await startSim(clock);
   fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
-  app = await startApp({ gitlabUrl: sim.url, now: clock.now, fake, digests: { timer: 'manual' } });
+  app = await startApp({
+    gitlabUrl: sim.url,
+    now: clock.now,
+    fake,
+    digests: { timer: 'manual' },
+    slackTiming: QUICK_SLACK,
+  });
   await app.connect(PEOPLE.alice, TOKENS.alice);
 });
 afterAll(async () => {
@@ -54,7 +60,8 @@ describe('Slack’s answers to a digest’s post', () => {
     clock.advance(60_000);
     await openIssue('Posted despite the rate limit');
     const from = fake.lastSeq;
-    fake.rateLimit('chat.postMessage', { times: 1, retryAfter: 1 });
+    // Retry-After: 0 keeps the wait test-sized (Bolt's client sleeps whole seconds for real).
+    fake.rateLimit('chat.postMessage', { times: 1, retryAfter: 0 });
     expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
     const tries = fake.since(from, (r) => r.method === 'chat.postMessage');
     expect(tries.map((r) => r.error ?? 'ok')).toEqual(['ratelimited', 'ok']);

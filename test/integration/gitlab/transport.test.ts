@@ -68,6 +68,14 @@ describe('retries', () => {
     expect(h.server.requests).toHaveLength(2);
   });
 
+  it('spends each wait through the injected sleep before the next attempt', async () => {
+    h = await startHarness({ retry: { baseDelayMs: 100 }, random: () => 1 });
+    h.server.enqueue({ status: 503 }, { status: 429, headers: { 'retry-after': '3' } }, { body: [pipelineBasic] });
+    await h.client.pipelines.list(1);
+    expect(h.slept).toEqual([100, 3000]);
+    expect(h.slept).toEqual(h.delays);
+  });
+
   it('reads an HTTP-date Retry-After against the injected clock', async () => {
     const now = Date.parse('2026-03-01T12:00:00Z');
     h = await startHarness({ now: () => now });

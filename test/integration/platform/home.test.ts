@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../../support/clock.js';
-import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
+import { PEOPLE, QUICK_SLACK, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 let sim: RunningSimulator;
@@ -9,7 +9,7 @@ const clock = fakeClock();
 
 beforeAll(async () => {
   sim = await startSim(clock);
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
+  bot = await startApp({ gitlabUrl: sim.url, now: clock.now, slackTiming: QUICK_SLACK });
 });
 afterAll(async () => {
   await bot?.stop({ removeData: true });

@@ -13,8 +13,7 @@ import { type Db, openDatabase } from '../../../src/store/database.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 import { fakeClock } from '../../support/clock.js';
-import { freePort } from '../../support/free-port.js';
-import { PEOPLE } from '../../support/start-app.js';
+import { PEOPLE, QUICK_SLACK } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 // Socket Mode end to end: the bot opens its socket through the fake Slack's apps.connections.open,
@@ -53,12 +52,11 @@ beforeAll(async () => {
   fake = await startFakeSlack(BOT_TOKEN, Object.values(PEOPLE), { appToken: APP_TOKEN });
   fake.socketMode.holdHello = true;
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-socket-'));
-  port = await freePort();
   const config = loadConfig({
     SLACK_BOT_TOKEN: BOT_TOKEN,
     SLACK_APP_TOKEN: APP_TOKEN,
     SLACK_API_URL: fake.apiUrl,
-    PORT: String(port),
+    PORT: '0',
     GITLAB_URL: sim.url,
     TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     DATABASE_PATH: path.join(dir, 'bot.db'),
@@ -74,8 +72,19 @@ beforeAll(async () => {
     username: 'alice',
   });
   const logger = createLogger({ level: 'error', sink: () => {} });
-  bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now: clock.now });
+  // Reconnects step by QUICK_SLACK's ping timeout, not Slack's 5 s.
+  bot = createApp({
+    config,
+    logger,
+    db,
+    tokens,
+    channels: createChannelStore(db),
+    now: clock.now,
+    slackTiming: QUICK_SLACK,
+  });
   started = bot.start();
+  // The health port is bound before Slack says hello; port 0 lets the system pick it.
+  ({ port } = await bot.listening());
 });
 
 afterAll(async () => {

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { startFakeSlack } from '../../../src/console/fake-slack.js';
-import { freePort } from '../../support/free-port.js';
+import { waitForPort } from '../../support/spawn-bot.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const baseEnv = () => ({ PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' });
@@ -41,7 +41,6 @@ describe('npm start', () => {
     });
     expect(built.status).toBe(0);
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-start-'));
-    const port = await freePort();
     const secrets = {
       SLACK_BOT_TOKEN: `xoxb-${crypto.randomBytes(8).toString('hex')}`,
       SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
@@ -54,7 +53,7 @@ describe('npm start', () => {
         ...baseEnv(),
         ...secrets,
         SLACK_API_URL: slack.apiUrl,
-        PORT: String(port),
+        PORT: '0',
         GITLAB_URL: 'http://127.0.0.1:9',
         DATABASE_PATH: path.join(dir, 'bot.db'),
         LOG_LEVEL: 'debug',
@@ -68,6 +67,11 @@ describe('npm start', () => {
       output += d;
     });
     try {
+      // PORT=0: the system picks a free port and the "bot started" line names it.
+      const port = await waitForPort(
+        () => output,
+        () => child.exitCode !== null,
+      );
       let status = 0;
       for (let i = 0; i < 200 && status !== 200; i++) {
         status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
@@ -106,7 +110,7 @@ describe('npm start', () => {
           SLACK_BOT_TOKEN: wrong,
           SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
           SLACK_API_URL: slack.apiUrl,
-          PORT: String(await freePort()),
+          PORT: '0',
           GITLAB_URL: 'http://127.0.0.1:9',
           TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
           DATABASE_PATH: path.join(dir, 'bot.db'),

@@ -24,14 +24,14 @@ afterAll(async () => {
   await sim?.close();
 });
 
-/** Starts the bot with alice connected, then makes the simulator answer after 3 s. */
-async function slowServerBot(graceMs: number): Promise<SpawnedBot> {
+/** Starts the bot with alice connected, then makes the simulator answer after `latencyMs`. */
+async function slowServerBot(graceMs: number, latencyMs: number): Promise<SpawnedBot> {
   sim.reset();
   const b = await spawnBot({ gitlabUrl: sim.url, env: { SHUTDOWN_GRACE_MS: String(graceMs) } });
   const connected = await b.connect(PEOPLE.alice, TOKENS.alice);
   expect(connected.ack.json).toMatchObject({ response_action: 'update' });
   sim.reset();
-  sim.setFaults({ latencyMs: 3000 });
+  sim.setFaults({ latencyMs });
   return b;
 }
 
@@ -51,7 +51,8 @@ async function terminate(b: SpawnedBot): Promise<void> {
 
 describe('SIGTERM with a command in flight', () => {
   it('refuses new requests with 503, finishes the acknowledged command and answers its person, then exits 0', async () => {
-    bot = await slowServerBot(30_000);
+    // The answer comes while the bot is shutting down: the SIGTERM lands well inside the server's second.
+    bot = await slowServerBot(30_000, 1000);
     const retry = await bot.slack.command(PEOPLE.alice, 'job retry demo/web 8');
     expect(retry.ack.status).toBe(200);
     await terminate(bot);
@@ -71,7 +72,8 @@ describe('SIGTERM with a command in flight', () => {
   }, 60_000);
 
   it('after the grace period tells the person their command may not have completed, then exits 0', async () => {
-    bot = await slowServerBot(500);
+    // The grace period is over long before the server answers.
+    bot = await slowServerBot(200, 3000);
     const retry = await bot.slack.command(PEOPLE.alice, 'job retry demo/web 8');
     expect(retry.ack.status).toBe(200);
     await terminate(bot);

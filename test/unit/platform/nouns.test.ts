@@ -132,6 +132,34 @@ describe('module boundaries', () => {
     expect(bad).toEqual([]);
   });
 
+  const importsOfFile = (file: string) =>
+    [...fs.readFileSync(path.join(root, file), 'utf8').matchAll(/from '([^']+)'/g)].map((m) => ({
+      file,
+      spec: m[1] as string,
+    }));
+
+  it('keeps the shared modules at the bottom: errors.ts, ids.ts and connection.ts import no layer above them', () => {
+    const bad = ['errors.ts', 'ids.ts', 'connection.ts']
+      .flatMap(importsOfFile)
+      .filter(({ spec }) => /(^|\/)(views|operations|nouns|listeners|digest|buttons|modals)\//.test(spec));
+    expect(bad).toEqual([]);
+  });
+
+  it('keeps the store a store: views, nouns and listeners import only its types (its judgements live elsewhere)', () => {
+    const valueImports = (dir: string) =>
+      fs
+        .readdirSync(path.join(root, dir), { recursive: true })
+        .map(String)
+        .filter((f) => f.endsWith('.ts'))
+        .flatMap((f) => {
+          const text = fs.readFileSync(path.join(root, dir, f), 'utf8');
+          return [...text.matchAll(/import (?!type )([^;]*?) from '([^']*\/store\/[^']+)'/g)]
+            .filter((m) => (m[1] as string).replace(/type \w+,?/g, '').replace(/[{},\s]/g, '') !== '')
+            .map((m) => `${dir}/${f}: ${m[1]} from ${m[2]}`);
+        });
+    expect(['views', 'nouns', 'listeners'].flatMap(valueImports)).toEqual([]);
+  });
+
   it('lets only listeners and app.ts import Bolt', () => {
     const dirs = ['views', 'nouns', 'operations', 'gitlab', 'grammar', 'store', 'buttons', 'modals'];
     const bad = dirs.flatMap(importsOf).filter(({ spec }) => spec === '@slack/bolt');

@@ -13,8 +13,10 @@ export interface Harness {
   client: GitlabClient;
   /** Every log line the transport wrote (debug level). */
   logLines: string[];
-  /** Every wait the transport had got sleep, as its 'gitlab retry' log lines name them. */
+  /** Every wait the transport took before a retry, as its 'gitlab retry' log lines name them. */
   readonly delays: number[];
+  /** The waits handed to the transport's `sleep`, which returns at once here (unless the options bring their own). */
+  slept: number[];
   /** The single request the last call made (fails the test if there were more or none). */
   only(): RecordedRequest;
   close(): Promise<void>;
@@ -23,10 +25,14 @@ export interface Harness {
 export async function startHarness(options: Partial<TransportOptions> = {}): Promise<Harness> {
   const server = await startRecordingServer();
   const logLines: string[] = [];
+  const slept: number[] = [];
   const transport = createTransport({
     baseUrl: server.url,
     logger: createLogger({ level: 'debug', sink: (line) => logLines.push(line) }),
     random: () => 0.5,
+    sleep: async (ms) => {
+      slept.push(ms);
+    },
     ...options,
   });
   return {
@@ -34,6 +40,7 @@ export async function startHarness(options: Partial<TransportOptions> = {}): Pro
     transport,
     client: createGitlabClient(transport, TOKEN),
     logLines,
+    slept,
     get delays() {
       const entries = logLines.map((line) => JSON.parse(line) as { msg: string; waitMs?: number });
       return entries.filter((entry) => entry.msg === 'gitlab retry').map((entry) => entry.waitMs as number);
