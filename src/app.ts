@@ -7,6 +7,7 @@ import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { say } from './listeners/deliver.js';
+import { createDeliveredOnce } from './listeners/delivered-once.js';
 import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
@@ -27,8 +28,10 @@ import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
+import { createClaimStore } from './store/claim-store.js';
 import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
+import { createSqliteEngine, type SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -46,6 +49,8 @@ export interface AppDeps {
   checkTransport?: Transport;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
+  /** The store port; defaults to SQLite on `db` (what must happen once is claimed through it). */
+  engine?: SqlEngine;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -107,7 +112,10 @@ export function createApp(deps: AppDeps): BotApp {
     },
   });
 
+  // What must happen once across replicas and restarts: seen signatures, events delivered again, clicks.
+  const claims = createClaimStore(deps.engine ?? createSqliteEngine(db));
   const slack = createSlackApp({
+    claims,
     config,
     logger,
     databaseOk: () => checkDatabase(db),
@@ -161,17 +169,18 @@ export function createApp(deps: AppDeps): BotApp {
 
   const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
   const inFlight = createInFlight();
+  app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
   app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
-  registerActionListener(app, { dispatch, sessionOf, now });
+  registerActionListener(app, { dispatch, sessionOf, now, claims });
   // Connecting again resumes the digests a refused token paused.
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
-  registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
+  registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;

@@ -2,7 +2,8 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { checkSignedRequest, createReplayMemory } from './request-guard.js';
+import type { ClaimStore } from '../store/claim-store.js';
+import { checkSignedRequest, createReplayMemory, createStoredReplayMemory } from './request-guard.js';
 import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
 
 // The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
@@ -76,6 +77,8 @@ export function createSlackApp(o: {
   logger: Logger;
   databaseOk(): boolean;
   timing?: SlackTiming;
+  /** Where seen signatures are claimed, so that every replica (and a restart) refuses a replay. */
+  claims?: ClaimStore;
 }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
@@ -157,8 +160,14 @@ export function createSlackApp(o: {
   });
   // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown); Bolt
   // then reads the same buffered body.
-  const memory = createReplayMemory();
   const log = o.logger.child({ component: 'receiver' });
+  const memory = o.claims
+    ? createStoredReplayMemory(o.claims, (err) =>
+        log.warn('could not record a signature in the database; this process remembers it alone', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      )
+    : createReplayMemory();
   const bolt = receiver.requestListener;
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

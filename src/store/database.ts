@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { DatabaseBusyError } from '../errors.js';
+import { CLAIMS_SQLITE_DDL } from './claim-store.js';
 
 export type Db = Database.Database;
 
@@ -90,6 +91,8 @@ const MIGRATIONS: readonly string[] = [
      granted_at TEXT NOT NULL,
      PRIMARY KEY (team_id, user_id, channel_id)
    ) STRICT;`,
+  // What must happen once, claimed by the first replica (store/claim-store.ts; its PostgreSQL twin is there).
+  CLAIMS_SQLITE_DDL,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
