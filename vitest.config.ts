@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-global.ts'],
   },
 });

@@ -29,9 +29,8 @@ import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { createClaimStore } from './store/claim-store.js';
-import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
-import { createSqliteEngine, type SqlEngine } from './store/engine.js';
+import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -39,7 +38,8 @@ import { buildInterrupted } from './views/errors.js';
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Db;
+  /** The database (SQLite or PostgreSQL) every store of the app works on. */
+  engine: SqlEngine;
   tokens: TokenStore;
   channels: ChannelStore;
   now?: () => Date;
@@ -49,8 +49,6 @@ export interface AppDeps {
   checkTransport?: Transport;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<DigestServiceOptions, 'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs'>;
-  /** The store port; defaults to SQLite on `db` (what must happen once is claimed through it). */
-  engine?: SqlEngine;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -82,7 +80,7 @@ export interface BotApp {
 const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
-  const { config, logger, db } = deps;
+  const { config, logger, engine } = deps;
   const now = deps.now ?? (() => new Date());
   const transport =
     deps.transport ??
@@ -113,12 +111,12 @@ export function createApp(deps: AppDeps): BotApp {
   });
 
   // What must happen once across replicas and restarts: seen signatures, events delivered again, clicks.
-  const claims = createClaimStore(deps.engine ?? createSqliteEngine(db));
+  const claims = createClaimStore(engine);
   const slack = createSlackApp({
     claims,
     config,
     logger,
-    databaseOk: () => checkDatabase(db),
+    databaseOk: () => engine.ping(),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
   });
   const { app } = slack;
@@ -138,9 +136,7 @@ export function createApp(deps: AppDeps): BotApp {
   const projects = createProjectResolver({ access, channels: deps.channels });
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now, {
-      onBusy: (what, attempt) => logger.debug('database busy; trying again', { what, attempt }),
-    }),
+    store: createDigestStore(engine, now),
     tokens: deps.tokens,
     slack: createDigestSlack(app.client),
     transport,
@@ -155,7 +151,7 @@ export function createApp(deps: AppDeps): BotApp {
     tokens: deps.tokens,
     channels: deps.channels,
     digests,
-    unfurls: createUnfurlStore(db, now),
+    unfurls: createUnfurlStore(engine, now),
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {

@@ -75,7 +75,7 @@ function boundPort(server: () => Server | undefined, fallback: number): Promise<
 export function createSlackApp(o: {
   config: Config;
   logger: Logger;
-  databaseOk(): boolean;
+  databaseOk(): Promise<boolean>;
   timing?: SlackTiming;
   /** Where seen signatures are claimed, so that every replica (and a restart) refuses a replay. */
   claims?: ClaimStore;
@@ -93,8 +93,8 @@ export function createSlackApp(o: {
   const healthz = {
     path: '/healthz',
     method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const database = o.databaseOk();
+    handler: async (_req: IncomingMessage, res: ServerResponse) => {
+      const database = await o.databaseOk();
       const slack = socketProblem();
       const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
       res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });

@@ -1,6 +1,7 @@
 import {
   BotError,
   DatabaseBusyError,
+  DatabaseUnavailableError,
   InvalidInputError,
   NotConnectedError,
   ProjectRequiredError,
@@ -195,6 +196,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
   if (err instanceof TokenUnreadableError) return buildConnectPrompt('token_unreadable', o.serverUrl, o.slashCommand);
   if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
+  if (err instanceof DatabaseUnavailableError) return say(':hourglass:', DATABASE_UNAVAILABLE);
   if (err instanceof InvalidPathError) return say(':warning:', `${err.message} Nothing was sent to the server.`);
   if (err instanceof TokenRefusalUnconfirmedError) {
     return say(
@@ -229,6 +231,9 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
 /** Another program kept the bot's database locked for longer than a request may wait. */
 export const DATABASE_BUSY =
   "The bot's database is busy right now (another program is writing to it), so this could not be done. Try again in a moment.";
+
+/** The bot's database (PostgreSQL) did not answer; the person tries again once it is back. */
+export const DATABASE_UNAVAILABLE = "The bot's database is unavailable, try again in a moment.";
 
 export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
   return say(

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createClaimStore } from '../../../src/store/claim-store.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
+import { createPostgresEngine, openPostgres } from '../../../src/store/postgres-engine.js';
 import { fakeClock } from '../../support/clock.js';
+import { freshPostgresUrl } from '../../support/postgres.js';
 
 // The claims table: the first to insert a key holds it until its time, whichever process asks; written
 // against the SqlEngine port, so the same cases run on every engine.
@@ -16,6 +18,14 @@ const ENGINES: [string, () => Promise<{ engine: SqlEngine; second: () => SqlEngi
       const path = await import('node:path');
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-claims-')), 'bot.db');
       return { engine: createSqliteEngine(openDatabase(file)), second: () => createSqliteEngine(openDatabase(file)) };
+    },
+  ],
+  [
+    'PostgreSQL (two pools on one database)',
+    async () => {
+      const url = await freshPostgresUrl();
+      const engine = await openPostgres(url);
+      return { engine, second: () => createPostgresEngine(url) };
     },
   ],
 ];
