@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fakeClock } from '../../support/clock.js';
 import { eventCallbackBody, slashCommandBody } from '../../support/payloads.js';
+import { freshPostgresUrl } from '../../support/postgres.js';
 import { signedRequest } from '../../support/signing.js';
 import { buttonsOf, messageText } from '../../support/slack-driver.js';
 import { type SpawnedBot, spawnBot } from '../../support/spawn-bot.js';
@@ -16,11 +17,14 @@ import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim
 let sim: RunningSimulator;
 let a: SpawnedBot;
 let b: SpawnedBot;
+/** Which database both replicas share: the SQLite file, or (ENGINE=postgres) one PostgreSQL database. */
+let env: Record<string, string> = {};
 
 beforeAll(async () => {
   sim = await startSim(fakeClock());
-  a = await spawnBot({ gitlabUrl: sim.url });
-  b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a });
+  if (process.env.REPLICAS_ENGINE === 'postgres') env = { DATABASE_URL: await freshPostgresUrl(), DATABASE_PATH: '' };
+  a = await spawnBot({ gitlabUrl: sim.url, env });
+  b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a, env });
   const connected = await a.connect(PEOPLE.alice, TOKENS.alice);
   expect(connected.ack.json).toMatchObject({ response_action: 'update' });
 }, 120_000);
@@ -117,7 +121,7 @@ describe('two replicas on one database', () => {
     await until(() => retries().length === 1, 'the retry');
     b.child.kill('SIGKILL');
     await b.exited;
-    b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a });
+    b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a, env });
     expect((await post(b, request)).status).toBe(401);
     expect((await post(a, request)).status).toBe(401);
     expect(retries()).toHaveLength(1);
