@@ -8,6 +8,7 @@ import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { say } from './listeners/deliver.js';
+import { createDeliveredOnce } from './listeners/delivered-once.js';
 import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
@@ -28,6 +29,7 @@ import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
+import { createClaimStore } from './store/claim-store.js';
 import { createDigestStore } from './store/digest-store.js';
 import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
@@ -112,7 +114,10 @@ export function createApp(deps: AppDeps): BotApp {
     },
   });
 
+  // What must happen once across replicas and restarts: seen signatures, events delivered again, clicks.
+  const claims = createClaimStore(engine);
   const slack = createSlackApp({
+    claims,
     config,
     logger,
     databaseOk: () => engine.ping(),
@@ -168,17 +173,18 @@ export function createApp(deps: AppDeps): BotApp {
 
   const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
   const inFlight = createInFlight();
+  app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
   app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
   registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
-  registerActionListener(app, { dispatch, sessionOf, now });
+  registerActionListener(app, { dispatch, sessionOf, now, claims });
   // Connecting again resumes the digests a refused token paused.
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
-  registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
+  registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;

@@ -25,8 +25,14 @@ export class FakeSlack extends FakeWorkspace {
   private readonly served = new WeakMap<object, number>();
   private resetsOfReused: { pathPrefix: string; times: number } | null = null;
   /** Socket Mode: the app-level token apps.connections.open accepts, and the socket it hands out. */
-  private readonly appToken: string | null;
+  private appToken: string | null;
   readonly socketMode = new FakeSocketMode();
+
+  /** Socket Mode: from now on apps.connections.open refuses the app-level token (`invalid_auth`), or accepts it. */
+  refuseAppToken(refused = true): void {
+    this.refusedAppToken = refused;
+  }
+  private refusedAppToken = false;
 
   constructor(
     botToken: string,
@@ -183,7 +189,7 @@ export class FakeSlack extends FakeWorkspace {
     else if (method === 'apps.connections.open') {
       // Only the app-level token opens a socket, as in Slack.
       response =
-        this.appToken && token === this.appToken
+        this.appToken && token === this.appToken && !this.refusedAppToken
           ? { ok: true, url: `ws://127.0.0.1:${this.port}/socket/${this.nextId('S')}` }
           : { ok: false, error: token === this.botToken ? 'not_allowed_token_type' : 'invalid_auth' };
     } else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };

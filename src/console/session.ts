@@ -1,6 +1,7 @@
 import { NoopButtons } from '../buttons/common.js';
 import { actionIdFor, BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
+import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
 import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
@@ -422,7 +423,8 @@ export function createSession(d: SessionDeps): Session {
         const server = d.linkHost ? links.filter((l) => hostOf(l) === d.linkHost) : links;
         const { message, it } = await d.slack.postMessage(person(), d.channel, text, links, server);
         if (server.length > 0) await settle(it, { mayNotAnswer: true });
-        d.write(describe(d.fake.messages.get(message.key) ?? message));
+        // The person's own message is what they typed: shown back with any token in it masked.
+        d.write(maskTokens(describe(d.fake.messages.get(message.key) ?? message)));
         const answers = it.messages().filter((m) => m.key !== message.key);
         if (answers.length > 0) d.write(answers.map(describe).join('\n'));
         return true;

@@ -1,9 +1,11 @@
+import crypto from 'node:crypto';
 import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
 import { ACTION_PREFIX, decodeButtonAction } from '../ids.js';
 import type { Dispatch } from '../nouns/assemble.js';
 import type { ButtonContext, Surface } from '../nouns/types.js';
 import type { Actor, Session } from '../operations/context.js';
+import type { ClaimStore } from '../store/claim-store.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
 import { respondTo } from './respond.js';
@@ -12,7 +14,12 @@ export interface ActionListenerOptions {
   dispatch: Dispatch;
   sessionOf(actor: Actor): Session;
   now(): Date;
+  /** Clicks being carried out on any replica: the same click landing on two does one thing. */
+  claims?: ClaimStore;
 }
+
+/** How long a click's claim lasts if its replica dies before giving it back. */
+const CLICK_CLAIM_MS = 2 * 60 * 1000;
 
 /**
  * What makes two clicks the same: who, which action, on what. Where a row button sits in a list (q, n) does
@@ -47,11 +54,20 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
         logger.debug(`a click of ${decoded.name} came again while the first runs; the first one answers`);
         return;
       }
+      const container = body.container as
+        | { type?: string; message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
+        | undefined;
+      // The same click on another replica (a double click the load balancer split): the database says who runs it.
+      const shared = `click:${crypto
+        .createHash('sha256')
+        .update(`${key}|${container?.message_ts ?? body.view?.id ?? ''}`)
+        .digest('hex')}`;
+      if (o.claims && !(await o.claims.claim(shared, new Date(Date.now() + CLICK_CLAIM_MS)))) {
+        logger.debug(`a click of ${decoded.name} runs on another replica; that one answers`);
+        return;
+      }
       running.add(key);
       try {
-        const container = body.container as
-          | { type?: string; message_ts?: string; is_ephemeral?: boolean; channel_id?: string }
-          | undefined;
         const channelId = body.channel?.id ?? container?.channel_id ?? null;
         const message = container?.message_ts
           ? { ts: container.message_ts, ephemeral: container.is_ephemeral === true }
@@ -73,6 +89,7 @@ export function registerActionListener(app: App, o: ActionListenerOptions): void
         await deliver(delivery, await handler(decoded.value, ctx));
       } finally {
         running.delete(key);
+        await o.claims?.release(shared);
       }
     },
   );

@@ -1,5 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
+import type { ClaimStore } from '../store/claim-store.js';
 import { bodyProblem } from './request-shape.js';
 
 // Checks on a signed Slack request that Bolt's receiver leaves out. Bolt refuses a timestamp more than
@@ -16,14 +17,35 @@ export const SIGNING_WINDOW_SEC = 5 * 60;
 /** Signatures remembered at most; at ~170 requests a second for five minutes the oldest would be dropped. */
 const REMEMBERED = 50_000;
 
-/** Signatures seen within the signing window, bounded. */
+/** Signatures seen within the signing window. */
 export interface ReplayMemory {
   /** Records the signature; true when it was already there (the request is a replay). */
-  seenBefore(signature: string, timestampSec: number, nowSec: number): boolean;
-  readonly size: number;
+  seenBefore(signature: string, timestampSec: number, nowSec: number): boolean | Promise<boolean>;
 }
 
-export function createReplayMemory(max = REMEMBERED): ReplayMemory {
+/**
+ * The memory of every replica and of the process after a restart: a signature is claimed in the database until
+ * its timestamp leaves the signing window, and a second claim of it (here or on another replica) fails. This
+ * process's own memory answers first, and alone while the database does not (the request then meets the
+ * database's trouble itself, and the person is told).
+ */
+export function createStoredReplayMemory(claims: ClaimStore, onUnavailable: (err: unknown) => void): ReplayMemory {
+  const local = createReplayMemory();
+  return {
+    async seenBefore(signature, timestampSec, nowSec) {
+      if (local.seenBefore(signature, timestampSec, nowSec)) return true;
+      try {
+        return !(await claims.claim(`signature:${signature}`, new Date((timestampSec + SIGNING_WINDOW_SEC) * 1000)));
+      } catch (err) {
+        onUnavailable(err);
+        return false;
+      }
+    },
+  };
+}
+
+/** One process's memory, bounded (for a bot without a database to share, e.g. unit tests). */
+export function createReplayMemory(max = REMEMBERED): ReplayMemory & { readonly size: number } {
   // signature → the second after which its timestamp is too old to be accepted anyway
   const expiry = new Map<string, number>();
   return {
@@ -106,6 +128,6 @@ export async function checkSignedRequest(
   const problem = bodyProblem(header(req, 'content-type'), raw);
   if (problem) return { ok: false, status: 400, reason: 'not a Slack body', detail: problem };
   // Only authentic requests are remembered, so forged ones cannot crowd real signatures out.
-  if (o.memory.seenBefore(signature, timestamp, nowSec)) return { ok: false, status: 401, reason: 'replayed' };
+  if (await o.memory.seenBefore(signature, timestamp, nowSec)) return { ok: false, status: 401, reason: 'replayed' };
   return { ok: true };
 }

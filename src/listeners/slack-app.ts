@@ -2,7 +2,9 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
-import { checkSignedRequest, createReplayMemory } from './request-guard.js';
+import type { ClaimStore } from '../store/claim-store.js';
+import { checkSignedRequest, createReplayMemory, createStoredReplayMemory } from './request-guard.js';
+import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
 
 // The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
 // health check also says whether the socket to Slack is up: without it no request reaches the bot.
@@ -75,6 +77,8 @@ export function createSlackApp(o: {
   logger: Logger;
   databaseOk(): Promise<boolean>;
   timing?: SlackTiming;
+  /** Where seen signatures are claimed, so that every replica (and a restart) refuses a replay. */
+  claims?: ClaimStore;
 }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
@@ -83,7 +87,7 @@ export function createSlackApp(o: {
     ...(o.timing?.retry ? { retryConfig: o.timing.retry } : {}),
     logger: boltLogger,
   };
-  let socketUp = false;
+  let socketProblem: () => string | null = () => null;
   let accepting = true;
 
   const healthz = {
@@ -91,14 +95,8 @@ export function createSlackApp(o: {
     method: ['GET'],
     handler: async (_req: IncomingMessage, res: ServerResponse) => {
       const database = await o.databaseOk();
-      const slack = config.slack.mode !== 'socket' || socketUp;
-      const status = !accepting
-        ? 'shutting down'
-        : !database
-          ? 'database unavailable'
-          : !slack
-            ? 'not connected to Slack'
-            : 'ok';
+      const slack = socketProblem();
+      const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
       res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ status, mode: config.slack.mode }));
     },
@@ -110,16 +108,16 @@ export function createSlackApp(o: {
       logger: boltLogger,
       customRoutes: [healthz],
       installerOptions: { port: config.port, clientOptions },
+      // Reconnecting is ours (socket-connection.ts): Bolt's lets some failures end the process.
+      autoReconnectEnabled: false,
       ...(o.timing?.socketPingTimeoutMs ? { clientPingTimeout: o.timing.socketPingTimeoutMs } : {}),
     });
-    receiver.client.on('connected', () => {
-      socketUp = true;
-    });
-    for (const down of ['disconnected', 'reconnecting', 'connecting']) {
-      receiver.client.on(down, () => {
-        socketUp = false;
-      });
-    }
+    const connection = keepSocketConnected(receiver.client, { logger: o.logger.child({ component: 'socket' }) });
+    socketProblem = () => {
+      const { state } = connection;
+      if (state.kind === 'refused') return `Slack refused SLACK_APP_TOKEN (${state.error})`;
+      return state.kind === 'connected' ? null : 'not connected to Slack';
+    };
     const app = new App({
       token: config.slack.botToken,
       receiver,
@@ -131,13 +129,20 @@ export function createSlackApp(o: {
     return {
       app,
       async start() {
-        await app.start();
+        try {
+          await connection.start(() => app.start());
+        } catch (err) {
+          if (!isRefusedAppToken(err)) throw err;
+          throw new Error(
+            `Slack refused SLACK_APP_TOKEN (${slackErrorOf(err)}). Create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set it again.`,
+          );
+        }
         return boundPort(httpServer, config.port);
       },
       listening: () => boundPort(httpServer, config.port),
       async stopAccepting() {
         accepting = false;
-        await receiver.client.disconnect();
+        await connection.stop();
       },
     };
   }
@@ -155,8 +160,14 @@ export function createSlackApp(o: {
   });
   // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown); Bolt
   // then reads the same buffered body.
-  const memory = createReplayMemory();
   const log = o.logger.child({ component: 'receiver' });
+  const memory = o.claims
+    ? createStoredReplayMemory(o.claims, (err) =>
+        log.warn('could not record a signature in the database; this process remembers it alone', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      )
+    : createReplayMemory();
   const bolt = receiver.requestListener;
   receiver.requestListener = (req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import type { App, ViewSubmitAction } from '@slack/bolt';
 import { DatabaseBusyError, DatabaseUnavailableError, StaleActionError } from '../errors.js';
 import {
@@ -14,6 +15,7 @@ import type { ModalContext } from '../nouns/types.js';
 import type { AccountOperations } from '../operations/account.js';
 import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';
+import type { ClaimStore } from '../store/claim-store.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
 import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../views/errors.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
@@ -27,7 +29,12 @@ export interface ViewListenerOptions {
   dispatch: Dispatch;
   sessionOf(actor: Actor): Session;
   now(): Date;
+  /** Submissions carried out on any replica: one view submitted to two (a Merge sent twice) does one thing. */
+  claims?: ClaimStore;
 }
+
+/** How long a submitted view is remembered: a closed modal is not submitted again. */
+const SUBMISSION_MEMORY_MS = 10 * 60 * 1000;
 
 /** How long a response_url is worth trying: Slack's 30 minutes, less a margin for the request itself. */
 const RESPONSE_URL_LIFETIME_MS = 29 * 60 * 1000;
@@ -108,8 +115,23 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       message: decoded.message,
       surface: decoded.home ? 'home' : 'message',
     };
-    const answer = await handler(decoded.value, ctx);
+    // The same view submitted to two replicas (or twice to one): the first to claim it in the database acts.
+    const once = `submission:${crypto
+      .createHash('sha256')
+      .update(`${actor.teamId}|${actor.userId}|${view.id}`)
+      .digest('hex')}`;
+    if (o.claims && !(await o.claims.claim(once, new Date(Date.now() + SUBMISSION_MEMORY_MS)))) {
+      logger.debug(`a submission of ${decoded.name} came again; the first one answers`);
+      await acknowledge(context, ack);
+      return;
+    }
+    const answer = await handler(decoded.value, ctx).catch(async (err: unknown) => {
+      await o.claims?.release(once);
+      throw err;
+    });
     if (answer.kind === 'errors') {
+      // The modal stays open to be corrected and submitted again.
+      await o.claims?.release(once);
       await acknowledge(context, ack, { response_action: 'errors', errors: answer.errors });
       return;
     }

@@ -1,3 +1,4 @@
+import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 // The schema, for both engines, in one place.
 //
@@ -92,6 +93,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    ) STRICT;`,
   // 5: what replicas decide once: cron fires, leases on digest runs, channel lanes and token budgets.
   SCHEDULE_TABLES_SQLITE,
+  // 6: what must happen once, claimed by the first replica (store/claim-store.ts).
+  CLAIMS_SQLITE_DDL,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -173,6 +176,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    );`,
   // 5
   SCHEDULE_TABLES_POSTGRES,
+  // 6
+  CLAIMS_POSTGRES_DDL,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

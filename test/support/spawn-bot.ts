@@ -62,14 +62,22 @@ export interface SpawnBotOptions {
   dataDir?: string;
   /** Wait for the port and /healthz to answer 200 (default), or only for the process to start. */
   waitHealthy?: boolean;
+  /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
+  appToken?: string;
+  /**
+   * Another replica of that bot: its fake Slack, secrets, keys and database; closing this one leaves them to it.
+   */
+  replicaOf?: SpawnedBot;
 }
 
 export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
-  const botToken = `xoxb-spawned-${crypto.randomBytes(8).toString('hex')}`;
-  const fake = await startFakeSlack(botToken, Object.values(PEOPLE));
-  const dataDir = o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-proc-'));
+  const shared = o.replicaOf;
+  const botToken = shared?.env.SLACK_BOT_TOKEN ?? `xoxb-spawned-${crypto.randomBytes(8).toString('hex')}`;
+  const fake =
+    shared?.fake ?? (await startFakeSlack(botToken, Object.values(PEOPLE), o.appToken ? { appToken: o.appToken } : {}));
+  const dataDir = shared?.dataDir ?? o.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-proc-'));
   const dbPath = path.join(dataDir, 'bot.db');
-  const signingSecret = crypto.randomBytes(16).toString('hex');
+  const signingSecret = shared?.env.SLACK_SIGNING_SECRET ?? crypto.randomBytes(16).toString('hex');
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '',
     HOME: process.env.HOME ?? '',
@@ -78,9 +86,10 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     SLACK_API_URL: fake.apiUrl,
     PORT: '0',
     GITLAB_URL: o.gitlabUrl,
-    TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
-    DATABASE_PATH: dbPath,
+    TOKEN_ENCRYPTION_KEY: shared?.env.TOKEN_ENCRYPTION_KEY ?? crypto.randomBytes(32).toString('base64'),
+    DATABASE_PATH: shared?.env.DATABASE_PATH ?? dbPath,
     LOG_LEVEL: 'debug',
+    ...(o.appToken ? { SLACK_APP_TOKEN: o.appToken } : {}),
   };
   for (const [k, v] of Object.entries(o.env ?? {})) {
     if (v === '') delete env[k];
@@ -151,6 +160,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
         child.kill('SIGKILL');
         await exited;
       }
+      if (shared) return;
       await fake.close();
       if (!keepData && !o.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

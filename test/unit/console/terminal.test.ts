@@ -97,3 +97,12 @@ describe('a terminal', () => {
     io.close();
   });
 });
+
+describe('maskTokens and the bot’s own idea of a token', () => {
+  it('masks every word the bot would refuse to show: any case, runner registration tokens, unprefixed ones', () => {
+    expect(maskTokens('/gl connect GLPAT-Zq8RmT2vKp4LwN7sYbX3')).toBe(`/gl connect GLPAT-${MASK}`);
+    expect(maskTokens('a GR1348941Zq8RmT2vKp4LwN7sYb b')).toBe(`a ${MASK} b`);
+    expect(maskTokens('/gl connect Zq8RmT2vKp4LwN7sYbX3aQ')).toBe(`/gl connect ${MASK}`);
+    expect(maskTokens('x ACME-glpat-Zq8RmT2vKp4LwN7sYbX3 y')).toBe(`x ACME-glpat-${MASK} y`);
+  });
+});
