@@ -12,5 +12,7 @@ export default defineConfig({
     // integration file's time is spent waiting on sockets and child processes, so three files at once keep two
     // cores busy; every server in the tests binds port 0 and every file has its own data directory.
     maxWorkers: 3,
+    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts).
+    globalSetup: ['test/support/postgres-global.ts'],
   },
 });

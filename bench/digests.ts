@@ -19,6 +19,7 @@ import { createLogger } from '../src/logger.js';
 import { createChannelStore } from '../src/store/channel-store.js';
 import { openDatabase } from '../src/store/database.js';
 import { createDigestStore, type NewDigest } from '../src/store/digest-store.js';
+import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
 
@@ -121,7 +122,7 @@ try {
   const bot = createApp({
     config,
     logger,
-    db,
+    engine: createSqliteEngine(db),
     tokens,
     channels: createChannelStore(db),
     digests: { concurrency: CONCURRENCY },

@@ -27,8 +27,8 @@ import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
 import type { ChannelStore } from './store/channel-store.js';
-import { checkDatabase, type Db } from './store/database.js';
 import { createDigestStore } from './store/digest-store.js';
+import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -36,7 +36,8 @@ import { buildInterrupted } from './views/errors.js';
 export interface AppDeps {
   config: Config;
   logger: Logger;
-  db: Db;
+  /** The database (SQLite or PostgreSQL) every store of the app works on. */
+  engine: SqlEngine;
   tokens: TokenStore;
   channels: ChannelStore;
   now?: () => Date;
@@ -77,7 +78,7 @@ export interface BotApp {
 const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
-  const { config, logger, db } = deps;
+  const { config, logger, engine } = deps;
   const now = deps.now ?? (() => new Date());
   const transport =
     deps.transport ??
@@ -101,12 +102,16 @@ export function createApp(deps: AppDeps): BotApp {
     checkTransport,
     logger,
     ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
+    // A token accepted again resumes the digests its refusal paused, as connecting again does.
+    onRestored: async (teamId, userId) => {
+      await digests.resumeOwner(teamId, userId);
+    },
   });
 
   const slack = createSlackApp({
     config,
     logger,
-    databaseOk: () => checkDatabase(db),
+    databaseOk: () => engine.ping(),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
   });
   const { app } = slack;
@@ -118,13 +123,15 @@ export function createApp(deps: AppDeps): BotApp {
       reason,
     }),
   );
-  const sessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
+  // What a person asks for (a command, a click, a form) asks the server again about a token marked revoked;
+  // what Slack sends on its own (the Home tab opened, a link posted) does not, so it never costs a read.
+  const sessionOf = (actor: Actor) =>
+    createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
+  const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   const digests = createDigestService({
     ...deps.digests,
-    store: createDigestStore(db, now, {
-      onBusy: (what, attempt) => logger.debug('database busy; trying again', { what, attempt }),
-    }),
+    store: createDigestStore(engine, now),
     tokens: deps.tokens,
     slack: createDigestSlack(app.client),
     transport,
@@ -139,7 +146,7 @@ export function createApp(deps: AppDeps): BotApp {
     tokens: deps.tokens,
     channels: deps.channels,
     digests,
-    unfurls: createUnfurlStore(db, now),
+    unfurls: createUnfurlStore(engine, now),
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -164,7 +171,7 @@ export function createApp(deps: AppDeps): BotApp {
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now });
-  registerEventListeners(app, { dispatch, sessionOf, now });
+  registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

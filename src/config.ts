@@ -17,6 +17,8 @@ export interface Config {
   gitlabUrl: string;
   encryption: { key: Buffer; previousKey: Buffer | null };
   databasePath: string;
+  /** `postgres://…`: PostgreSQL instead of the SQLite file (several replicas share it); null for SQLite. */
+  databaseUrl: string | null;
   slashCommand: string;
   logLevel: LogLevel;
   /** How long a shutdown waits for requests already taken before telling their people and stopping. */
@@ -59,6 +61,15 @@ function httpUrl(value: string): URL | null {
   }
 }
 
+function postgresUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'postgres:' || url.protocol === 'postgresql:';
+  } catch {
+    return false;
+  }
+}
+
 const EnvSchema = z.object({
   SLACK_BOT_TOKEN: optionalText,
   SLACK_SIGNING_SECRET: optionalText,
@@ -69,6 +80,7 @@ const EnvSchema = z.object({
   TOKEN_ENCRYPTION_KEY: optionalText,
   TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalText,
   DATABASE_PATH: optionalText,
+  DATABASE_URL: optionalText,
   SLASH_COMMAND: optionalText,
   LOG_LEVEL: optionalText,
   SHUTDOWN_GRACE_MS: optionalText,
@@ -141,6 +153,16 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     problems.push('SLASH_COMMAND must look like "/gl": a slash and up to 31 lower-case letters, digits, - or _.');
   }
 
+  let databaseUrl: string | null = null;
+  if (e.DATABASE_URL && e.DATABASE_PATH) {
+    problems.push(
+      'DATABASE_URL and DATABASE_PATH are both set: set DATABASE_URL for PostgreSQL or DATABASE_PATH for a SQLite file, not both.',
+    );
+  } else if (e.DATABASE_URL) {
+    if (postgresUrl(e.DATABASE_URL)) databaseUrl = e.DATABASE_URL;
+    else problems.push('DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database.');
+  }
+
   let logLevel: LogLevel = 'info';
   if (e.LOG_LEVEL) {
     const lvl = e.LOG_LEVEL.toLowerCase();
@@ -169,6 +191,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     gitlabUrl,
     encryption: { key, previousKey },
     databasePath: e.DATABASE_PATH ?? './data/bot.db',
+    databaseUrl,
     slashCommand,
     logLevel,
     shutdownGraceMs,

@@ -130,6 +130,15 @@ export class DatabaseBusyError extends BotError {
   }
 }
 
+/** The bot's database (PostgreSQL) does not answer right now: nothing was done, and trying again later works. */
+export class DatabaseUnavailableError extends BotError {
+  readonly code = 'database_unavailable';
+  constructor(readonly reason: string) {
+    super(`the database is unavailable (${reason})`);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
 /** Wraps anything else, with the reference id the person is shown and the log carries. */
 export class UnexpectedError extends BotError {
   readonly code = 'unexpected';

@@ -6,8 +6,11 @@ import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
-import { DatabaseOpenError, openDatabase, SchemaTooNewError } from './store/database.js';
+import { DatabaseOpenError, SchemaTooNewError } from './store/database.js';
+import type { SqlEngine } from './store/engine.js';
 import { findKeyProblems } from './store/key-check.js';
+import { openEngine } from './store/open.js';
+import { DatabaseUrlError, passwordOf } from './store/postgres-engine.js';
 import { createSealer } from './store/sealer.js';
 import { createTokenStore } from './store/token-store.js';
 
@@ -29,24 +32,31 @@ async function main(): Promise<void> {
     registerSecret(secret);
   for (const key of [config.encryption.key, config.encryption.previousKey])
     if (key) registerSecret(key.toString('base64'));
+  const databasePassword = config.databaseUrl ? passwordOf(config.databaseUrl) : null;
+  if (databasePassword) registerSecret(databasePassword);
 
   const logger = createLogger({ level: config.logLevel });
-  let db: ReturnType<typeof openDatabase>;
+  // Waits for a database another program locks happen on timers; each is a debug line.
+  const busy = {
+    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
+  };
+  let engine: SqlEngine;
   try {
-    db = openDatabase(config.databasePath);
+    engine = await openEngine(config, {
+      busy,
+      postgres: {
+        onIdleError: (err) => logger.warn('a database connection broke; it is replaced', { reason: err.message }),
+      },
+    });
   } catch (err) {
-    if (err instanceof DatabaseOpenError || err instanceof SchemaTooNewError) {
+    if (err instanceof DatabaseOpenError || err instanceof DatabaseUrlError || err instanceof SchemaTooNewError) {
       process.stderr.write(`The bot could not start: ${redact(err.message)}\n`);
       process.exit(1);
     }
     throw err;
   }
-  // Waits for a database another program locks happen on timers; each is a debug line.
-  const busy = {
-    onBusy: (what: string, attempt: number) => logger.debug('database busy; trying again', { what, attempt }),
-  };
   const sealer = createSealer(config.encryption);
-  const tokens = createTokenStore(db, sealer, undefined, busy);
+  const tokens = createTokenStore(engine, sealer);
   // Tokens the keys cannot open do not stop the bot (see store/key-check.ts): the operator is told what to do.
   const resealed = await tokens.resealStale();
   if (resealed > 0) logger.info('re-sealed stored tokens under the current key', { count: resealed });
@@ -67,9 +77,9 @@ async function main(): Promise<void> {
   const bot = createApp({
     config,
     logger,
-    db,
+    engine,
     tokens,
-    channels: createChannelStore(db, undefined, busy),
+    channels: createChannelStore(engine),
     digests: digestTestSeam(),
   });
 
@@ -93,7 +103,7 @@ async function main(): Promise<void> {
     } catch (err) {
       logger.warn('error while stopping the app', { error: err instanceof Error ? err : new Error(String(err)) });
     }
-    db.close();
+    await engine.close().catch(() => {});
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));

@@ -2,17 +2,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../app.js';
+import { type AppDeps, createApp } from '../app.js';
 import { loadConfig } from '../config.js';
+import type { DigestService } from '../digest/service.js';
 import { createLogger, type LogLevel } from '../logger.js';
 import { startSimulator } from '../sim/index.js';
 import { createChannelStore } from '../store/channel-store.js';
 import { openDatabase } from '../store/database.js';
+import { createSqliteEngine } from '../store/engine.js';
 import { createSealer } from '../store/sealer.js';
 import { createTokenStore } from '../store/token-store.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { TEAM } from './payloads.js';
-import { createSession, type Session } from './session.js';
+import { createSession, type Session, type SessionDeps } from './session.js';
 import { SlackDriver } from './slack-driver.js';
 
 // Everything `npm run demo` needs on one machine: the simulator, a fake Slack, the bot
@@ -30,6 +32,8 @@ export interface Demo {
   /** The Slack side, for scripts that drive the bot without the console (benchmarks). */
   slack: SlackDriver;
   fake: FakeSlack;
+  /** The bot's digests (tests fire due ones with their clock when the demo runs with `digests: { timer: 'manual' }`). */
+  digests: DigestService;
   simUrl: string;
   botUrl: string;
   dataDir: string;
@@ -47,7 +51,14 @@ export interface DemoOptions {
   dataDir?: string;
   /** The clock of the simulator and the bot alike (default: real time); tests pass a fake one. */
   now?: () => Date;
+  /** How digests fire (default: node-cron, on real time); tests fire them by hand with `timer: 'manual'`. */
+  digests?: AppDeps['digests'];
+  /** How long the console waits for the bot's answers (tests). */
+  session?: Pick<SessionDeps, 'quietMs' | 'turnTimeoutMs' | 'mayNotAnswerMs'>;
 }
+
+/** The demo's one channel, and the name people know it by. */
+const CHANNEL = { id: 'C0DEMO', name: 'demo' };
 
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const now = o.now ?? (() => new Date());
@@ -79,7 +90,15 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
       username: name,
     });
   }
-  const bot = createApp({ config, logger, db, tokens, channels: createChannelStore(db), now });
+  const bot = createApp({
+    config,
+    logger,
+    engine: createSqliteEngine(db),
+    tokens,
+    channels: createChannelStore(db),
+    now,
+    ...(o.digests ? { digests: o.digests } : {}),
+  });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;
   const slack = new SlackDriver({ botUrl, signingSecret, fake, command: config.slashCommand });
@@ -90,17 +109,22 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     tick: async () => sim.tick(),
     ask: o.ask,
     write: o.write,
-    channel: 'C0DEMO',
+    channel: CHANNEL.id,
+    channelNames: { [CHANNEL.id]: CHANNEL.name },
+    linkHost: new URL(sim.url).host,
     slashCommand: config.slashCommand,
+    ...o.session,
   });
   return {
     session,
     slack,
     fake,
+    digests: bot.digests,
     simUrl: sim.url,
     botUrl,
     dataDir,
     async close() {
+      session.close();
       await bot.stop();
       db.close();
       await fake.close();

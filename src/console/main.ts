@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { redact } from '../redact.js';
 import { startDemo } from './demo.js';
 import { createConsoleIO } from './terminal.js';
@@ -6,6 +8,13 @@ import { createConsoleIO } from './terminal.js';
 // `npm run demo`: interactive on a terminal; with `--script FILE`, or with standard input
 // that is not a terminal, it runs the lines in order and exits. Input is echoed only masked
 // (terminal.ts).
+
+/** A script's lines: the newline that ends its last line starts no empty line after it. */
+function scriptLines(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').split(/\r?\n/);
+  if (lines.at(-1) === '') lines.pop();
+  return lines;
+}
 
 function scriptArg(argv: string[]): string | null {
   const i = argv.indexOf('--script');
@@ -19,13 +28,22 @@ async function main(): Promise<void> {
   const interactive = !script && process.stdin.isTTY === true;
   const io = createConsoleIO({
     output: process.stdout,
-    ...(script ? { lines: fs.readFileSync(script, 'utf8').split(/\r?\n/) } : { input: process.stdin, interactive }),
+    ...(script ? { lines: scriptLines(script) } : { input: process.stdin, interactive }),
   });
   const { write } = io;
 
   write('Starting the demo: simulator, fake Slack and bot on free ports…');
-  const demo = await startDemo({ write, ask: (question, o) => io.read(question, o) });
+  // The bot's log stays after the demo, so that the reference of an error it showed can be looked up.
+  const logFile = path.join(os.tmpdir(), `glbot-demo-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
+  const log = fs.createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  const demo = await startDemo({
+    write,
+    ask: (question, o) => io.read(question, o),
+    log: (line) => log.write(`${line}\n`),
+    logLevel: 'info',
+  });
   write(`Simulator ${demo.simUrl} · bot ${demo.botUrl} · you are alice in #demo. Type "help" for help.`);
+  write(`The bot's log: ${logFile} (a "reference" in an error is found there).`);
   write('Try: /gl jobs demo/web --scope failed, or "home" for your Home tab.');
 
   let stopping = false;
@@ -34,6 +52,7 @@ async function main(): Promise<void> {
     stopping = true;
     io.close();
     await demo.close();
+    await new Promise<void>((resolve) => log.end(resolve));
     process.exit(code);
   };
   process.on('SIGINT', () => void stop(130));

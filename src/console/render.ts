@@ -22,6 +22,8 @@ export interface RenderOptions {
   userName: (id: string) => string | undefined;
   /** The number of the first button (the rest follow on), or null to show buttons unnumbered. */
   firstButton: number | null;
+  /** Slack channel id → how people know it (`#demo`), to show <#C123> by name. */
+  channelName?: (id: string) => string | undefined;
 }
 
 type Obj = Record<string, unknown>;
@@ -29,6 +31,7 @@ const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null;
 const textOf = (t: unknown): string =>
   isObj(t) && typeof t.text === 'string' ? t.text : typeof t === 'string' ? t : '';
 
+// The emoji the bot's views use and the common ones people award, as the terminal shows them.
 const EMOJI: Record<string, string> = {
   white_check_mark: '✅',
   heavy_check_mark: '✔',
@@ -82,6 +85,128 @@ const EMOJI: Record<string, string> = {
   double_vertical_bar: '⏸',
   zzz: '💤',
   tada: '🎉',
+  eyes: '👀',
+  information_source: 'ℹ',
+  heart: '❤',
+  star: '⭐',
+  star2: '🌟',
+  bulb: '💡',
+  fire: '🔥',
+  clap: '👏',
+  smile: '😄',
+  smiley: '😃',
+  grin: '😁',
+  grinning: '😀',
+  slight_smile: '🙂',
+  laughing: '😆',
+  joy: '😂',
+  rofl: '🤣',
+  wink: '😉',
+  blush: '😊',
+  heart_eyes: '😍',
+  sunglasses: '😎',
+  cool: '🆒',
+  sweat_smile: '😅',
+  thinking: '🤔',
+  confused: '😕',
+  cry: '😢',
+  sob: '😭',
+  pensive: '😔',
+  relieved: '😌',
+  smirk: '😏',
+  angry: '😠',
+  rage: '😡',
+  scream: '😱',
+  sleeping: '😴',
+  hugging: '🤗',
+  shrug: '🤷',
+  see_no_evil: '🙈',
+  skull: '💀',
+  monkey: '🐒',
+  ok_hand: '👌',
+  pray: '🙏',
+  muscle: '💪',
+  wave: '👋',
+  raised_hands: '🙌',
+  '100': '💯',
+  '1234': '🔢',
+  sparkles: '✨',
+  zap: '⚡',
+  rainbow: '🌈',
+  unicorn: '🦄',
+  turtle: '🐢',
+  blowfish: '🐡',
+  bug: '🐛',
+  baby: '👶',
+  alarm_clock: '⏰',
+  bell: '🔔',
+  rotating_light: '🚨',
+  checkered_flag: '🏁',
+  trophy: '🏆',
+  dart: '🎯',
+  gem: '💎',
+  gift: '🎁',
+  cake: '🎂',
+  beers: '🍻',
+  coffee: '☕',
+  art: '🎨',
+  microphone: '🎤',
+  money_with_wings: '💸',
+  party_popper: '🎉',
+  pencil: '📝',
+  pencil2: '✏',
+  question: '❓',
+  recycle: '♻',
+  ship: '🚢',
+  wrench: '🔧',
+  mood_bubble_lightning: '🗯',
+  heavy_plus_sign: '➕',
+  heavy_minus_sign: '➖',
+  speech_balloon: '💬',
+  bookmark: '🔖',
+  label: '🏷',
+  inbox_tray: '📥',
+  outbox_tray: '📤',
+  bell_with_slash: '🔕',
+  no_bell: '🔕',
+  busts_in_silhouette: '👥',
+  point_right: '👉',
+  eye: '👁',
+  triangular_flag_on_post: '🚩',
+  spiral_calendar_pad: '🗓',
+  lock_with_ink_pen: '🔏',
+  unlock: '🔓',
+  globe_with_meridians: '🌐',
+  house: '🏠',
+  mailbox: '📫',
+  email: '📧',
+  envelope: '✉',
+  electric_plug: '🔌',
+  satellite: '📡',
+  chart_with_upwards_trend: '📈',
+  bar_chart: '📊',
+  hammer_and_wrench: '🛠',
+  hammer: '🔨',
+  shield: '🛡',
+  heavy_multiplication_x: '✖',
+  exclamation: '❗',
+  bangbang: '‼',
+  arrow_up: '⬆',
+  arrow_down: '⬇',
+  arrow_left: '⬅',
+  leftwards_arrow_with_hook: '↩',
+  arrow_right_hook: '↪',
+  repeat: '🔁',
+  sos: '🆘',
+  new: '🆕',
+  free: '🆓',
+  ok: '🆗',
+  up: '🆙',
+  stop_button: '⏹',
+  black_square_for_stop: '⏹',
+  record_button: '⏺',
+  eject: '⏏',
+  heavy_dollar_sign: '💲',
 };
 
 // Code blocks (```…```, across lines) and code spans (`…`, within a line) are shown as they
@@ -94,7 +219,11 @@ const PARKED = /\uE000(\d+)\uE001/g;
 const unescapeSlack = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 
 /** Slack mrkdwn → plain text: links, mentions, escapes, emoji shortcodes; code stays verbatim. */
-export function mrkdwnToText(text: string, userName: RenderOptions['userName']): string {
+export function mrkdwnToText(
+  text: string,
+  userName: RenderOptions['userName'],
+  channelName?: RenderOptions['channelName'],
+): string {
   const code: string[] = [];
   const prose = text.replace(CODE, (m) => `\uE000${code.push(m) - 1}\uE001`);
   const formatted = unescapeSlack(
@@ -103,7 +232,9 @@ export function mrkdwnToText(text: string, userName: RenderOptions['userName']):
         /<@([UW][A-Z0-9]+)(?:\|([^>]+))?>/g,
         (_m, id: string, label?: string) => `@${label ?? userName(id) ?? id}`,
       )
-      .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) => `#${label || id}`)
+      .replace(/<#([CGD][A-Z0-9]+)(?:\|([^>]*))?>/g, (_m, id: string, label?: string) =>
+        label ? `#${label}` : (channelName?.(id) ?? `#${id}`),
+      )
       // Slack shows a date in each reader's zone; the console shows its fallback text.
       .replace(/<!date\^\d+\^[^|>]*\|([^>]*)>/g, '$1')
       .replace(/<([a-z]+:[^|>]+)\|([^>]+)>/g, (_m, url: string, label: string) =>
@@ -125,7 +256,7 @@ export function renderBlocks(
 ): { text: string; buttons: RenderedButton[] } {
   const lines: string[] = [];
   const buttons: RenderedButton[] = [];
-  const md = (t: unknown) => mrkdwnToText(textOf(t), o.userName);
+  const md = (t: unknown) => mrkdwnToText(textOf(t), o.userName, o.channelName);
   const addButton = (el: Obj, blockId?: string): string => {
     const label = `${textOf(el.text)}${typeof el.url === 'string' ? ' ↗' : ''}`;
     if (o.firstButton === null) return `[${label}]`;
@@ -138,7 +269,7 @@ export function renderBlocks(
     buttons.push(b);
     return `[${number} ${label}]`;
   };
-  if (!blocks || blocks.length === 0) return { text: mrkdwnToText(fallback, o.userName), buttons };
+  if (!blocks || blocks.length === 0) return { text: mrkdwnToText(fallback, o.userName, o.channelName), buttons };
   for (const raw of blocks) {
     if (!isObj(raw)) continue;
     const blockId = typeof raw.block_id === 'string' ? raw.block_id : undefined;

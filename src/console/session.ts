@@ -1,4 +1,5 @@
-import { BlockIds } from '../ids.js';
+import { NoopButtons } from '../buttons/common.js';
+import { actionIdFor, BlockIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
@@ -23,15 +24,26 @@ export interface SessionDeps {
   write(text: string): void;
   channel: string;
   slashCommand: string;
+  /** Slack channel ids people know by name: `C0DEMO` → `demo`. */
+  channelNames?: Record<string, string>;
+  /** The host of the server's links: only links to it are sent to the bot to preview (Slack's unfurl domain). */
+  linkHost?: string;
   /** How long the bot may stay quiet before a turn counts as finished. */
   quietMs?: number;
   turnTimeoutMs?: number;
+  /**
+   * How long a turn waits for an answer that may never come (a link the bot does not preview, a button that only
+   * opens a URL); whatever comes later is printed when it comes.
+   */
+  mayNotAnswerMs?: number;
 }
 
 export interface Session {
   readonly user: string;
   /** Handles one line; resolves false when the person asked to quit. */
   handle(line: string): Promise<boolean>;
+  /** Stops printing what the bot sends between lines. */
+  close(): void;
 }
 
 const HELP = [
@@ -43,8 +55,16 @@ const HELP = [
   '  home                 open your Home tab in Slack: your connection, todos, merge requests, issues, digests',
   '  post <text>          post a message in #demo as yourself; links of the server in it are previewed',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
+  '  y, n                 answer the last "Yes, …" prompt of a typed command (its Yes or Never mind)',
   '  help, quit',
+  'What the bot sends on its own (a digest on its cron, a DM) is printed when it is sent.',
 ].join('\n');
+
+/** The "Never mind" of a typed command's confirmation prompt. */
+const DISMISS_ACTION = actionIdFor(NoopButtons.dismiss);
+
+/** A record of something people see: a message the app sent or changed, or a view it opened or published. */
+const shows = (r: FakeRecord): boolean => (!!r.message && !r.message.user) || (!!r.view && r.ok);
 
 /** Which numbers a message's buttons got, for the version of it that was shown. */
 interface NumberedMessage {
@@ -72,61 +92,89 @@ export function createSession(d: SessionDeps): Session {
   const numbered = new Map<string, NumberedMessage>();
   const quietMs = d.quietMs ?? 250;
   const turnTimeoutMs = d.turnTimeoutMs ?? 15_000;
+  const mayNotAnswerMs = d.mayNotAnswerMs ?? 3000;
   const person = () => d.people[user] as SlackPerson;
   const userName = (id: string) => Object.values(d.people).find((p) => p.id === id)?.name;
+  /** Whose direct message with the bot a channel is (the fake names a DM after its person). */
+  const dmOf = (channel: string) => Object.values(d.people).find((p) => `D${p.id.slice(1)}` === channel)?.name;
+  const channelName = (id: string): string | undefined => {
+    const named = d.channelNames?.[id];
+    if (named) return `#${named}`;
+    const dm = id.startsWith('D') ? dmOf(id) : undefined;
+    return dm ? `@${dm}'s DM` : undefined;
+  };
+  const channelLabel = (id: string) => channelName(id) ?? `#${id}`;
   /** The Home tab each person was last shown, by Slack user id: only its buttons can still be pressed. */
   const homes = new Map<string, string>();
+  /** Published Home tabs already printed (by record), and removed messages already said to be gone. */
+  const printedViews = new Set<number>();
+  const printedRemovals = new Set<string>();
+  /** The last typed-command confirmation shown ("Yes, …" / Never mind), for a bare `y` or `n`. */
+  let lastPrompt: { yes: number; no: number } | null = null;
+  /** While a line is handled its turn prints what comes; between lines what the bot sends is printed at once. */
+  let inTurn = false;
+  let closed = false;
+  const render = (blocks: unknown[] | undefined, fallback: string, firstButton: number | null) =>
+    renderBlocks(blocks, fallback, { userName, channelName, firstButton });
 
   /**
    * Waits until the bot has answered and then stayed quiet, or the turn times out. An answer
    * carried by the ack itself counts; an empty ack of a form submission may be all there is.
    */
-  async function settle(it: Interaction, emptyAckIsFinal = false): Promise<void> {
+  async function settle(it: Interaction, o: { mayNotAnswer?: boolean } = {}): Promise<void> {
     const started = Date.now();
+    const limit = o.mayNotAnswer ? mayNotAnswerMs : turnTimeoutMs;
     let last = d.fake.lastSeq;
     let lastChange = Date.now();
     for (;;) {
-      const answered = it.ack.text.length > 0 || it.records().length > 0 || (emptyAckIsFinal && it.ack.status !== 0);
+      // Only what people see counts as the answer: the bot's other calls (a time zone, a DM opened) come before it.
+      const answered = it.ack.text.length > 0 || it.records(shows).length > 0;
       if (d.fake.lastSeq !== last) {
         last = d.fake.lastSeq;
         lastChange = Date.now();
       }
       if (answered && Date.now() - lastChange >= quietMs) return;
-      if (Date.now() - started >= turnTimeoutMs) return;
+      if (Date.now() - started >= limit) return;
       await d.fake.waitFor(() => true, { fromSeq: d.fake.lastSeq, timeoutMs: quietMs });
     }
   }
 
   function where(m: FakeMessage): string {
-    if (m.user) return `${userName(m.user) ?? m.user} in #${m.channel === d.channel ? 'demo' : m.channel}`;
-    if (m.ephemeral) return 'only you can see this';
-    if (m.channel.startsWith('D')) return 'direct message';
-    return `posted in #${m.channel === d.channel ? 'demo' : m.channel}`;
+    if (m.user) return `${userName(m.user) ?? m.user} in ${channelLabel(m.channel)}`;
+    if (m.ephemeral) {
+      const only = m.visibleTo && m.visibleTo !== person().id ? (userName(m.visibleTo) ?? m.visibleTo) : 'you';
+      return `only ${only} can see this, in ${channelLabel(m.channel)}`;
+    }
+    const dm = dmOf(m.channel);
+    if (dm) return `direct message to ${dm}`;
+    return `posted in ${channelLabel(m.channel)}`;
   }
 
   /** A message as printed, its buttons numbered: the version already shown keeps its numbers, a new one gets the next. */
   function describe(m: FakeMessage): string {
     const known = numbered.get(m.key);
     const same = known?.version === m.version;
-    const r = renderBlocks(m.blocks, m.text, { userName, firstButton: same && known ? known.first : nextNumber });
+    const r = render(m.blocks, m.text, same && known ? known.first : nextNumber);
     if (!same) {
       numbered.set(m.key, { version: m.version, first: nextNumber, count: r.buttons.length });
       for (const b of r.buttons) buttons.set(b.number, { ...b, messageKey: m.key, version: m.version });
       nextNumber += r.buttons.length;
+      const no = r.buttons.find((b) => b.action_id === DISMISS_ACTION);
+      const yes = r.buttons.find((b) => b !== no && b.value !== undefined);
+      if (no && yes && !m.user) lastPrompt = { yes: yes.number, no: no.number };
     }
     const edited = m.version > 1 && !m.user ? ', updated' : '';
     const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
     // Link previews Slack shows under a message, as the bot unfurled them.
     const unfurls = Object.values(m.unfurls ?? {}).map(
-      (u) =>
-        `▏ ${renderBlocks(u.blocks as unknown[] | undefined, '', { userName, firstButton: null }).text.replace(/\n/g, '\n▏ ')}`,
+      (u) => `▏ ${render(u.blocks as unknown[] | undefined, '', null).text.replace(/\n/g, '\n▏ ')}`,
     );
     return `┌ ${where(m)}${edited}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
   }
 
   /** A Home tab as published: its buttons numbered, and the only Home of its person whose buttons work. */
   function describeHome(userId: string, view: Record<string, unknown>): string {
-    const r = renderBlocks(view.blocks as unknown[] | undefined, '', { userName, firstButton: nextNumber });
+    const r = render(view.blocks as unknown[] | undefined, '', nextNumber);
     const key = `home:${userId}:${String(view.id)}`;
     homes.set(userId, String(view.id));
     for (const b of r.buttons) buttons.set(b.number, { ...b, messageKey: key, version: 1, home: { userId, view } });
@@ -142,27 +190,64 @@ export function createSession(d: SessionDeps): Session {
     }
     const out = it.messages().map(describe);
     for (const rec of it.records((r: FakeRecord) => r.method === 'views.publish' && r.ok && !!r.view)) {
+      printedViews.add(rec.seq);
       out.push(describeHome(String(rec.body.user_id), rec.view as Record<string, unknown>));
     }
     // A modal replaced by the answer to its submission (response_action: update) is shown, not filled in.
     const replaced = it.ack.json?.response_action === 'update' ? (it.ack.json.view as Record<string, unknown>) : null;
     if (replaced)
-      out.push(
-        `┌ form: ${viewTitle(replaced)}\n${indent(renderBlocks(replaced.blocks as unknown[], '', { userName, firstButton: null }).text)}`,
-      );
+      out.push(`┌ form: ${viewTitle(replaced)}\n${indent(render(replaced.blocks as unknown[], '', null).text)}`);
+    // A message taken away (Never mind on a prompt) is said to be gone, with the buttons that went with it.
+    for (const rec of it.records((r: FakeRecord) => !!r.message?.deleted)) {
+      const gone = removal(rec.message as FakeMessage);
+      if (gone) out.push(gone);
+    }
     if (out.length > 0) d.write(out.join('\n'));
     const views = it.records((r: FakeRecord) => r.method === 'views.open' && r.ok && !!r.view);
     for (const rec of views) await fillModal(rec.view as Record<string, unknown>);
     if (out.length === 0 && views.length === 0) d.write('(no answer)');
   }
 
+  /** "(removed …)" for a message shown before and deleted since, once; null otherwise. */
+  function removal(m: FakeMessage): string | null {
+    const shown = numbered.get(m.key);
+    if (!shown || printedRemovals.has(m.key)) return null;
+    printedRemovals.add(m.key);
+    if (lastPrompt && lastPrompt.yes >= shown.first && lastPrompt.yes < shown.first + shown.count) lastPrompt = null;
+    return shown.count > 0 ? `(removed the message with buttons ${range(shown)})` : '(removed a message)';
+  }
+
+  /** Prints what the bot sent that has not been shown yet: new messages and new versions, Home tabs, removals. */
+  function printUnshown(records: readonly FakeRecord[]): void {
+    const out: string[] = [];
+    for (const r of records) {
+      if (r.message && !r.message.user) {
+        const m = d.fake.messages.get(r.message.key) ?? r.message;
+        if (m.deleted) {
+          const gone = removal(m);
+          if (gone) out.push(gone);
+        } else if (numbered.get(m.key)?.version !== m.version) out.push(describe(m));
+      } else if (r.method === 'views.publish' && r.ok && r.view && !printedViews.has(r.seq)) {
+        printedViews.add(r.seq);
+        out.push(describeHome(String(r.body.user_id), r.view));
+      }
+    }
+    if (out.length > 0) d.write(out.join('\n'));
+  }
+
+  // Between lines, whatever the bot sends on its own (a digest on its cron, a DM) is printed as it is sent.
+  const onRecord = (r: FakeRecord) => {
+    if (!inTurn && !closed && shows(r)) printUnshown([r]);
+  };
+  d.fake.on('record', onRecord);
+
   async function fillModal(view: Record<string, unknown>): Promise<void> {
     const title = viewTitle(view);
     const blocks = (view.blocks as Record<string, unknown>[] | undefined) ?? [];
-    const intro = renderBlocks(
+    const intro = render(
       blocks.filter((b) => b.type !== 'input'),
       '',
-      { userName, firstButton: null },
+      null,
     ).text;
     d.write(`┌ form: ${title}\n${indent(intro)}`);
     const values: Record<string, string | null> = {};
@@ -179,7 +264,8 @@ export function createSession(d: SessionDeps): Session {
       values[b.block_id] = answer.trim() === '' ? null : answer;
     }
     const submitted = await d.slack.submitView(person(), view, values);
-    await settle(submitted, true);
+    // A form's empty acknowledgement may be all there is (the form just closes), or the answer follows it.
+    await settle(submitted, { mayNotAnswer: true });
     const ack = submitted.ack.json;
     if (ack?.response_action === 'errors') {
       const errors = Object.values((ack.errors as Record<string, string>) ?? {});
@@ -215,6 +301,12 @@ export function createSession(d: SessionDeps): Session {
     const message = d.fake.messages.get(b.messageKey);
     if (!message || message.deleted) {
       d.write(`Button ${n} was on a message that has since been deleted.`);
+      return null;
+    }
+    // An ephemeral message is on its person's screen only: nobody else can press its buttons.
+    if (message.ephemeral && message.visibleTo && message.visibleTo !== person().id) {
+      const owner = userName(message.visibleTo) ?? message.visibleTo;
+      d.write(`Button ${n} is on a message only ${owner} can see (type "as ${owner}" to press it).`);
       return null;
     }
     if (message.version === b.version) return { b, message };
@@ -254,79 +346,121 @@ export function createSession(d: SessionDeps): Session {
       b.home || !message
         ? await d.slack.clickInView(person(), { ...pressed, view: b.home?.view ?? {} })
         : await d.slack.click(person(), { ...pressed, message } satisfies FoundButton);
+    // A button that opens a URL needs no answer from the bot.
+    const opensUrl = b.url !== undefined;
+    await settle(it, { mayNotAnswer: opensUrl });
+    if (opensUrl && it.records(shows).length === 0 && it.ack.text.length === 0) return;
+    await show(it);
+  }
+
+  /** Handles a line: one turn, after which anything it left unprinted is printed. */
+  async function turn(line: string): Promise<boolean> {
+    const from = d.fake.lastSeq;
+    inTurn = true;
+    try {
+      return await handleLine(line);
+    } finally {
+      inTurn = false;
+      if (!closed) printUnshown(d.fake.since(from, shows));
+    }
+  }
+
+  async function handleLine(raw: string): Promise<boolean> {
+    const line = raw.trim();
+    if (!line || line.startsWith('#')) return true;
+    const click = /^(?:click\s+)?(\d+)$/i.exec(line);
+    if (click) {
+      await press(Number(click[1]));
+      return true;
+    }
+    // y/N after a typed command's "Yes, …" prompt, as help promises.
+    const answer = /^(y|yes|n|no)$/i.exec(line);
+    if (answer) {
+      if (!lastPrompt) {
+        d.write('There is no question to answer; y and n answer the last "Yes, …" prompt.');
+        return true;
+      }
+      const n = /^y/i.test(line) ? lastPrompt.yes : lastPrompt.no;
+      await press(n);
+      return true;
+    }
+    const [word, ...rest] = line.split(/\s+/);
+    switch (word?.toLowerCase()) {
+      case 'quit':
+      case 'exit':
+        return false;
+      case 'help':
+      case '?':
+        if (rest.length === 0) {
+          d.write(HELP);
+          return true;
+        }
+        break;
+      case 'as': {
+        const who = rest[0]?.toLowerCase();
+        if (!who || !d.people[who]) d.write(`Who? One of: ${Object.keys(d.people).join(', ')}.`);
+        else {
+          user = who;
+          d.write(`Now acting as ${who}.`);
+        }
+        return true;
+      }
+      case 'home': {
+        const it = await d.slack.openHome(person());
+        await settle(it);
+        await show(it);
+        return true;
+      }
+      case 'post': {
+        const text = line.slice(word.length).trim();
+        if (!text) {
+          d.write('Post what? e.g. post have a look: http://…/demo/web/-/issues/4');
+          return true;
+        }
+        const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
+        // Slack asks the bot about links of its unfurl domain only; the bot may also leave one unpreviewed.
+        const server = d.linkHost ? links.filter((l) => hostOf(l) === d.linkHost) : links;
+        const { message, it } = await d.slack.postMessage(person(), d.channel, text, links, server);
+        if (server.length > 0) await settle(it, { mayNotAnswer: true });
+        d.write(describe(d.fake.messages.get(message.key) ?? message));
+        const answers = it.messages().filter((m) => m.key !== message.key);
+        if (answers.length > 0) d.write(answers.map(describe).join('\n'));
+        return true;
+      }
+      case 'tick':
+        await d.tick();
+        d.write('The simulator ticked: jobs moved on, pipelines may have finished.');
+        return true;
+      default:
+        break;
+    }
+    const text = line.startsWith(d.slashCommand)
+      ? line.slice(d.slashCommand.length).trim()
+      : line.replace(/^\/\S+\s*/, '');
+    const it = await d.slack.command(person(), text, { channel: d.channel });
     await settle(it);
     await show(it);
+    return true;
   }
 
   return {
     get user() {
       return user;
     },
-    async handle(raw) {
-      const line = raw.trim();
-      if (!line || line.startsWith('#')) return true;
-      const click = /^(?:click\s+)?(\d+)$/i.exec(line);
-      if (click) {
-        await press(Number(click[1]));
-        return true;
-      }
-      const [word, ...rest] = line.split(/\s+/);
-      switch (word?.toLowerCase()) {
-        case 'quit':
-        case 'exit':
-          return false;
-        case 'help':
-        case '?':
-          if (rest.length === 0) {
-            d.write(HELP);
-            return true;
-          }
-          break;
-        case 'as': {
-          const who = rest[0]?.toLowerCase();
-          if (!who || !d.people[who]) d.write(`Who? One of: ${Object.keys(d.people).join(', ')}.`);
-          else {
-            user = who;
-            d.write(`Now acting as ${who}.`);
-          }
-          return true;
-        }
-        case 'home': {
-          const it = await d.slack.openHome(person());
-          await settle(it);
-          await show(it);
-          return true;
-        }
-        case 'post': {
-          const text = line.slice(word.length).trim();
-          if (!text) {
-            d.write('Post what? e.g. post have a look: http://…/demo/web/-/issues/4');
-            return true;
-          }
-          const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
-          const { message, it } = await d.slack.postMessage(person(), d.channel, text, links);
-          if (links.length > 0) await settle(it);
-          d.write(describe(d.fake.messages.get(message.key) ?? message));
-          const answers = it.messages().filter((m) => m.key !== message.key);
-          if (answers.length > 0) d.write(answers.map(describe).join('\n'));
-          return true;
-        }
-        case 'tick':
-          await d.tick();
-          d.write('The simulator ticked: jobs moved on, pipelines may have finished.');
-          return true;
-        default:
-          break;
-      }
-      const text = line.startsWith(d.slashCommand)
-        ? line.slice(d.slashCommand.length).trim()
-        : line.replace(/^\/\S+\s*/, '');
-      const it = await d.slack.command(person(), text, { channel: d.channel });
-      await settle(it);
-      await show(it);
-      return true;
+    handle: turn,
+    close() {
+      closed = true;
+      d.fake.off('record', onRecord);
     },
   };
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
 }
 
 function range(m: NumberedMessage): string {

@@ -309,14 +309,16 @@ export class SlackDriver {
   }
 
   /**
-   * A person posts a message in a channel (its links written as Slack writes them, `<url>`); when it has links,
-   * Slack sends link_shared for them. The interaction is that event's (or, without links, one with no request).
+   * A person posts a message in a channel (its links written as Slack writes them, `<url>`); when it has links of
+   * the app's unfurl domain (`unfurled`, default all of them), Slack sends link_shared for those. The interaction is
+   * that event's (or, without such links, one with no request).
    */
   async postMessage(
     user: SlackPerson,
     channel: string,
     text: string,
     urls: readonly string[],
+    unfurled: readonly string[] = urls,
   ): Promise<{ message: FakeMessage; it: Interaction }> {
     const fake = this.o.fake;
     const written = urls.reduce((t, u) => t.split(u).join(`<${u}>`), text);
@@ -328,12 +330,12 @@ export class SlackDriver {
       source: 'person',
       user: user.id,
     });
-    if (urls.length === 0) {
+    if (unfurled.length === 0) {
       const it = new Interaction(fake, fake.lastSeq, { channel, user, triggerId: '' });
       it.ack = { status: 200, text: '', json: null };
       return { message, it };
     }
-    const links = [...new Set(urls)].map((url) => ({ url, domain: safeHost(url) }));
+    const links = [...new Set(unfurled)].map((url) => ({ url, domain: safeHost(url) }));
     const it = await this.event({ type: 'link_shared', user: user.id, channel, message_ts: message.ts, links });
     return { message, it };
   }

@@ -91,6 +91,8 @@ export function createConsoleIO(o: ConsoleIOOptions): ConsoleIO {
 
   const gate = new Gate(out);
   let secretPending = false;
+  /** Whether a prompt is on screen waiting for a line (what the bot sends meanwhile is printed above it). */
+  let prompting = false;
   const rl = readline.createInterface({ input: o.input as Readable, output: gate, terminal: true });
   // Node hands listeners the history itself so that a sensitive entry can be dropped.
   rl.on('history', (history: string[]) => {
@@ -106,7 +108,9 @@ export function createConsoleIO(o: ConsoleIOOptions): ConsoleIO {
       rl.prompt();
       secretPending = secret;
       gate.muted = secret;
+      prompting = true;
       const line = await next();
+      prompting = false;
       gate.muted = false;
       secretPending = false;
       if (line === null) out.write('\n');
@@ -120,7 +124,15 @@ export function createConsoleIO(o: ConsoleIOOptions): ConsoleIO {
       }
       return line;
     },
-    write,
+    write(text) {
+      if (!prompting) return write(text);
+      // Something the bot sent while the person types: printed above the prompt, which is drawn again with what
+      // was typed so far (unless a secret is being typed, which is never drawn).
+      readline.clearLine(out, 0);
+      readline.cursorTo(out, 0);
+      write(text);
+      if (!gate.muted) rl.prompt(true);
+    },
     close: () => rl.close(),
   };
 }

@@ -8,13 +8,8 @@ import { createSession } from '../operations/session.js';
 import type { Digest, DigestRun, DigestStore, PauseReason, RunRecord } from '../store/digest-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
-import {
-  buildChannelRefusedDm,
-  buildEventsDigest,
-  buildReadRefusedNotice,
-  buildTodosDigest,
-  buildTokenPauseDm,
-} from '../views/digests.js';
+import { buildChannelRefusedDm, buildReadRefusedNotice, buildTokenPauseDm } from '../views/digest-notices.js';
+import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
 import { nextRunAfter } from './cron.js';
 import { collectNew } from './cursor.js';
 import { BudgetExhaustedError, type ChannelQueue, type Limiter } from './pacing.js';

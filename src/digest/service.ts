@@ -5,7 +5,7 @@ import { createGitlabAccess } from '../operations/access.js';
 import type { Digest, DigestStore, NewDigest } from '../store/digest-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildResumedDm } from '../views/digests.js';
+import { buildResumedDm } from '../views/digest-notices.js';
 import { md } from '../views/mrkdwn.js';
 import { checkCron, checkZone, nextRunAfter } from './cron.js';
 import { createMeteredTransport } from './metered-transport.js';

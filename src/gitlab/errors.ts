@@ -17,7 +17,8 @@ export type GitlabErrorCode =
   | 'gitlab_conflict'
   | 'gitlab_rate_limited'
   | 'gitlab_unavailable'
-  | 'gitlab_response_shape';
+  | 'gitlab_response_shape'
+  | 'gitlab_redirected';
 
 export interface GitlabErrorInit {
   /** HTTP status, or null when no response came (timeout, network). */
@@ -139,6 +140,22 @@ export class UnavailableError extends GitlabError {
   constructor(init: GitlabErrorInit & { reason?: 'status' | 'timeout' | 'network' }) {
     super(init);
     this.reason = init.reason ?? (init.status === null ? 'network' : 'status');
+  }
+}
+
+/**
+ * The server answered an API call with a redirect to another origin (host, port or scheme). The call is not
+ * followed there: the other host would get the request (a write, too) and its answer would pass for the
+ * server's.
+ */
+export class RedirectedError extends GitlabError {
+  override readonly code = 'gitlab_redirected';
+
+  constructor(init: { status: number | null; method: string; path: string }) {
+    super({
+      ...init,
+      message: `GitLab redirected ${init.method} ${init.path} to another host; nothing was sent there`,
+    });
   }
 }
 

@@ -5,7 +5,14 @@ import { setTimeout as timer } from 'node:timers/promises';
 import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
 import got, { HTTPError, ParseError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
-import { cleanMessage, errorForStatus, ResponseShapeError, serverMessageOf, UnavailableError } from './errors.js';
+import {
+  cleanMessage,
+  errorForStatus,
+  RedirectedError,
+  ResponseShapeError,
+  serverMessageOf,
+  UnavailableError,
+} from './errors.js';
 import type { HeaderBag } from './paginate.js';
 import { encodeParams, type Params } from './params.js';
 import { toApiPath } from './paths.js';
@@ -85,9 +92,20 @@ const WRITES = { methods: ['POST', 'PUT', 'DELETE'] as Method[], statusCodes: [4
 /** A download may outlast one attempt: each step up to its headers is bounded, then any silence (TLS, stalls). */
 const downloadTimeout = (t: number) => ({ request: undefined, lookup: t, connect: t, response: t, socket: t });
 
-/** GitLab's token must not follow a redirect to another origin (artifacts may redirect to object storage). */
+const otherOrigin = (options: NormalizedOptions, response: PlainResponse) =>
+  new URL(String(options.url)).origin !== new URL(response.url).origin;
+
+/** A download may be redirected to object storage (artifacts are): followed, but GitLab's token stays behind. */
 function dropTokenAcrossOrigins(options: NormalizedOptions, response: PlainResponse): void {
-  if (new URL(String(options.url)).origin !== new URL(response.url).origin) delete options.headers['private-token'];
+  if (otherOrigin(options, response)) delete options.headers['private-token'];
+}
+
+/** Thrown from got's redirect hook: the call fails before anything is sent to the other origin. */
+class OtherOriginRedirect extends Error {}
+
+/** An API call stays on the server: a redirect elsewhere would send the request (a write, too) to a stranger. */
+function refuseOtherOrigin(options: NormalizedOptions, response: PlainResponse): void {
+  if (otherOrigin(options, response)) throw new OtherOriginRedirect('redirected to another origin');
 }
 
 export function createTransport(options: TransportOptions): Transport {
@@ -130,6 +148,8 @@ export function createTransport(options: TransportOptions): Transport {
   /** What every failed call rejects with: a GitlabError, the server's words scrubbed of the token. */
   function toGitlabError(error: RequestError): Error {
     const { where, token } = callOf(error.options);
+    if (error.cause instanceof OtherOriginRedirect)
+      return new RedirectedError({ ...where, status: error.response?.statusCode ?? null });
     if (error instanceof ParseError)
       return new ResponseShapeError({ ...where, status: error.response.statusCode, issues: NOT_JSON });
     if (error instanceof HTTPError) {
@@ -148,17 +168,22 @@ export function createTransport(options: TransportOptions): Transport {
     return new UnavailableError({ ...where, status: null, reason: timedOut ? 'timeout' : 'network', message });
   }
 
-  const reads = got.extend({
+  const base = got.extend({
     prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
     agent,
     headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
     timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
     retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
     parseJson: (text) => (text.trim() === '' ? undefined : JSON.parse(text)),
-    hooks: { beforeRedirect: [dropTokenAcrossOrigins], beforeError: [toGitlabError] },
+    hooks: { beforeError: [toGitlabError] },
   });
+  // got concatenates hooks on extend: each kind of call gets its own redirect rule, not both.
+  const reads = base.extend({ hooks: { beforeRedirect: [refuseOtherOrigin] } });
   const writes = reads.extend({ retry: WRITES });
-  const downloads = reads.extend({ timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)) });
+  const downloads = base.extend({
+    timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)),
+    hooks: { beforeRedirect: [dropTokenAcrossOrigins] },
+  });
 
   function openStream(url: string, init: object): Promise<{ answer: PlainResponse; body: Request }> {
     return new Promise((resolve, reject) => {

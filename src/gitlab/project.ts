@@ -51,5 +51,8 @@ export type Resource =
   | { kind: 'group'; group: string | number }
   | { kind: 'job' | 'pipeline' | 'schedule' | 'deployment'; project: Project; id: number }
   | { kind: 'issue' | 'merge_request' | 'snippet'; project: Project; iid: number }
+  | { kind: 'merge_request_version'; project: Project; iid: number; id: number }
+  /** A branch or tag named in a command (`pipeline run demo/web main`). */
+  | { kind: 'ref'; project: Project; ref: string }
   | { kind: 'todo' | 'key' | 'user' | 'award' | 'note' | 'digest'; id: number | string }
   | { kind: 'artifacts'; project: Project; ref: string; job: string };

@@ -41,9 +41,10 @@ export function refersToResource(positionals: Token[], listTakesNone: boolean, c
     return !link.ok || link.value.kind !== 'project';
   }
   if (DIGITS.test(first.text) || SIGIL_AT_END.test(first.text)) return true;
-  if (second === undefined || first.quoted) return false;
+  if (second === undefined) return false;
+  // A project and a number name one resource however they are quoted (`job "demo/web" "8"`).
   if (looksLikeProject(first.text) && DIGITS.test(second.text)) return true;
-  return listTakesNone && looksLikeProjectPath(first.text);
+  return !first.quoted && listTakesNone && looksLikeProjectPath(first.text);
 }
 
 export function bindPositionals(entry: Entry, words: Words, context: Context): Bound | Failure {
@@ -157,9 +158,9 @@ function bindIdTarget(
     return { ok: true, target: { kind, project: link.value.project, id: link.value.id }, used: 1 };
   }
   // `demo/web <id>` or `42 <id>`: after a project path any word is meant as the id, after a number only digits are.
+  // Nothing but a project can come before an id, so a quoted one counts too.
   const projectFirst =
     second !== undefined &&
-    !first.quoted &&
     (looksLikeProjectPath(first.text) || (looksLikeProject(first.text) && DIGITS.test(second.text)));
   if (projectFirst) {
     const id = parseId(label, second.text);
@@ -217,7 +218,7 @@ function bindIidTarget(
     }
     return { ok: true, target: { kind, project: ref.value.project, iid: ref.value.iid }, used: 1 };
   }
-  if (second !== undefined && !first.quoted && looksLikeProjectPath(first.text)) {
+  if (second !== undefined && looksLikeProjectPath(first.text)) {
     const secondIid = parsePositiveInt(second.text);
     if (secondIid !== undefined) {
       const project = parseProjectText(first.text, context.serverUrl);

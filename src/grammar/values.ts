@@ -1,4 +1,5 @@
 import { validate as validateCron } from 'node-cron';
+import { cronRangeProblem } from './cron-fields.js';
 import { parseDuration } from './duration.js';
 import { lookupNoun, nounCandidates } from './nouns.js';
 import { type Parsed, parseGroupText, parseId, parsePositiveInt, parseProjectText } from './references.js';
@@ -96,6 +97,7 @@ const cronCache = new Map<string, boolean>();
  * number of more than two digits (minutes go to 59), so longer ones are refused before node-cron sees them.
  */
 const LONG_NUMBER = /\d{3,}/;
+const CRON_SHAPE = 'must be a cron expression of 5 fields: minute hour day-of-month month weekday';
 function isCron(expression: string): boolean {
   if (LONG_NUMBER.test(expression)) return false;
   let valid = cronCache.get(expression);
@@ -252,7 +254,8 @@ export function parseValue(
       const fields = text.trim().split(/\s+/);
       const expression = fields.join(' ');
       if (fields.length !== 5 || !isCron(expression)) {
-        return { ok: false, problem: 'must be a cron expression of 5 fields: minute hour day-of-month month weekday' };
+        const outOfRange = fields.length === 5 ? cronRangeProblem(fields) : null;
+        return { ok: false, problem: outOfRange ?? CRON_SHAPE };
       }
       return { ok: true, value: expression };
     }

@@ -1,10 +1,14 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions, verifySlackRequest } from '@slack/bolt';
+import { bodyProblem } from './request-shape.js';
 
 // Checks on a signed Slack request that Bolt's receiver leaves out. Bolt refuses a timestamp more than
 // five minutes old but accepts one from the future, and it runs a request each time it is posted: a
 // captured request could be replayed for five minutes (or forever, with a future timestamp). Here a
-// timestamp must lie within five minutes either way, and each signature is accepted once.
+// timestamp must lie within five minutes either way, and each signature is accepted once. Bolt's own check
+// reads only what follows the first `=` of the signature header, so `v0=<hex>=x` passed it while looking new to
+// a memory keyed on the whole header: the header must be exactly `v0=` and 64 hex digits, and the memory keys
+// on those digits. A verified body that is not one Slack sends never reaches Bolt either (see request-shape.ts).
 
 /** How far a request's timestamp may be from the bot's clock, either way (Slack's own rule is 5 minutes). */
 export const SIGNING_WINDOW_SEC = 5 * 60;
@@ -43,9 +47,14 @@ export type Verdict =
   | { ok: true }
   | {
       ok: false;
-      status: 401 | 413;
-      reason: 'unsigned' | 'stale' | 'future' | 'bad signature' | 'replayed' | 'too large';
+      status: 400 | 401 | 413;
+      reason: 'unsigned' | 'stale' | 'future' | 'bad signature' | 'replayed' | 'too large' | 'not a Slack body';
+      /** For a body that is not one Slack sends: what it is instead. */
+      detail?: string;
     };
+
+/** Slack's v0 signature, and nothing else: the 64 hex digits are what identifies a request. */
+const SIGNATURE = /^v0=([0-9a-f]{64})$/;
 
 const header = (req: IncomingMessage, name: string) => {
   const v = req.headers[name];
@@ -74,9 +83,12 @@ export async function checkSignedRequest(
   if (header(req, 'content-type') === 'application/x-www-form-urlencoded' && /(^|&)ssl_check=1(&|$)/.test(raw)) {
     return { ok: true };
   }
-  const signature = header(req, 'x-slack-signature');
-  const timestamp = Number(header(req, 'x-slack-request-timestamp'));
-  if (!signature || !Number.isSafeInteger(timestamp)) return { ok: false, status: 401, reason: 'unsigned' };
+  const signatureHeader = header(req, 'x-slack-signature');
+  const timestampHeader = header(req, 'x-slack-request-timestamp') ?? '';
+  const timestamp = /^\d{1,12}$/.test(timestampHeader) ? Number(timestampHeader) : Number.NaN;
+  if (!signatureHeader || !Number.isSafeInteger(timestamp)) return { ok: false, status: 401, reason: 'unsigned' };
+  const signature = SIGNATURE.exec(signatureHeader)?.[1];
+  if (!signature) return { ok: false, status: 401, reason: 'bad signature' };
   const nowMs = (o.now ?? Date.now)();
   const nowSec = Math.floor(nowMs / 1000);
   if (timestamp > nowSec + SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'future' };
@@ -85,12 +97,14 @@ export async function checkSignedRequest(
     verifySlackRequest({
       signingSecret: o.signingSecret,
       body: raw,
-      headers: { 'x-slack-signature': signature, 'x-slack-request-timestamp': timestamp },
+      headers: { 'x-slack-signature': `v0=${signature}`, 'x-slack-request-timestamp': timestamp },
       nowMilliseconds: nowMs,
     });
   } catch {
     return { ok: false, status: 401, reason: 'bad signature' };
   }
+  const problem = bodyProblem(header(req, 'content-type'), raw);
+  if (problem) return { ok: false, status: 400, reason: 'not a Slack body', detail: problem };
   // Only authentic requests are remembered, so forged ones cannot crowd real signatures out.
   if (o.memory.seenBefore(signature, timestamp, nowSec)) return { ok: false, status: 401, reason: 'replayed' };
   return { ok: true };

@@ -20,19 +20,27 @@ export class ResponseUrlError extends Error {
   }
 }
 
-function post(url: string, body: string): Promise<void> {
+/**
+ * A kept-alive connection can be closed by the other side's idle timeout just as an answer is sent on it: the request
+ * fails with ECONNRESET on a reused socket before any answer, and it is sent once more on a new connection (the case
+ * Node's documentation gives for `request.reusedSocket`). Without it the person read an unexpected error although
+ * their command had done its work.
+ */
+function post(url: string, body: string, fresh = false): Promise<void> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
+    let answered = false;
     const req = (secure ? https : http).request(
       target,
       {
         method: 'POST',
-        agent: secure ? agents.https : agents.http,
+        agent: fresh ? false : secure ? agents.https : agents.http,
         headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
         timeout: TIMEOUT_MS,
       },
       (res) => {
+        answered = true;
         // Drained, so the socket goes back to the pool.
         res.resume();
         res.on('end', () => {
@@ -44,7 +52,13 @@ function post(url: string, body: string): Promise<void> {
       },
     );
     req.on('timeout', () => req.destroy(new ResponseUrlError(null)));
-    req.on('error', (err) => reject(err instanceof ResponseUrlError ? err : new ResponseUrlError(null)));
+    req.on('error', (err) => {
+      if (!fresh && !answered && req.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
+        post(url, body, true).then(resolve, reject);
+        return;
+      }
+      reject(err instanceof ResponseUrlError ? err : new ResponseUrlError(null));
+    });
     req.end(body);
   });
 }

@@ -73,7 +73,7 @@ function boundPort(server: () => Server | undefined, fallback: number): Promise<
 export function createSlackApp(o: {
   config: Config;
   logger: Logger;
-  databaseOk(): boolean;
+  databaseOk(): Promise<boolean>;
   timing?: SlackTiming;
 }): SlackApp {
   const { config } = o;
@@ -89,8 +89,8 @@ export function createSlackApp(o: {
   const healthz = {
     path: '/healthz',
     method: ['GET'],
-    handler: (_req: IncomingMessage, res: ServerResponse) => {
-      const database = o.databaseOk();
+    handler: async (_req: IncomingMessage, res: ServerResponse) => {
+      const database = await o.databaseOk();
       const slack = config.slack.mode !== 'socket' || socketUp;
       const status = !accepting
         ? 'shutting down'
@@ -170,7 +170,10 @@ export function createSlackApp(o: {
     checkSignedRequest(req, { signingSecret, memory }).then(
       (verdict) => {
         if (verdict.ok) return bolt(req, res);
-        log.warn('refused a request to /slack/events', { reason: verdict.reason });
+        log.warn('refused a request to /slack/events', {
+          reason: verdict.reason,
+          ...(verdict.detail ? { detail: verdict.detail } : {}),
+        });
         res.writeHead(verdict.status);
         res.end();
       },

@@ -1,5 +1,5 @@
 import type { App, ViewSubmitAction } from '@slack/bolt';
-import { DatabaseBusyError, StaleActionError } from '../errors.js';
+import { DatabaseBusyError, DatabaseUnavailableError, StaleActionError } from '../errors.js';
 import {
   BlockIds,
   CallbackIds,
@@ -15,7 +15,7 @@ import type { AccountOperations } from '../operations/account.js';
 import type { Actor, Session } from '../operations/context.js';
 import { registerSecret } from '../redact.js';
 import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
-import { DATABASE_BUSY } from '../views/errors.js';
+import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../views/errors.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
 import { type Delivery, deliver } from './deliver.js';
 import { respondTo } from './respond.js';
@@ -50,15 +50,18 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
       userName: body.user.name,
     };
     // The check runs before the ack: only a view_submission ack can put an error on the field.
+    let unstored: string | null = null;
     const check = await o.account.connect(actor, token, o.now()).catch((err: unknown) => {
-      if (err instanceof DatabaseBusyError) return null;
-      throw err;
+      if (err instanceof DatabaseBusyError) unstored = DATABASE_BUSY;
+      else if (err instanceof DatabaseUnavailableError) unstored = DATABASE_UNAVAILABLE;
+      else throw err;
+      return null;
     });
     if (!check) {
-      logger.warn('token not stored: the database is busy', { team: actor.teamId, user: actor.userId });
+      logger.warn('token not stored: the database did not take it', { team: actor.teamId, user: actor.userId });
       await acknowledge(context, ack, {
         response_action: 'errors',
-        errors: buildTokenFieldError(`${DATABASE_BUSY} Nothing was stored.`),
+        errors: buildTokenFieldError(`${unstored ?? DATABASE_BUSY} Nothing was stored.`),
       });
       return;
     }

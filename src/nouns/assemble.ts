@@ -5,7 +5,7 @@ import type { Actor, RequestContext } from '../operations/context.js';
 import type { SlackEventType } from '../slack-events.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildErrorMessage } from '../views/errors.js';
-import { type ListPlace, listPlaceOf } from '../views/lists.js';
+import { isEmptyList, type ListPlace, listPlaceOf, withEmptyShareNote } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
 import type {
   BoundNoun,
@@ -196,6 +196,8 @@ function listCommand(
   return async (cmd: Command, ctx: CommandContext): Promise<Reply> => {
     const flags = cmd.flags as { page?: number };
     const message = await render(cmd, ctx, listPlaceOf(ctx.text, flags.page));
+    // Nothing to show the channel: the person alone hears that the list is empty.
+    if (cmd.share && isEmptyList(message)) return { kind: 'message', message: withEmptyShareNote(message) };
     return { kind: 'message', message, inChannel: cmd.share };
   };
 }

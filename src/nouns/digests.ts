@@ -15,11 +15,10 @@ import {
   buildDigestRemoved,
   buildDigestRunning,
   buildTodoHandled,
-  buildTodosDigest,
-  digestSubject,
-  removeConfirmation,
   runDetail,
-} from '../views/digests.js';
+} from '../views/digest-cards.js';
+import { buildTodosDigest } from '../views/digest-posts.js';
+import { digestSubject, removeConfirmation } from '../views/digests.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { cardContext } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';

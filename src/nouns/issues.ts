@@ -33,8 +33,8 @@ import {
 } from '../views/issues.js';
 import { describeFilters, pageSize } from '../views/lists.js';
 import { code, linked, md } from '../views/mrkdwn.js';
-import { done, type Notice, stale } from '../views/notice.js';
-import { cardContext, refOf } from './support.js';
+import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
+import { cardContext, readOrWhy, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const n = noun('issue', (d) => createIssueOperations(d));
@@ -75,6 +75,25 @@ async function freshCard(
 }
 
 /**
+ * The card after a change, drawn from what the change answered (`known`) or, for a change that answers nothing
+ * to draw, from a read. What cannot be read afterwards is a line under what was done, never the answer.
+ */
+async function cardAfterWrite(
+  ctx: RequestContext,
+  s: Platform,
+  ops: IssueOperations,
+  project: Project,
+  iid: number,
+  notice: Notice,
+  known?: Issue,
+): Promise<SlackMessage> {
+  const read = await readOrWhy(() => ops.withTimeStats(ctx, project, iid, known));
+  if (read.ok) return issueCard(ctx, s, project, read.value, notice);
+  if (known) return issueCard(ctx, s, project, known, unreadAfter(notice, 'Its time tracking', read.why));
+  return buildNoticeOnly(unreadAfter(notice, `Issue ${issueRef(project, iid)}`, read.why));
+}
+
+/**
  * Closes or reopens. The server answers a close of a closed issue as if it had closed it, so the issue is
  * read first: when it is already so (someone else was quicker, or the card was old), that is what is said.
  */
@@ -86,7 +105,10 @@ async function changeState(
   iid: number,
   event: IssueStateEvent,
 ): Promise<SlackMessage> {
-  const current = await ops.withTimeStats(ctx, project, iid);
+  const before = await ops.get(ctx, project, iid);
+  // Time tracking only decorates the card: a server that will not tell it does not stop the change.
+  const stats = await readOrWhy(() => ops.withTimeStats(ctx, project, iid, before));
+  const current = stats.ok ? stats.value : before;
   const target = event === 'close' ? 'closed' : 'opened';
   if (current.state === target) {
     const by =
@@ -97,7 +119,15 @@ async function changeState(
   }
   const changed = await ops.setState(ctx, project, iid, event);
   const issue = { ...changed, time_stats: changed.time_stats ?? current.time_stats };
-  return issueCard(ctx, s, project, issue, done(event, ctx.actor.userId, `issue ${issueRef(project, iid)}`));
+  return cardAfterWrite(
+    ctx,
+    s,
+    ops,
+    project,
+    iid,
+    done(event, ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    issue,
+  );
 }
 
 async function subscription(
@@ -113,9 +143,9 @@ async function subscription(
     // 304: nothing to do, which is an answer, not an error.
     return freshCard(ctx, s, ops, project, iid, stale(issueStaleText(subscribe ? 'subscribed' : 'unsubscribed')));
   }
-  const issue = await ops.withTimeStats(ctx, project, iid, result.value);
   const action = subscribe ? 'subscribe' : 'unsubscribe';
-  return issueCard(ctx, s, project, issue, done(action, ctx.actor.userId, `issue ${issueRef(project, iid)}`));
+  const notice = done(action, ctx.actor.userId, `issue ${issueRef(project, iid)}`);
+  return cardAfterWrite(ctx, s, ops, project, iid, notice, result.value);
 }
 
 async function addTodo(
@@ -128,8 +158,15 @@ async function addTodo(
   const result = await ops.todo(ctx, project, iid);
   if (!result.changed) return freshCard(ctx, s, ops, project, iid, stale(issueStaleText('todo')));
   const target = result.value.target_type === 'Issue' ? result.value.target : undefined;
-  const issue = await ops.withTimeStats(ctx, project, iid, target);
-  return issueCard(ctx, s, project, issue, done('todo', ctx.actor.userId, `issue ${issueRef(project, iid)}`));
+  return cardAfterWrite(
+    ctx,
+    s,
+    ops,
+    project,
+    iid,
+    done('todo', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    target,
+  );
 }
 
 /** 👍 as the clicker. A refusal is explained when the issue as it is now explains it: given already, or their own. */
@@ -154,7 +191,14 @@ async function thumbsUp(
     }
     throw err;
   }
-  return freshCard(ctx, s, ops, project, iid, done('thumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`));
+  return cardAfterWrite(
+    ctx,
+    s,
+    ops,
+    project,
+    iid,
+    done('thumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+  );
 }
 
 async function trackTime(
@@ -208,8 +252,10 @@ export const issues = n.define({
       const authorId = f.author ? await s.people.id(ctx, f.author) : undefined;
       const assigneeId = f.assignee ? await s.people.id(ctx, f.assignee) : undefined;
       const perPage = pageSize(f.perPage);
+      // Open ones unless told otherwise, as glab and GitLab's pages show them; issues asked for by iid whatever their state.
+      const state = f.state ?? (f.iids ? undefined : 'opened');
       const options: IssueListOptions = {
-        ...(f.state ? { state: f.state } : {}),
+        ...(state ? { state } : {}),
         ...(f.labels ? { labels: f.labels } : {}),
         ...(f.milestone ? { milestone: f.milestone } : {}),
         ...(f.scope ? { scope: f.scope } : {}),
@@ -247,6 +293,9 @@ export const issues = n.define({
         ctx: await cardContext(ctx, s, { notice }),
         project: scope.kind === 'project' ? scope.project : null,
         empty: md`No issues ${where}${filters ? md` match (${filters})` : ''}.`,
+        ...(state === 'opened' && !f.state
+          ? { hint: md`Open issues only: ${code('--state all')} shows the closed ones too.` }
+          : {}),
       });
     },
   },
@@ -321,9 +370,8 @@ export const issues = n.define({
         ...(f.confidential !== undefined ? { confidential: f.confidential } : {}),
         ...(f.updatedAt ? { updated_at: f.updatedAt } : {}),
       });
-      const issue = await ops.withTimeStats(ctx, project, iid, changed);
       const notice = done('edit', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
-      return ephemeral(await issueCard(ctx, s, project, issue, notice));
+      return ephemeral(await cardAfterWrite(ctx, s, ops, project, iid, notice, changed));
     },
 
     async 'issue.close'(cmd, ctx, s, ops) {
@@ -348,11 +396,11 @@ export const issues = n.define({
       const iid = cmd.target.iid;
       const to = await ops.moveTarget(ctx, project, iid, keyOf(cmd.args.toProject));
       const answer = await ops.move(ctx, project, iid, to);
-      const issue = await ops.withTimeStats(ctx, to.project, answer.iid, answer);
       const newRef = issueRef(to.project, answer.iid);
       const url = issueUrl(s.serverUrl, to.project, answer);
       const detail = md`from ${issueRef(project, iid)} to ${linked(url, newRef)}`;
-      return ephemeral(await issueCard(ctx, s, to.project, issue, done('move', ctx.actor.userId, detail)));
+      const notice = done('move', ctx.actor.userId, detail);
+      return ephemeral(await cardAfterWrite(ctx, s, ops, to.project, answer.iid, notice, answer));
     },
 
     async 'issue.subscribe'(cmd, ctx, s, ops) {

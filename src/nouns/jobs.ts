@@ -15,13 +15,14 @@ import {
   jobConfirmation,
   jobRow,
   jobStaleText,
+  neverRan,
   retriedDetail,
 } from '../views/jobs.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
-import { cardContext, placeOf, refOf } from './support.js';
+import { cardContext, placeOf, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
@@ -30,7 +31,7 @@ const n = noun('job', (d) => createJobOperations(d));
 
 /** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
 async function factsOf(ctx: RequestContext, ops: JobOperations, project: Project, job: Job): Promise<JobFacts> {
-  if (!FINISHED.has(job.status) || job.artifacts_file) return {};
+  if (!FINISHED.has(job.status) || job.artifacts_file || neverRan(job)) return {};
   return { erased: !(await ops.hasTrace(ctx, project, job.id)) };
 }
 
@@ -41,8 +42,9 @@ async function jobCard(
   project: Project,
   job: Job,
   notice?: Notice,
+  known?: JobFacts,
 ) {
-  const facts = notice ? {} : await factsOf(ctx, ops, project, job);
+  const facts = known ?? (notice ? {} : await factsOf(ctx, ops, project, job));
   return buildJobCard(job, project, { ...(await cardContext(ctx, s, { notice })), facts });
 }
 
@@ -55,10 +57,12 @@ async function redraw(
   job: Job,
   notice: Notice,
   place: ListPlace | null,
+  facts?: JobFacts,
 ): Promise<SlackMessage> {
-  if (!place) return jobCard(ctx, s, ops, project, job, notice);
+  if (!place) return jobCard(ctx, s, ops, project, job, notice, facts);
   const row = jobRow(job, project, place, 'now', s.serverUrl);
-  return s.redrawList(place, ctx, { expect: 'job.list', notice: { ...notice, row } });
+  const withRow = { ...notice, row };
+  return redrawListAfterWrite(s, ctx, place, { expect: 'job.list', notice: withRow });
 }
 
 /**
@@ -72,7 +76,7 @@ async function explainRefusal(
   project: Project,
   id: number,
   action: JobAction,
-): Promise<{ job: Job; notice: Notice } | null> {
+): Promise<{ job: Job; notice: Notice; facts?: JobFacts } | null> {
   const job = await ops.get(ctx, project, id);
   switch (action) {
     case 'retry': {
@@ -88,8 +92,9 @@ async function explainRefusal(
       return CANCELABLE.has(job.status) ? null : { job, notice: stale(jobStaleText('not-running')) };
     case 'erase':
       if (!FINISHED.has(job.status)) return { job, notice: stale(jobStaleText('not-finished')) };
+      if (neverRan(job)) return { job, notice: stale(jobStaleText('never-ran')) };
       if (!job.artifacts_file && !(await ops.hasTrace(ctx, project, id)))
-        return { job, notice: stale(jobStaleText('erased')) };
+        return { job, notice: stale(jobStaleText('erased')), facts: { erased: true } };
       return null;
     case 'keep':
       return null;
@@ -123,7 +128,7 @@ async function actOnJob(
     // The refusal stands when the job as it is now does not explain it, or cannot be read either.
     const explained = await explainRefusal(ctx, ops, project, id, action).catch(() => null);
     if (!explained) throw err;
-    return redraw(ctx, s, ops, project, explained.job, explained.notice, place);
+    return redraw(ctx, s, ops, project, explained.job, explained.notice, place, explained.facts);
   }
 }
 

@@ -16,9 +16,9 @@ import {
   timeHeadline,
 } from '../views/merge-requests.js';
 import { code, md } from '../views/mrkdwn.js';
-import { done, type Notice, stale } from '../views/notice.js';
+import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import { shortSha } from '../views/status.js';
-import { cardContext } from './support.js';
+import { cardContext, readOrWhy } from './support.js';
 import { ephemeral, type Platform, type Reply } from './types.js';
 
 // What the merge request commands and buttons do, drawn as cards: merging pinned to the head the person
@@ -172,9 +172,10 @@ export async function addTodo(ctx: RequestContext, s: Platform, ops: Ops, projec
   if (answer.changed && answer.value.target_type === 'MergeRequest') {
     return card(ctx, s, ops, project, answer.value.target, done('todo', ctx.actor.userId));
   }
-  const current = await ops.get(ctx, project, iid);
   const notice = answer.changed ? done('todo', ctx.actor.userId) : stale('It is already one of your todos.');
-  return card(ctx, s, ops, project, current, notice);
+  const read = await readOrWhy(() => ops.get(ctx, project, iid));
+  if (read.ok) return card(ctx, s, ops, project, read.value, notice);
+  return buildNoticeOnly(unreadAfter(notice, `Merge request ${mrRef(project, iid)}`, read.why));
 }
 
 export async function changes(

@@ -1,13 +1,13 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import { ProjectRequiredError, RefusedError } from '../errors.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
-import type { PipelineBasic } from '../gitlab/schemas.js';
+import type { Pipeline } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
 import { createPipelineOperations, type PipelineOperations } from '../operations/pipelines.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
-import { done, type Notice, stale } from '../views/notice.js';
+import { done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import {
   buildPipelineCard,
   buildPipelineList,
@@ -16,7 +16,7 @@ import {
   pipelineRow,
   pipelineStaleText,
 } from '../views/pipelines.js';
-import { cardContext, placeOf, refOf } from './support.js';
+import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform } from './types.js';
 
 const n = noun('pipeline', (d) => createPipelineOperations(d));
@@ -43,14 +43,23 @@ async function redraw(
   s: Platform,
   ops: PipelineOperations,
   project: Project,
-  pipeline: PipelineBasic,
+  pipeline: Pipeline,
   notice: Notice,
   place: ListPlace | null,
 ): Promise<SlackMessage> {
-  // The card also shows the pipeline's jobs, read once more after the change.
-  if (!place) return pipelineCard(ctx, s, ops, project, pipeline.id, notice);
+  // The card also shows the pipeline's jobs, read once more after the change; what the change answered is
+  // drawn whatever that read meets.
+  if (!place) {
+    const read = await readOrWhy(() => ops.withJobs(ctx, project, pipeline.id));
+    if (read.ok) {
+      return buildPipelineCard(read.value.pipeline, read.value.jobs, project, await cardContext(ctx, s, { notice }));
+    }
+    const said = unreadAfter(notice, `Pipeline #${pipeline.id} and its jobs`, read.why);
+    return buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice: said }));
+  }
   const row = pipelineRow(pipeline, project, place, 'now', s.serverUrl);
-  return s.redrawList(place, ctx, { expect: 'pipeline.list', notice: { ...notice, row } });
+  const withRow = { ...notice, row };
+  return redrawListAfterWrite(s, ctx, place, { expect: 'pipeline.list', notice: withRow });
 }
 
 async function actOnPipeline(

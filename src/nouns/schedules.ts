@@ -6,7 +6,7 @@ import { createScheduleOperations, type ScheduleAction, type ScheduleOperations 
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
-import { done, type Notice } from '../views/notice.js';
+import { done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import {
   buildScheduleCard,
   buildScheduleDeleted,
@@ -14,7 +14,7 @@ import {
   scheduleConfirmation,
   scheduleRow,
 } from '../views/schedules.js';
-import { cardContext, placeOf, refOf } from './support.js';
+import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const n = noun('schedule', (d) => createScheduleOperations(d));
@@ -49,12 +49,42 @@ async function actOnSchedule(
   const notice = done(action, ctx.actor.userId, `schedule #${id}`);
   if (place) {
     const row = result && action !== 'delete' ? scheduleRow(result, project, 'now') : undefined;
-    return s.redrawList(place, ctx, { expect: 'schedule.list', notice: row ? { ...notice, row } : notice });
+    const withRow = row ? { ...notice, row } : notice;
+    return redrawListAfterWrite(s, ctx, place, { expect: 'schedule.list', notice: withRow });
   }
   if (action === 'delete' || !result) return buildScheduleDeleted(result ?? { id }, project, ctx.actor.userId);
   // Only the single read carries the last pipeline; the action's answer may not.
-  const schedule = result.last_pipeline === undefined ? await ops.get(ctx, project, id) : result;
-  return scheduleCard(ctx, s, schedule, project, { notice, shared });
+  if (result.last_pipeline !== undefined) return scheduleCard(ctx, s, result, project, { notice, shared });
+  const read = await readOrWhy(() => ops.get(ctx, project, id));
+  if (read.ok) return scheduleCard(ctx, s, read.value, project, { notice, shared });
+  return scheduleCard(ctx, s, result, project, { notice: unreadAfter(notice, 'Its last pipeline', read.why), shared });
+}
+
+/** What is true already when a typed command asks for it. */
+const SCHEDULE_ALREADY = {
+  owned: 'You own this schedule already: there is nothing to take.',
+  active: 'Already active.',
+  inactive: 'Already inactive.',
+} as const;
+
+/**
+ * A typed activate or deactivate: the server answers both alike whatever the state was, so the schedule is read
+ * first, and one that is already so is shown as it is instead of "Deactivated by" a change that was none.
+ */
+async function switchTyped(
+  ctx: RequestContext,
+  s: Platform,
+  ops: ScheduleOperations,
+  project: Project,
+  id: number,
+  active: boolean,
+): Promise<SlackMessage> {
+  const schedule = await ops.get(ctx, project, id);
+  if (schedule.active === active) {
+    const notice = stale(active ? SCHEDULE_ALREADY.active : SCHEDULE_ALREADY.inactive);
+    return scheduleCard(ctx, s, schedule, project, { notice });
+  }
+  return actOnSchedule(ctx, s, ops, project, id, active ? 'activate' : 'deactivate', null);
 }
 
 function confirmTyped(action: 'take' | 'delete', project: Project, id: number): Reply {
@@ -119,19 +149,26 @@ export const schedules = n.define({
       const notice = done('edit', ctx.actor.userId, `schedule #${schedule.id}`);
       return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice }));
     },
-    async 'schedule.take'(cmd, ctx, s) {
-      return confirmTyped('take', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    async 'schedule.take'(cmd, ctx, s, ops) {
+      const project = await s.resolveProject(ctx, cmd.target.project);
+      // Its owner has nothing to take: say so instead of asking, and change nothing.
+      const schedule = await ops.get(ctx, project, cmd.target.id);
+      const viewer = (await ctx.session.connection())?.username ?? null;
+      if (viewer !== null && schedule.owner?.username === viewer) {
+        return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice: stale(SCHEDULE_ALREADY.owned) }));
+      }
+      return confirmTyped('take', project, cmd.target.id);
     },
     async 'schedule.delete'(cmd, ctx, s) {
       return confirmTyped('delete', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
     },
     async 'schedule.activate'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnSchedule(ctx, s, ops, project, cmd.target.id, 'activate', null));
+      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, true));
     },
     async 'schedule.deactivate'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnSchedule(ctx, s, ops, project, cmd.target.id, 'deactivate', null));
+      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, false));
     },
   },
   buttons: [

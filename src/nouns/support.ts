@@ -1,8 +1,12 @@
+import { BotError } from '../errors.js';
+import { GitlabError } from '../gitlab/errors.js';
+import type { CommandKey } from '../grammar/index.js';
 import type { OpenedFrom } from '../ids.js';
 import type { RequestContext } from '../operations/context.js';
+import type { SlackMessage } from '../views/blocks.js';
 import type { CardContext } from '../views/common.js';
 import type { ListPlace } from '../views/lists.js';
-import type { Notice } from '../views/notice.js';
+import { buildNoticeOnly, type Notice, unreadAfter } from '../views/notice.js';
 import type { ButtonContext, Platform } from './types.js';
 
 /** What a card is drawn with: the server, the time, and optionally a notice, the viewer's zone and username. */
@@ -33,4 +37,46 @@ export function openedFrom(ctx: ButtonContext): OpenedFrom {
     at: ctx.now,
     ...(ctx.surface === 'home' ? { home: true } : {}),
   };
+}
+
+/** A read that answers, or says in a few words why it did not. */
+export type ReadOrWhy<T> = { ok: true; value: T } | { ok: false; why: string };
+
+/**
+ * A read whose failure must not become the answer: made after a write (which happened whatever this read meets),
+ * its failure is a line under what was done. Only a fault of the bot itself (not of the server) is thrown.
+ */
+export async function readOrWhy<T>(read: () => Promise<T>): Promise<ReadOrWhy<T>> {
+  try {
+    return { ok: true, value: await read() };
+  } catch (err) {
+    const cause = err instanceof BotError && err.cause instanceof GitlabError ? err.cause : err;
+    if (cause instanceof GitlabError) return { ok: false, why: failureWords(cause.status) };
+    if (err instanceof BotError) return { ok: false, why: 'the bot could not ask the server' };
+    throw err;
+  }
+}
+
+function failureWords(status: number | null): string {
+  switch (status) {
+    case null:
+      return 'the server did not answer';
+    case 403:
+      return 'the server refused (403)';
+    case 404:
+      return 'the server did not find it (404)';
+    default:
+      return `the server answered ${status}`;
+  }
+}
+
+/** The list a button sat in, drawn again after what the button did; a list that cannot be read is a line under it. */
+export async function redrawListAfterWrite(
+  s: Platform,
+  ctx: RequestContext,
+  place: ListPlace,
+  o: { expect: CommandKey; notice: Notice },
+): Promise<SlackMessage> {
+  const read = await readOrWhy(() => s.redrawList(place, ctx, o));
+  return read.ok ? read.value : buildNoticeOnly(unreadAfter(o.notice, 'The list', read.why));
 }

@@ -5,6 +5,7 @@ import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { done, stale } from '../views/notice.js';
 import {
   buildAllTodosDone,
+  buildMarkAllDonePrompt,
   buildTodoDone,
   buildTodoList,
   markedCount,
@@ -12,7 +13,7 @@ import {
   TODO_ALREADY_DONE,
   todoSubject,
 } from '../views/todos.js';
-import { cardContext, placeOf } from './support.js';
+import { cardContext, placeOf, redrawListAfterWrite } from './support.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
 const n = noun('todo', (d) => createTodoOperations(d));
@@ -56,6 +57,7 @@ export const todos = n.define({
         ctx: await cardContext(ctx, s, { notice }),
         owner: ctx.actor.userId,
         pending,
+        shared: cmd.share,
       });
     },
   },
@@ -86,19 +88,21 @@ export const todos = n.define({
       }
       if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId));
       const notice = done('done', ctx.actor.userId, todoSubject(todo));
-      return { kind: 'update', message: await s.redrawList(place, ctx, { expect: 'todo.list', notice }) };
+      return { kind: 'update', message: await redrawListAfterWrite(s, ctx, place, { expect: 'todo.list', notice }) };
     }),
     n.on(TodoButtons.doneAll, async (v, ctx, s, ops): Promise<Reply> => {
       if (v.o && !isOwner(v.o, ctx.actor.userId)) {
         throw new InvalidInputError(notYourTodoList(v.o, 'done-all', s.slashCommand));
       }
-      const count = await ops.markAllDone(ctx);
       const place = placeOf(v);
+      // From a shared list: its owner is asked first, only they see the question.
+      if (v.a) return ephemeral(buildMarkAllDonePrompt({ owner: v.o ?? null, place }));
+      const count = await ops.markAllDone(ctx);
       if (!place) return ephemeral(buildAllTodosDone(count, s.slashCommand));
       const notice = done('done-all', ctx.actor.userId, markedCount(count));
       return {
         kind: 'update',
-        message: await s.redrawList(firstPage(place), ctx, { expect: 'todo.list', notice }),
+        message: await redrawListAfterWrite(s, ctx, firstPage(place), { expect: 'todo.list', notice }),
       };
     }),
     n.on(TodoButtons.page, async (v, ctx, s): Promise<Reply> => {

@@ -25,6 +25,12 @@ export interface GitlabAccess {
   withClient<T>(ctx: Pick<RequestContext, 'actor' | 'session'>, fn: (client: GitlabClient) => Promise<T>): Promise<T>;
   /** Whether a token is accepted (it may use the API), and whose it is: two reads, side by side. */
   verify(token: string): Promise<TokenCheck>;
+  /**
+   * Asks the server again about a person's token the bot marked revoked: when a plain read with it is accepted,
+   * the token is marked valid again, silently, and true is returned. A burst of 401s longer than the second
+   * check of a refusal marks a good token revoked; this is how it comes back.
+   */
+  recheck(actor: { teamId: string; userId: string }): Promise<boolean>;
 }
 
 function checkOf(err: unknown): Exclude<TokenCheck, { ok: true }> {
@@ -69,6 +75,8 @@ export function createGitlabAccess(o: {
   logger: Logger;
   /** How long to wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** Told when a token marked revoked was accepted again (the app resumes what the refusal paused). */
+  onRestored?: (teamId: string, userId: string) => Promise<void>;
 }): GitlabAccess {
   const trouble = createTroubleLog();
   const audit = o.logger.child({ component: 'audit' });
@@ -111,10 +119,63 @@ export function createGitlabAccess(o: {
     return 'revoked';
   };
 
+  // One question to the server per person at a time, however many requests of theirs ask.
+  const rechecking = new Map<string, Promise<boolean>>();
+  const recheckOnce = async (teamId: string, userId: string): Promise<boolean> => {
+    const stored = await o.tokens.load(teamId, userId);
+    if (!stored) return false;
+    if (stored.connection.status !== 'revoked') return stored.connection.status === 'valid';
+    let token: string;
+    try {
+      token = await stored.open();
+    } catch {
+      return false; // a token that does not open is found, and told, by the session
+    }
+    const check = await probe(o.transport, token);
+    if (!check.ok) {
+      o.logger.debug('a token marked revoked is still refused', { team: teamId, user: userId, reason: check.reason });
+      return false;
+    }
+    if (await o.tokens.restore(teamId, userId)) {
+      o.logger.info('a token marked revoked was accepted by the server again; it is valid again', {
+        team: teamId,
+        user: userId,
+      });
+      await o.onRestored?.(teamId, userId).catch((err: unknown) =>
+        o.logger.warn('could not resume what a refused token paused', {
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
+    }
+    return true;
+  };
+  const recheck = ({ teamId, userId }: { teamId: string; userId: string }) => {
+    const key = `${teamId}:${userId}`;
+    let running = rechecking.get(key);
+    if (!running) {
+      running = recheckOnce(teamId, userId).finally(() => rechecking.delete(key));
+      rechecking.set(key, running);
+    }
+    return running;
+  };
+
+  /** The person's token; one the bot marked revoked is asked about first unless the session did so already. */
+  const tokenOf = async (ctx: Pick<RequestContext, 'actor' | 'session'>): Promise<string> => {
+    try {
+      return await ctx.session.token();
+    } catch (err) {
+      if (!(err instanceof TokenRevokedError) || ctx.session.rechecksRevoked || !(await recheck(ctx.actor))) throw err;
+      const token = await o.tokens.openToken(ctx.actor.teamId, ctx.actor.userId);
+      if (token === null) throw err;
+      return token;
+    }
+  };
+
   return {
     serverUrl: o.serverUrl,
+    recheck,
     async withClient(ctx, fn) {
-      const token = await ctx.session.token();
+      const token = await tokenOf(ctx);
       const who = `${ctx.actor.teamId}:${ctx.actor.userId}`;
       // Trouble from here on (this call, its checks, anyone else's calls meanwhile) weighs in a 401's verdict.
       const since = trouble.seq;

@@ -14,6 +14,11 @@ export interface Session {
   connection(): Promise<Connection | null>;
   /** The plaintext token; throws NotConnectedError / TokenRevokedError when there is no usable one. */
   token(): Promise<string>;
+  /**
+   * True when this session asks the server again about a token the bot marked revoked before it says so (see
+   * GitlabAccess.recheck); a session without it is checked again by GitlabAccess.withClient.
+   */
+  readonly rechecksRevoked?: boolean;
 }
 
 export interface RequestContext {

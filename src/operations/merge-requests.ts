@@ -1,6 +1,6 @@
 import type { Changed } from '../gitlab/call.js';
 import type { GitlabClient } from '../gitlab/client.js';
-import { GitlabError } from '../gitlab/errors.js';
+import { GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type {
   MergeOptions,
   MergeRequestCreateOptions,
@@ -127,11 +127,26 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
       );
     },
 
-    version(ctx: RequestContext, project: Project, iid: number, versionId: number): Promise<MergeRequestVersionDetail> {
-      return about(
-        mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.version(project.key, iid, versionId)),
-      );
+    /**
+     * One diff version. The server answers 404 alike for a missing merge request and a missing version: on a 404
+     * the merge request is read, so the error names whichever of the two is not there.
+     */
+    async version(
+      ctx: RequestContext,
+      project: Project,
+      iid: number,
+      versionId: number,
+    ): Promise<MergeRequestVersionDetail> {
+      try {
+        return await about(
+          { kind: 'merge_request_version', project, iid, id: versionId },
+          o.access.withClient(ctx, (c) => c.mergeRequests.version(project.key, iid, versionId)),
+        );
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+        await get(ctx, project, iid);
+        throw err;
+      }
     },
 
     closes(ctx: RequestContext, project: Project, iid: number): Promise<Page<ClosesIssue>> {

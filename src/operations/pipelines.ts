@@ -1,3 +1,5 @@
+import { RefusedError } from '../errors.js';
+import { BadRequestError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { PipelineListOptions } from '../gitlab/pipelines.js';
 import type { Project, Resource } from '../gitlab/project.js';
@@ -34,11 +36,21 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
       return { pipeline, jobs: jobs.items };
     },
 
-    run(ctx: RequestContext, project: Project, ref: string): Promise<Pipeline> {
-      return about(
-        { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.pipelines.create(project.key, { ref })),
-      );
+    /** Starts a pipeline on a branch or tag; a ref the project does not have is refused with its name. */
+    async run(ctx: RequestContext, project: Project, ref: string): Promise<Pipeline> {
+      try {
+        return await about(
+          { kind: 'project', project },
+          o.access.withClient(ctx, (c) => c.pipelines.create(project.key, { ref })),
+        );
+      } catch (err) {
+        // GitLab words it `{"message":{"base":["Reference not found"]}}`.
+        if (!(err instanceof BadRequestError) || !/reference not found/i.test(err.serverMessage ?? '')) throw err;
+        throw new RefusedError(
+          { action: 'run', subject: { kind: 'ref', project, ref }, status: 400, reason: 'no_ref' },
+          err,
+        );
+      }
     },
 
     act(ctx: RequestContext, project: Project, id: number, action: 'retry' | 'cancel'): Promise<Pipeline> {

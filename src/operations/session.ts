@@ -7,6 +7,11 @@ import type { Actor, Session } from './context.js';
 export interface SessionOptions {
   /** Told whether the stored token opened, so that one that does not is reported once. */
   unreadable?: UnreadableTokens;
+  /**
+   * Asks the server again about a token the bot marked revoked; true when it was accepted and marked valid
+   * again. Without it, a token marked revoked is taken as revoked.
+   */
+  recheck?: (actor: Pick<Actor, 'teamId' | 'userId'>) => Promise<boolean>;
 }
 
 /** Tells the operator once per person that their stored token does not open, until it opens again. */
@@ -43,8 +48,14 @@ export function createSession(
 ): Session {
   let row: Promise<StoredToken | null> | null = null;
   let opened: Promise<{ token: string } | { unreadable: string }> | null = null;
+  // A token the bot marked revoked may have been refused during an outage: it is asked about once per request,
+  // before anything in the request treats it as gone, and read again when the server took it.
   const load = () => {
-    row ??= tokens.load(actor.teamId, actor.userId);
+    row ??= tokens.load(actor.teamId, actor.userId).then(async (stored) => {
+      if (stored?.connection.status !== 'revoked' || !o.recheck) return stored;
+      if (connectionProblem(stored.connection, serverUrl) !== 'token_revoked') return stored;
+      return (await o.recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;
+    });
     return row;
   };
   const open = (stored: StoredToken) => {
@@ -70,6 +81,7 @@ export function createSession(
   let token: Promise<string> | null = null;
   return {
     connection,
+    rechecksRevoked: o.recheck !== undefined,
     token() {
       token ??= (async () => {
         const stored = await load();

@@ -49,6 +49,8 @@ export interface Faults {
   spikeMs?: number;
   /** lists answer pages of this many items whatever per_page asks (a server that ignores per_page) */
   pageSize?: number;
+  /** errors and spikes touch only calls whose `METHOD /api/v4/path` matches this regular expression */
+  only?: string;
 }
 
 /** What a test may overwrite on a job, as a server that answers anything would send it. */
@@ -156,7 +158,7 @@ function tokenOf(req: IncomingMessage): string | undefined {
 
 function parseFaults(body: Params | null): Faults {
   const out: Faults = {};
-  const num = (key: Exclude<keyof Faults, 'errorStatuses'>, min: number, max: number) => {
+  const num = (key: Exclude<keyof Faults, 'errorStatuses' | 'only'>, min: number, max: number) => {
     const v = body?.[key];
     if (v === undefined || v === null) return;
     const n = Number(v);
@@ -176,6 +178,16 @@ function parseFaults(body: Params | null): Faults {
     if (list.length === 0 || list.some((n) => !Number.isInteger(n) || n < 400 || n > 599))
       throw paramError('errorStatuses is invalid');
     out.errorStatuses = list;
+  }
+  const only = body?.only;
+  if (only !== undefined && only !== null) {
+    if (typeof only !== 'string' || only.length > 500) throw paramError('only is invalid');
+    try {
+      new RegExp(only);
+    } catch {
+      throw paramError('only is not a regular expression');
+    }
+    out.only = only;
   }
   return out;
 }
@@ -329,6 +341,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     }
   }
 
+  const touched = (method: string, path: string) => !faults.only || new RegExp(faults.only).test(`${method} ${path}`);
+
   function spikeNow(): number {
     const rate = faults.spikeRate ?? 0;
     if (rate <= 0) return 0;
@@ -405,10 +419,11 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     const userId = token === undefined ? undefined : state.tokens.get(token);
     // a revoked token authenticates nobody: 401 on every route, logged without a user
     const user = userId === undefined || revoked.has(userId) ? undefined : state.users.get(userId);
-    const latency = (faults.latencyMs ?? 0) + spikeNow();
+    const faulty = touched(method, path);
+    const latency = (faults.latencyMs ?? 0) + (faulty ? spikeNow() : 0);
     if (latency > 0) await sleep(latency);
     const response =
-      faultNow() ??
+      (faulty ? faultNow() : null) ??
       (parseError
         ? { status: parseError.status, body: parseError.body }
         : safely(() => api(req, method, path, query, body, user)));

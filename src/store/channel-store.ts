@@ -1,4 +1,5 @@
-import { type BusyPolicy, type Db, whenFree } from './database.js';
+import type { BusyPolicy } from './database.js';
+import { engineOf, type StoreSource } from './engine-of.js';
 
 export interface ChannelDefault {
   teamId: string;
@@ -23,27 +24,33 @@ interface Row {
   set_at: string;
 }
 
-export function createChannelStore(db: Db, now: () => Date = () => new Date(), busy: BusyPolicy = {}): ChannelStore {
-  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
-  const select = db.prepare('SELECT * FROM channel_defaults WHERE team_id = ? AND channel_id = ?');
-  const upsert = db.prepare(
-    `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (team_id, channel_id) DO UPDATE SET project = excluded.project, set_by = excluded.set_by, set_at = excluded.set_at`,
-  );
-  const del = db.prepare('DELETE FROM channel_defaults WHERE team_id = ? AND channel_id = ?');
+export function createChannelStore(
+  source: StoreSource,
+  now: () => Date = () => new Date(),
+  busy: BusyPolicy = {},
+): ChannelStore {
+  const db = engineOf(source, busy);
   return {
     async get(teamId, channelId) {
-      const r = await free("read a channel's default", () => select.get(teamId, channelId) as Row | undefined);
+      const r = await db.get<Row>('SELECT * FROM channel_defaults WHERE team_id = $1 AND channel_id = $2', [
+        teamId,
+        channelId,
+      ]);
       return r
         ? { teamId: r.team_id, channelId: r.channel_id, project: r.project, setBy: r.set_by, setAt: new Date(r.set_at) }
         : null;
     },
     async set({ teamId, channelId, project, setBy }) {
-      const at = now().toISOString();
-      await free("save a channel's default", () => upsert.run(teamId, channelId, project, setBy, at));
+      await db.run(
+        `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (team_id, channel_id) DO UPDATE SET project = excluded.project, set_by = excluded.set_by, set_at = excluded.set_at`,
+        [teamId, channelId, project, setBy, now().toISOString()],
+      );
     },
     async clear(teamId, channelId) {
-      return (await free("clear a channel's default", () => del.run(teamId, channelId))).changes > 0;
+      return (
+        (await db.run('DELETE FROM channel_defaults WHERE team_id = $1 AND channel_id = $2', [teamId, channelId])) > 0
+      );
     },
   };
 }

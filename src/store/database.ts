@@ -3,6 +3,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import Database from 'better-sqlite3';
 import { DatabaseBusyError } from '../errors.js';
+import { SCHEMA_VERSION, SchemaTooNewError, SQLITE_MIGRATIONS } from './migrations.js';
 
 export type Db = Database.Database;
 
@@ -11,88 +12,7 @@ export type Db = Database.Database;
 // and the waiting between attempts happens on timers, with the event loop free. WAL lets reads go on
 // while another connection writes.
 
-// Each entry moves the schema one version up; `PRAGMA user_version` records how far a
-// database has come, so a newer bot can open an older file and bring it forward.
-const MIGRATIONS: readonly string[] = [
-  `CREATE TABLE user_tokens (
-     team_id      TEXT NOT NULL,
-     user_id      TEXT NOT NULL,
-     sealed_token TEXT NOT NULL,
-     key_id       TEXT NOT NULL,
-     server_url   TEXT NOT NULL,
-     created_at   TEXT NOT NULL,
-     verified_at  TEXT NOT NULL,
-     status       TEXT NOT NULL CHECK (status IN ('valid', 'revoked')),
-     PRIMARY KEY (team_id, user_id)
-   ) STRICT;
-   CREATE INDEX user_tokens_key_id ON user_tokens (key_id);
-   CREATE TABLE channel_defaults (
-     team_id    TEXT NOT NULL,
-     channel_id TEXT NOT NULL,
-     project    TEXT NOT NULL,
-     set_by     TEXT NOT NULL,
-     set_at     TEXT NOT NULL,
-     PRIMARY KEY (team_id, channel_id)
-   ) STRICT;`,
-  // The server username a token belongs to, learned when the person connects.
-  `ALTER TABLE user_tokens ADD COLUMN username TEXT;`,
-  // Digests: what each posts, where, when and from which cursor; digest_runs holds the intent of a run that is
-  // being posted, so that a run killed halfway is settled at start instead of posted twice or lost.
-  `CREATE TABLE digests (
-     id            INTEGER PRIMARY KEY AUTOINCREMENT,
-     team_id       TEXT NOT NULL,
-     owner_user_id TEXT NOT NULL,
-     channel_id    TEXT NOT NULL,
-     in_dm         INTEGER NOT NULL CHECK (in_dm IN (0, 1)),
-     kind          TEXT NOT NULL CHECK (kind IN ('todos', 'project_events', 'user_events')),
-     project_id    INTEGER,
-     project_path  TEXT,
-     user_id       INTEGER,
-     username      TEXT,
-     action        TEXT,
-     target_type   TEXT,
-     cron          TEXT NOT NULL,
-     tz            TEXT NOT NULL,
-     active        INTEGER NOT NULL CHECK (active IN (0, 1)),
-     paused_reason TEXT,
-     paused_by     TEXT,
-     created_at    TEXT NOT NULL,
-     updated_at    TEXT NOT NULL,
-     last_run_at   TEXT,
-     last_result   TEXT,
-     last_items    INTEGER,
-     last_post_ts  TEXT,
-     next_run_at   TEXT,
-     cursor_at     TEXT NOT NULL,
-     cursor_keys   TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX digests_channel ON digests (team_id, channel_id);
-   CREATE INDEX digests_owner ON digests (team_id, owner_user_id);
-   CREATE TABLE digest_runs (
-     run_key       TEXT PRIMARY KEY,
-     digest_id     INTEGER NOT NULL REFERENCES digests (id) ON DELETE CASCADE,
-     scheduled_for TEXT NOT NULL,
-     reason        TEXT NOT NULL,
-     state         TEXT NOT NULL CHECK (state IN ('pending', 'posted')),
-     channel_id    TEXT NOT NULL,
-     message_ts    TEXT,
-     cursor_at     TEXT NOT NULL,
-     cursor_keys   TEXT NOT NULL,
-     items         INTEGER NOT NULL,
-     created_at    TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX digest_runs_digest ON digest_runs (digest_id);`,
-  // Who said "Always in this channel" to previews of their non-public links: per person and channel.
-  `CREATE TABLE unfurl_consents (
-     team_id    TEXT NOT NULL,
-     user_id    TEXT NOT NULL,
-     channel_id TEXT NOT NULL,
-     granted_at TEXT NOT NULL,
-     PRIMARY KEY (team_id, user_id, channel_id)
-   ) STRICT;`,
-];
-
-export const SCHEMA_VERSION = MIGRATIONS.length;
+export { SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
 
 export interface OpenDatabaseOptions {
   /** How long one statement blocks the process waiting for another connection's lock (default 10 ms). */
@@ -156,16 +76,6 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
   }
 }
 
-export class SchemaTooNewError extends Error {
-  readonly code = 'schema_too_new';
-  constructor(current: number) {
-    super(
-      `The database is at schema version ${current}, newer than this bot knows (${MIGRATIONS.length}). Run a newer bot.`,
-    );
-    this.name = 'SchemaTooNewError';
-  }
-}
-
 /** When the database is busy: how long to keep trying, and who hears about each wait. */
 export interface BusyPolicy {
   /** Total time to keep trying a statement another process keeps locked (default 2000 ms). */
@@ -198,15 +108,23 @@ export async function whenFree<T>(what: string, run: () => T, policy: BusyPolicy
   }
 }
 
+/**
+ * Brings the file to the latest schema in one BEGIN IMMEDIATE transaction: a second process starting at the same
+ * moment waits for the lock (busy_timeout), then finds the file already migrated.
+ */
 export function migrate(db: Db): void {
-  const current = db.pragma('user_version', { simple: true }) as number;
-  if (current > MIGRATIONS.length) throw new SchemaTooNewError(current);
-  for (let version = current; version < MIGRATIONS.length; version++) {
-    const step = MIGRATIONS[version] as string;
-    db.transaction(() => {
-      db.exec(step);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+  const version = () => db.pragma('user_version', { simple: true }) as number;
+  if (version() === SCHEMA_VERSION) return;
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    const current = version();
+    if (current > SCHEMA_VERSION) throw new SchemaTooNewError(current);
+    for (let v = current; v < SCHEMA_VERSION; v++) db.exec(SQLITE_MIGRATIONS[v] as string);
+    if (current !== SCHEMA_VERSION) db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    db.exec('COMMIT');
+  } catch (err) {
+    if (db.inTransaction) db.exec('ROLLBACK');
+    throw err;
   }
 }
 

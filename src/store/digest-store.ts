@@ -1,9 +1,11 @@
-import { type BusyPolicy, type Db, whenFree } from './database.js';
+import type { BusyPolicy } from './database.js';
+import type { SqlRunner, SqlValue } from './engine.js';
+import { engineOf, type StoreSource } from './engine-of.js';
 
 // Digests and the intents of their runs. A digest keeps a read cursor (the newest `created_at` posted and the keys
 // of what was posted at exactly that instant); a run first writes an intent holding the cursor it will move to,
-// then posts, then commits the cursor and deletes the intent in one transaction. The interface is asynchronous
-// although SQLite answers synchronously: a shared store for several replicas (ARCHITECTURE §9) would not.
+// then posts, then commits the cursor and deletes the intent in one transaction. One implementation over the store
+// port (SQLite or PostgreSQL, ARCHITECTURE §9).
 
 export type DigestKind = 'todos' | 'project_events' | 'user_events';
 
@@ -214,165 +216,140 @@ function toRun(r: RunRow): DigestRun {
   };
 }
 
-export function createDigestStore(db: Db, now: () => Date = () => new Date(), busy: BusyPolicy = {}): DigestStore {
-  // Writes wait for another process's lock on timers (the event loop stays free); reads do not wait (WAL).
-  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
-  const insert = db.prepare(
-    `INSERT INTO digests (team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id, username,
-       action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys)
-     VALUES (@team_id, @owner_user_id, @channel_id, @in_dm, @kind, @project_id, @project_path, @user_id, @username,
-       @action, @target_type, @cron, @tz, 1, @now, @now, @next_run_at, @cursor_at, @cursor_keys)`,
-  );
-  const byId = db.prepare('SELECT * FROM digests WHERE id = ?');
-  const same = db.prepare(
-    `SELECT * FROM digests WHERE team_id = @team_id AND owner_user_id = @owner_user_id AND channel_id = @channel_id
-       AND kind = @kind AND project_id IS @project_id AND user_id IS @user_id AND action IS @action
-       AND target_type IS @target_type ORDER BY id LIMIT 1`,
-  );
-  const byChannel = db.prepare('SELECT * FROM digests WHERE team_id = ? AND channel_id = ? ORDER BY id');
-  const byOwner = db.prepare('SELECT * FROM digests WHERE team_id = ? AND owner_user_id = ? ORDER BY id');
-  const active = db.prepare('SELECT * FROM digests WHERE active = 1 ORDER BY id');
-  const countAll = db.prepare('SELECT count(*) AS n FROM digests');
-  const setSchedule = db.prepare('UPDATE digests SET cron = ?, tz = ?, next_run_at = ?, updated_at = ? WHERE id = ?');
-  const setPaused = db.prepare(
-    `UPDATE digests SET active = 0, paused_reason = ?, paused_by = ?, updated_at = ? WHERE id = ? AND active = 1`,
-  );
-  const setActive = db.prepare(
-    `UPDATE digests SET active = 1, paused_reason = NULL, paused_by = NULL, next_run_at = ?, updated_at = ?
-     WHERE id = ? AND active = 0`,
-  );
-  const del = db.prepare('DELETE FROM digests WHERE id = ?');
-  const setRun = db.prepare(
-    `UPDATE digests SET last_run_at = ?, last_result = ?, last_items = ?, next_run_at = ? WHERE id = ?`,
-  );
-  const insertRun = db.prepare(
-    `INSERT INTO digest_runs (run_key, digest_id, scheduled_for, reason, state, channel_id, cursor_at, cursor_keys,
-       items, created_at)
-     VALUES (?, ?, ?, ?, 'pending', ?, ?, ?, ?, ?)`,
-  );
-  const posted = db.prepare(`UPDATE digest_runs SET state = 'posted', message_ts = ? WHERE run_key = ?`);
-  const runByKey = db.prepare('SELECT * FROM digest_runs WHERE run_key = ?');
-  const moveCursor = db.prepare(
-    `UPDATE digests SET cursor_at = ?, cursor_keys = ?, last_post_ts = coalesce(?, last_post_ts), last_run_at = ?,
-       last_result = ?, last_items = ?, next_run_at = ? WHERE id = ?`,
-  );
-  const delRun = db.prepare('DELETE FROM digest_runs WHERE run_key = ?');
-  const allRuns = db.prepare('SELECT * FROM digest_runs ORDER BY created_at, run_key');
-  const runOf = db.prepare('SELECT * FROM digest_runs WHERE digest_id = ? ORDER BY created_at DESC LIMIT 1');
+const UPDATE_RUN =
+  'UPDATE digests SET last_run_at = $1, last_result = $2, last_items = $3, next_run_at = $4 WHERE id = $5';
+const SET_PAUSED = `UPDATE digests SET active = 0, paused_reason = $1, paused_by = $2, updated_at = $3
+  WHERE id = $4 AND active = 1`;
+const SET_ACTIVE = `UPDATE digests SET active = 1, paused_reason = NULL, paused_by = NULL, next_run_at = $1, updated_at = $2
+  WHERE id = $3 AND active = 0`;
+const BY_OWNER = 'SELECT * FROM digests WHERE team_id = $1 AND owner_user_id = $2 ORDER BY id';
 
-  const get = (id: number) => {
-    const r = byId.get(id) as Row | undefined;
+export function createDigestStore(
+  source: StoreSource,
+  now: () => Date = () => new Date(),
+  busy: BusyPolicy = {},
+): DigestStore {
+  const db = engineOf(source, busy);
+  // "Equal, or both null": SQLite says IS, PostgreSQL IS NOT DISTINCT FROM.
+  const same = db.kind === 'postgres' ? 'IS NOT DISTINCT FROM' : 'IS';
+
+  const getIn = async (runner: SqlRunner, id: number) => {
+    const r = await runner.get<Row>('SELECT * FROM digests WHERE id = $1', [id]);
     return r ? toDigest(r) : null;
   };
-  const sameParams = (d: NewDigest) => ({
-    team_id: d.teamId,
-    owner_user_id: d.ownerId,
-    channel_id: d.channelId,
-    kind: d.kind,
-    project_id: d.project?.id ?? null,
-    user_id: d.user?.id ?? null,
-    action: d.action,
-    target_type: d.targetType,
-  });
+  const get = (id: number) => getIn(db, id);
+  const list = async (sql: string, params: SqlValue[] = []) => (await db.all<Row>(sql, params)).map(toDigest);
+  const runParams = (id: number, run: RunRecord): SqlValue[] => [
+    run.at.toISOString(),
+    run.result,
+    run.items,
+    iso(run.nextRunAt),
+    id,
+  ];
 
   return {
     async create(d) {
-      return free('save a digest', () => {
-        const result = insert.run({
-          ...sameParams(d),
-          in_dm: d.inDm ? 1 : 0,
-          project_path: d.project?.path ?? null,
-          username: d.user?.username ?? null,
-          cron: d.cron,
-          tz: d.tz,
-          now: now().toISOString(),
-          next_run_at: iso(d.nextRunAt),
-          cursor_at: d.cursor.at,
-          cursor_keys: JSON.stringify(d.cursor.keys),
-        });
-        return get(Number(result.lastInsertRowid)) as Digest;
-      });
+      const r = await db.get<Row>(
+        `INSERT INTO digests (team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id, username,
+           action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $14, $15, $16, $17)
+         RETURNING *`,
+        [
+          d.teamId,
+          d.ownerId,
+          d.channelId,
+          d.inDm ? 1 : 0,
+          d.kind,
+          d.project?.id ?? null,
+          d.project?.path ?? null,
+          d.user?.id ?? null,
+          d.user?.username ?? null,
+          d.action,
+          d.targetType,
+          d.cron,
+          d.tz,
+          now().toISOString(),
+          iso(d.nextRunAt),
+          d.cursor.at,
+          JSON.stringify(d.cursor.keys),
+        ],
+      );
+      return toDigest(r as Row);
     },
-    async get(id) {
-      return get(id);
-    },
+    get,
     async findSame(d) {
-      const r = same.get(sameParams(d)) as Row | undefined;
+      const r = await db.get<Row>(
+        `SELECT * FROM digests WHERE team_id = $1 AND owner_user_id = $2 AND channel_id = $3 AND kind = $4
+           AND project_id ${same} $5 AND user_id ${same} $6 AND action ${same} $7 AND target_type ${same} $8
+         ORDER BY id LIMIT 1`,
+        [d.teamId, d.ownerId, d.channelId, d.kind, d.project?.id ?? null, d.user?.id ?? null, d.action, d.targetType],
+      );
       return r ? toDigest(r) : null;
     },
-    async listForChannel(teamId, channelId) {
-      return (byChannel.all(teamId, channelId) as Row[]).map(toDigest);
-    },
-    async listForOwner(teamId, ownerId) {
-      return (byOwner.all(teamId, ownerId) as Row[]).map(toDigest);
-    },
-    async listActive() {
-      return (active.all() as Row[]).map(toDigest);
-    },
+    listForChannel: (teamId, channelId) =>
+      list('SELECT * FROM digests WHERE team_id = $1 AND channel_id = $2 ORDER BY id', [teamId, channelId]),
+    listForOwner: (teamId, ownerId) => list(BY_OWNER, [teamId, ownerId]),
+    listActive: () => list('SELECT * FROM digests WHERE active = 1 ORDER BY id'),
     async count() {
-      return (countAll.get() as { n: number }).n;
+      return (await db.get<{ n: number }>('SELECT count(*) AS n FROM digests'))?.n ?? 0;
     },
     async reschedule(id, cron, tz, nextRunAt) {
-      return free('reschedule a digest', () => {
-        setSchedule.run(cron, tz, iso(nextRunAt), now().toISOString(), id);
-        return get(id);
-      });
+      await db.run('UPDATE digests SET cron = $1, tz = $2, next_run_at = $3, updated_at = $4 WHERE id = $5', [
+        cron,
+        tz,
+        iso(nextRunAt),
+        now().toISOString(),
+        id,
+      ]);
+      return get(id);
     },
     async pause(id, reason, by) {
-      return free('pause a digest', () => {
-        return setPaused.run(reason, by, now().toISOString(), id).changes > 0 ? get(id) : null;
-      });
+      return (await db.run(SET_PAUSED, [reason, by, now().toISOString(), id])) > 0 ? get(id) : null;
     },
     async pauseOwner(teamId, ownerId, reason) {
-      return free('pause the digests of a person', () => {
-        return db.transaction(() => {
-          const paused: Digest[] = [];
-          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
-            if (setPaused.run(reason, null, now().toISOString(), r.id).changes > 0) paused.push(get(r.id) as Digest);
+      return db.transaction(async (tx) => {
+        const paused: Digest[] = [];
+        for (const r of await tx.all<Row>(BY_OWNER, [teamId, ownerId])) {
+          if ((await tx.run(SET_PAUSED, [reason, null, now().toISOString(), r.id])) > 0) {
+            paused.push((await getIn(tx, r.id)) as Digest);
           }
-          return paused;
-        })();
+        }
+        return paused;
       });
     },
     async resume(id, nextRunAt) {
-      return free('resume a digest', () => {
-        return setActive.run(iso(nextRunAt), now().toISOString(), id).changes > 0 ? get(id) : null;
-      });
+      return (await db.run(SET_ACTIVE, [iso(nextRunAt), now().toISOString(), id])) > 0 ? get(id) : null;
     },
     async resumeOwner(teamId, ownerId, reasons, nextRunAt) {
-      return free('resume the digests of a person', () => {
-        return db.transaction(() => {
-          const resumed: Digest[] = [];
-          for (const r of byOwner.all(teamId, ownerId) as Row[]) {
-            if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
-            if (setActive.run(iso(nextRunAt(toDigest(r))), now().toISOString(), r.id).changes > 0) {
-              resumed.push(get(r.id) as Digest);
-            }
+      return db.transaction(async (tx) => {
+        const resumed: Digest[] = [];
+        for (const r of await tx.all<Row>(BY_OWNER, [teamId, ownerId])) {
+          if (r.active === 1 || r.paused_reason === null || !reasons.includes(r.paused_reason)) continue;
+          if ((await tx.run(SET_ACTIVE, [iso(nextRunAt(toDigest(r))), now().toISOString(), r.id])) > 0) {
+            resumed.push((await getIn(tx, r.id)) as Digest);
           }
-          return resumed;
-        })();
+        }
+        return resumed;
       });
     },
     async remove(id) {
-      return free('remove a digest', () => {
-        return del.run(id).changes > 0;
-      });
+      return (await db.run('DELETE FROM digests WHERE id = $1', [id])) > 0;
     },
     async recordRun(id, run) {
-      return free('record a digest run', () => {
-        setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
-      });
+      await db.run(UPDATE_RUN, runParams(id, run));
     },
     async recordRuns(runs) {
-      return free('record digest runs', () => {
-        db.transaction(() => {
-          for (const [id, run] of runs) setRun.run(run.at.toISOString(), run.result, run.items, iso(run.nextRunAt), id);
-        })();
+      if (runs.length === 0) return;
+      await db.transaction(async (tx) => {
+        for (const [id, run] of runs) await tx.run(UPDATE_RUN, runParams(id, run));
       });
     },
     async openRun(run) {
-      return free('write a digest intent', () => {
-        insertRun.run(
+      await db.run(
+        `INSERT INTO digest_runs (run_key, digest_id, scheduled_for, reason, state, channel_id, cursor_at, cursor_keys,
+           items, created_at)
+         VALUES ($1, $2, $3, $4, 'pending', $5, $6, $7, $8, $9)`,
+        [
           run.runKey,
           run.digestId,
           run.scheduledFor.toISOString(),
@@ -382,20 +359,20 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
           JSON.stringify(run.cursor.keys),
           run.items,
           run.createdAt.toISOString(),
-        );
-      });
+        ],
+      );
     },
     async markPosted(runKey, messageTs) {
-      return free('mark a digest posted', () => {
-        posted.run(messageTs, runKey);
-      });
+      await db.run(`UPDATE digest_runs SET state = 'posted', message_ts = $1 WHERE run_key = $2`, [messageTs, runKey]);
     },
     async commitRun(runKey, run, midway) {
-      return free('commit a digest run', () => {
-        return db.transaction(() => {
-          const r = runByKey.get(runKey) as RunRow | undefined;
-          if (!r) return false;
-          moveCursor.run(
+      return db.transaction(async (tx) => {
+        const r = await tx.get<RunRow>('SELECT * FROM digest_runs WHERE run_key = $1', [runKey]);
+        if (!r) return false;
+        await tx.run(
+          `UPDATE digests SET cursor_at = $1, cursor_keys = $2, last_post_ts = coalesce($3, last_post_ts),
+             last_run_at = $4, last_result = $5, last_items = $6, next_run_at = $7 WHERE id = $8`,
+          [
             r.cursor_at,
             r.cursor_keys,
             r.message_ts,
@@ -404,23 +381,24 @@ export function createDigestStore(db: Db, now: () => Date = () => new Date(), bu
             run.items,
             iso(run.nextRunAt),
             r.digest_id,
-          );
-          midway?.();
-          delRun.run(runKey);
-          return true;
-        })();
+          ],
+        );
+        midway?.();
+        await tx.run('DELETE FROM digest_runs WHERE run_key = $1', [runKey]);
+        return true;
       });
     },
     async dropRun(runKey) {
-      return free('drop a digest intent', () => {
-        delRun.run(runKey);
-      });
+      await db.run('DELETE FROM digest_runs WHERE run_key = $1', [runKey]);
     },
     async openRuns() {
-      return (allRuns.all() as RunRow[]).map(toRun);
+      return (await db.all<RunRow>('SELECT * FROM digest_runs ORDER BY created_at, run_key')).map(toRun);
     },
     async openRunOf(digestId) {
-      const r = runOf.get(digestId) as RunRow | undefined;
+      const r = await db.get<RunRow>(
+        'SELECT * FROM digest_runs WHERE digest_id = $1 ORDER BY created_at DESC LIMIT 1',
+        [digestId],
+      );
       return r ? toRun(r) : null;
     },
   };

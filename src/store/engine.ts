@@ -23,6 +23,13 @@ export interface SqlEngine extends SqlRunner {
    * PostgreSQL: one pooled client): committed when `fn` resolves, rolled back when it throws.
    */
   transaction<T>(fn: (tx: SqlRunner) => Promise<T>): Promise<T>;
+  /**
+   * Runs `fn` while holding the lock called `name` across every process on this database, for work that must
+   * happen once at start whichever replicas start (re-sealing tokens, settling runs): another process asking for
+   * the same lock waits until `fn` is done. SQLite: one BEGIN IMMEDIATE transaction (`fn`'s statements are in it);
+   * PostgreSQL: a session advisory lock on one connection (`fn`'s statements run on it, each committed at once).
+   */
+  lock<T>(name: string, fn: (db: SqlRunner) => Promise<T>): Promise<T>;
   /** A cheap round trip: whether the database answers (for /healthz). */
   ping(): Promise<boolean>;
   close(): Promise<void>;
@@ -43,6 +50,11 @@ function namedParams(params: readonly SqlValue[] | undefined): Record<string, Sq
 function describe(sql: string): string {
   return sql.trim().split(/\s+/).slice(0, 3).join(' ').toLowerCase();
 }
+
+const chains = new WeakMap<Db, Promise<void>>();
+
+/** How long work that must happen once at start may wait for another process doing it. */
+const LOCK_BUDGET_MS = 60_000;
 
 /**
  * SQLite behind the port. better-sqlite3 answers synchronously; a transaction spans awaits, so statements from
@@ -75,14 +87,17 @@ export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
   };
 
   // One transaction at a time on this connection, and no statement of another request inside it: everything
-  // takes its turn on one chain (a turn that finds nothing queued costs one microtask).
-  let tail: Promise<void> = Promise.resolve();
+  // takes its turn on one chain (a turn that finds nothing queued costs one microtask). The chain belongs to the
+  // connection, so engines made over the same one (each with its own busy policy) take turns too.
   const turn = (): Promise<() => void> => {
     let release!: () => void;
-    const previous = tail;
-    tail = new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    const previous = chains.get(db) ?? Promise.resolve();
+    chains.set(
+      db,
+      new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    );
     return previous.then(() => release);
   };
   const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -94,23 +109,26 @@ export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
     }
   };
 
+  const inTransaction = <T>(fn: (tx: SqlRunner) => Promise<T>, policy: BusyPolicy) =>
+    inTurn(async () => {
+      await whenFree('begin a transaction', () => db.exec('BEGIN IMMEDIATE'), policy);
+      try {
+        const result = await fn(direct);
+        db.exec('COMMIT');
+        return result;
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
+      }
+    });
+
   return {
     kind: 'sqlite',
     all: (sql, params) => inTurn(() => direct.all(sql, params)),
     get: (sql, params) => inTurn(() => direct.get(sql, params)),
     run: (sql, params) => inTurn(() => direct.run(sql, params)),
-    transaction: (fn) =>
-      inTurn(async () => {
-        await whenFree('begin a transaction', () => db.exec('BEGIN IMMEDIATE'), busy);
-        try {
-          const result = await fn(direct);
-          db.exec('COMMIT');
-          return result;
-        } catch (err) {
-          if (db.inTransaction) db.exec('ROLLBACK');
-          throw err;
-        }
-      }),
+    transaction: (fn) => inTransaction(fn, busy),
+    lock: (_name, fn) => inTransaction(fn, { ...busy, budgetMs: Math.max(busy.budgetMs ?? 0, LOCK_BUDGET_MS) }),
     async ping() {
       try {
         return (db.prepare('SELECT 1 AS ok').get() as { ok: number } | undefined)?.ok === 1;

@@ -1,5 +1,7 @@
 import { forgetSecret, registerSecret } from '../redact.js';
-import { type BusyPolicy, type Db, whenFree } from './database.js';
+import type { BusyPolicy } from './database.js';
+import type { SqlRunner } from './engine.js';
+import { engineOf, type StoreSource } from './engine-of.js';
 import type { Sealer } from './sealer.js';
 
 /** As stored: 'valid' or 'revoked'; 'unreadable' is found on reading (the sealed token does not open). */
@@ -23,8 +25,7 @@ export interface StoredToken {
   open(): Promise<string>;
 }
 
-// The interface is asynchronous although SQLite answers synchronously: a shared store
-// for several replicas (ARCHITECTURE §9) would not.
+// One implementation over the store port (SQLite or PostgreSQL, ARCHITECTURE §9).
 export interface TokenStore {
   save(input: {
     teamId: string;
@@ -43,6 +44,8 @@ export interface TokenStore {
   openToken(teamId: string, userId: string): Promise<string | null>;
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
+  /** Marks a token marked revoked valid again (the server accepted it after all); true when this changed it. */
+  restore(teamId: string, userId: string): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
   /**
    * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
@@ -68,31 +71,16 @@ interface Row {
 const rowKey = (teamId: string, userId: string) => `user-token:${teamId}:${userId}`;
 
 export function createTokenStore(
-  db: Db,
+  source: StoreSource,
   sealer: Sealer,
   now: () => Date = () => new Date(),
   busy: BusyPolicy = {},
 ): TokenStore {
-  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
-  const upsert = db.prepare(
-    `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
-     VALUES (@team_id, @user_id, @sealed_token, @key_id, @server_url, @created_at, @verified_at, 'valid', @username)
-     ON CONFLICT (team_id, user_id) DO UPDATE SET
-       sealed_token = excluded.sealed_token, key_id = excluded.key_id, server_url = excluded.server_url,
-       created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid',
-       username = excluded.username`,
-  );
-  const select = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND user_id = ?');
-  const byUsername = db.prepare('SELECT * FROM user_tokens WHERE team_id = ? AND lower(username) = lower(?)');
-  const revoke = db.prepare(
-    `UPDATE user_tokens SET status = 'revoked' WHERE team_id = ? AND user_id = ? AND status = 'valid'`,
-  );
-  const del = db.prepare('DELETE FROM user_tokens WHERE team_id = ? AND user_id = ?');
-  const stale = db.prepare('SELECT * FROM user_tokens WHERE key_id = ?');
-  const byKey = db.prepare('SELECT key_id, count(*) AS n FROM user_tokens GROUP BY key_id');
-  const reseal = db.prepare(
-    'UPDATE user_tokens SET sealed_token = ?, key_id = ? WHERE team_id = ? AND user_id = ? AND key_id = ?',
-  );
+  const db = engineOf(source, busy);
+  const SELECT = 'SELECT * FROM user_tokens WHERE team_id = $1 AND user_id = $2';
+  const select = (teamId: string, userId: string) => db.get<Row>(SELECT, [teamId, userId]);
+  const RESEAL =
+    'UPDATE user_tokens SET sealed_token = $1, key_id = $2 WHERE team_id = $3 AND user_id = $4 AND key_id = $5';
 
   const toConnection = (r: Row): Connection => ({
     teamId: r.team_id,
@@ -119,7 +107,7 @@ export function createTokenStore(
     registerSecret(opened.plaintext);
     if (!opened.stale) remember(r.sealed_token, opened.plaintext);
     // Sealed under the previous key: sealed again now, or on a later read if the database is busy.
-    if (opened.stale) await free('re-seal a token', () => resealRow(r, opened.plaintext)).catch(() => 0);
+    if (opened.stale) await resealRow(db, r, opened.plaintext).catch(() => 0);
     return opened.plaintext;
   };
 
@@ -128,50 +116,71 @@ export function createTokenStore(
     if (openedTokens.size > OPENED_MAX) openedTokens.delete(openedTokens.keys().next().value as string);
   }
 
-  const resealRow = (r: Row, plaintext: string) => {
+  const resealRow = (runner: SqlRunner, r: Row, plaintext: string) => {
     const sealed = sealer.seal(plaintext, rowKey(r.team_id, r.user_id));
-    return reseal.run(sealed.value, sealed.keyId, r.team_id, r.user_id, r.key_id).changes;
+    return runner.run(RESEAL, [sealed.value, sealed.keyId, r.team_id, r.user_id, r.key_id]);
   };
 
   return {
     async save({ teamId, userId, token, serverUrl, verifiedAt, username }) {
       registerSecret(token);
       const sealed = sealer.seal(token, rowKey(teamId, userId));
-      await free('save a token', () =>
-        upsert.run({
-          team_id: teamId,
-          user_id: userId,
-          sealed_token: sealed.value,
-          key_id: sealed.keyId,
-          server_url: serverUrl,
-          created_at: now().toISOString(),
-          verified_at: verifiedAt.toISOString(),
+      await db.run(
+        `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'valid', $8)
+         ON CONFLICT (team_id, user_id) DO UPDATE SET
+           sealed_token = excluded.sealed_token, key_id = excluded.key_id, server_url = excluded.server_url,
+           created_at = excluded.created_at, verified_at = excluded.verified_at, status = 'valid',
+           username = excluded.username`,
+        [
+          teamId,
+          userId,
+          sealed.value,
+          sealed.keyId,
+          serverUrl,
+          now().toISOString(),
+          verifiedAt.toISOString(),
           username,
-        }),
+        ],
       );
     },
     async find(teamId, userId) {
-      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      const r = await select(teamId, userId);
       return r ? toConnection(r) : null;
     },
     async load(teamId, userId) {
-      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      const r = await select(teamId, userId);
       return r ? { connection: toConnection(r), open: () => openRow(r) } : null;
     },
     async findByUsername(teamId, username) {
-      return (await free('find people', () => byUsername.all(teamId, username) as Row[])).map(toConnection);
+      const rows = await db.all<Row>('SELECT * FROM user_tokens WHERE team_id = $1 AND lower(username) = lower($2)', [
+        teamId,
+        username,
+      ]);
+      return rows.map(toConnection);
     },
     async openToken(teamId, userId) {
-      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      const r = await select(teamId, userId);
       return r ? openRow(r) : null;
     },
     async markRevoked(teamId, userId) {
-      const r = select.get(teamId, userId) as Row | undefined;
+      const r = await select(teamId, userId);
       if (r) openedTokens.delete(r.sealed_token);
-      return (await free('mark a token revoked', () => revoke.run(teamId, userId))).changes > 0;
+      const changed = await db.run(
+        `UPDATE user_tokens SET status = 'revoked' WHERE team_id = $1 AND user_id = $2 AND status = 'valid'`,
+        [teamId, userId],
+      );
+      return changed > 0;
+    },
+    async restore(teamId, userId) {
+      const changed = await db.run(
+        `UPDATE user_tokens SET status = 'valid' WHERE team_id = $1 AND user_id = $2 AND status = 'revoked'`,
+        [teamId, userId],
+      );
+      return changed > 0;
     },
     async remove(teamId, userId) {
-      const r = await free('read a token', () => select.get(teamId, userId) as Row | undefined);
+      const r = await select(teamId, userId);
       if (!r) return false;
       // The token leaves the redaction list and the opened tokens with the row; a broken seal leaves nothing.
       openedTokens.delete(r.sealed_token);
@@ -180,30 +189,30 @@ export function createTokenStore(
       } catch {
         /* nothing readable to forget */
       }
-      return (await free('delete a token', () => del.run(teamId, userId))).changes > 0;
+      return (await db.run('DELETE FROM user_tokens WHERE team_id = $1 AND user_id = $2', [teamId, userId])) > 0;
     },
     async resealStale() {
       const previous = sealer.previousKeyId;
       if (!previous || previous === sealer.keyId) return 0;
-      let changed = 0;
-      await free('re-seal tokens', () =>
-        db.transaction(() => {
-          changed = 0;
-          for (const r of stale.all(previous) as Row[]) {
-            let plaintext: string;
-            try {
-              plaintext = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
-            } catch {
-              continue; // damaged: found again, and told, when its person next uses the bot
-            }
-            changed += resealRow(r, plaintext);
+      // Once, whichever replicas start together: the others wait, then find nothing left under the previous key.
+      return db.lock('re-seal tokens', async (tx) => {
+        let changed = 0;
+        for (const r of await tx.all<Row>('SELECT * FROM user_tokens WHERE key_id = $1', [previous])) {
+          let plaintext: string;
+          try {
+            plaintext = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
+          } catch {
+            continue; // damaged: found again, and told, when its person next uses the bot
           }
-        })(),
-      );
-      return changed;
+          changed += await resealRow(tx, r, plaintext);
+        }
+        return changed;
+      });
     },
     async countByKey() {
-      const rows = await free('count tokens', () => byKey.all() as { key_id: string; n: number }[]);
+      const rows = await db.all<{ key_id: string; n: number }>(
+        'SELECT key_id, count(*) AS n FROM user_tokens GROUP BY key_id',
+      );
       return new Map(rows.map((r) => [r.key_id, r.n]));
     },
   };

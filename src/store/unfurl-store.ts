@@ -1,4 +1,5 @@
-import { type BusyPolicy, type Db, whenFree } from './database.js';
+import type { BusyPolicy } from './database.js';
+import { engineOf, type StoreSource } from './engine-of.js';
 
 // Previews of a person's links into non-public projects show the channel what only they may see, so each one is
 // asked for, unless the person said "Always in this channel" (or `unfurl private on` there). That consent is
@@ -13,24 +14,29 @@ export interface UnfurlStore {
   revoke(teamId: string, userId: string, channelId: string): Promise<boolean>;
 }
 
-export function createUnfurlStore(db: Db, now: () => Date = () => new Date(), busy: BusyPolicy = {}): UnfurlStore {
-  const free = <T>(what: string, run: () => T) => whenFree(what, run, busy);
-  const select = db.prepare('SELECT 1 AS ok FROM unfurl_consents WHERE team_id = ? AND user_id = ? AND channel_id = ?');
-  const insert = db.prepare(
-    `INSERT INTO unfurl_consents (team_id, user_id, channel_id, granted_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (team_id, user_id, channel_id) DO NOTHING`,
-  );
-  const del = db.prepare('DELETE FROM unfurl_consents WHERE team_id = ? AND user_id = ? AND channel_id = ?');
+export function createUnfurlStore(
+  source: StoreSource,
+  now: () => Date = () => new Date(),
+  busy: BusyPolicy = {},
+): UnfurlStore {
+  const db = engineOf(source, busy);
+  const KEY = 'team_id = $1 AND user_id = $2 AND channel_id = $3';
   return {
     async allows(teamId, userId, channelId) {
-      return (await free('read a preview consent', () => select.get(teamId, userId, channelId))) !== undefined;
+      return (
+        (await db.get(`SELECT 1 AS ok FROM unfurl_consents WHERE ${KEY}`, [teamId, userId, channelId])) !== undefined
+      );
     },
     async allow(teamId, userId, channelId) {
-      const at = now().toISOString();
-      return (await free('save a preview consent', () => insert.run(teamId, userId, channelId, at))).changes > 0;
+      const inserted = await db.run(
+        `INSERT INTO unfurl_consents (team_id, user_id, channel_id, granted_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (team_id, user_id, channel_id) DO NOTHING`,
+        [teamId, userId, channelId, now().toISOString()],
+      );
+      return inserted > 0;
     },
     async revoke(teamId, userId, channelId) {
-      return (await free('remove a preview consent', () => del.run(teamId, userId, channelId))).changes > 0;
+      return (await db.run(`DELETE FROM unfurl_consents WHERE ${KEY}`, [teamId, userId, channelId])) > 0;
     },
   };
 }

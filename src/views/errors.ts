@@ -1,6 +1,7 @@
 import {
   BotError,
   DatabaseBusyError,
+  DatabaseUnavailableError,
   InvalidInputError,
   NotConnectedError,
   ProjectRequiredError,
@@ -22,6 +23,7 @@ import {
   NotAllowedError,
   NotFoundError,
   RateLimitedError,
+  RedirectedError,
   ResponseShapeError,
   UnauthorizedError,
   UnavailableError,
@@ -66,6 +68,10 @@ export function resourceLabel(r: Resource): string {
       return `Merge request ${projectLabel(r.project)}!${r.iid}`;
     case 'snippet':
       return `Snippet ${projectLabel(r.project)}$${r.iid}`;
+    case 'merge_request_version':
+      return `Version ${r.id} of merge request ${projectLabel(r.project)}!${r.iid}`;
+    case 'ref':
+      return `Branch or tag ${r.ref} in ${projectLabel(r.project)}`;
     case 'artifacts':
       return `The latest successful “${r.job}” job on ${r.ref} in ${projectLabel(r.project)}`;
     default:
@@ -160,6 +166,12 @@ function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage
       : 'Try again in a minute; if it lasts, tell whoever runs it.';
     return say(':construction:', md`The server at ${o.serverUrl} is unavailable: it ${why}. ${next}`);
   }
+  if (err instanceof RedirectedError) {
+    return say(
+      ':twisted_rightwards_arrows:',
+      md`The server at ${o.serverUrl} redirected the request to another host; nothing was sent there. Whoever runs the bot should check that GITLAB_URL is the server's own address.`,
+    );
+  }
   if (err instanceof ResponseShapeError) {
     return say(
       ':jigsaw:',
@@ -184,6 +196,7 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
   if (err instanceof TokenRevokedError) return buildConnectPrompt('token_revoked', o.serverUrl, o.slashCommand);
   if (err instanceof TokenUnreadableError) return buildConnectPrompt('token_unreadable', o.serverUrl, o.slashCommand);
   if (err instanceof DatabaseBusyError) return say(':hourglass:', DATABASE_BUSY);
+  if (err instanceof DatabaseUnavailableError) return say(':hourglass:', DATABASE_UNAVAILABLE);
   if (err instanceof InvalidPathError) return say(':warning:', `${err.message} Nothing was sent to the server.`);
   if (err instanceof TokenRefusalUnconfirmedError) {
     return say(
@@ -218,6 +231,9 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
 /** Another program kept the bot's database locked for longer than a request may wait. */
 export const DATABASE_BUSY =
   "The bot's database is busy right now (another program is writing to it), so this could not be done. Try again in a moment.";
+
+/** The bot's database (PostgreSQL) did not answer; the person tries again once it is back. */
+export const DATABASE_UNAVAILABLE = "The bot's database is unavailable, try again in a moment.";
 
 export function buildUnexpectedErrorMessage(refId: string): SlackMessage {
   return say(

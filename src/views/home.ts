@@ -1,6 +1,6 @@
 import type { HomeView } from '@slack/types';
 import type { ConnectionProblem } from '../connection.js';
-import { type BotError, DatabaseBusyError, TokenRefusalUnconfirmedError } from '../errors.js';
+import { type BotError, DatabaseBusyError, DatabaseUnavailableError, TokenRefusalUnconfirmedError } from '../errors.js';
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
@@ -9,7 +9,8 @@ import type { Connection } from '../store/token-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
-import { digestButtons, digestRow } from './digests.js';
+import { digestRow } from './digest-cards.js';
+import { digestButtons } from './digests.js';
 import { formatDateTime } from './format.js';
 import { issueRow, projectOfIssue } from './issues.js';
 import { LIMITS } from './limits.js';
@@ -86,6 +87,7 @@ export function readTrouble(error: unknown, serverUrl: string): Text {
     return 'the server refused your token once (401), but a second check did not confirm it: your connection is kept';
   }
   if (error instanceof DatabaseBusyError) return "the bot's database is busy";
+  if (error instanceof DatabaseUnavailableError) return "the bot's database is unavailable";
   if (error instanceof RateLimitedError) return 'the server is rate limiting requests (429)';
   if (error instanceof UnavailableError) {
     return error.reason === 'timeout'

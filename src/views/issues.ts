@@ -239,6 +239,8 @@ export function buildIssueList(
     /** The project of a project's list; null for lists across projects (rows then name theirs). */
     project: Project | null;
     empty: Text;
+    /** A line under the rows (what the list leaves out unless asked). */
+    hint?: Text;
   },
 ): SlackMessage {
   return buildList({
@@ -246,6 +248,7 @@ export function buildIssueList(
     filters: o.filters,
     notice: o.ctx.notice,
     empty: o.empty,
+    ...(o.hint ? { footer: [context([o.hint])] } : {}),
     items: issues,
     row: (issue, i) =>
       issueRow(issue, o.project ?? projectOfIssue(issue, o.ctx.serverUrl), {

@@ -39,18 +39,24 @@ export interface JobFacts {
 
 /** The actions a job's state allows, in the order they appear on the card. */
 export function jobActionsFor(
-  job: Pick<Job, 'status' | 'artifacts_file' | 'artifacts_expire_at'>,
+  job: Pick<Job, 'status' | 'artifacts_file' | 'artifacts_expire_at' | 'started_at'>,
   facts: JobFacts = {},
 ) {
   const out: JobAction[] = [];
   if (FINISHED.has(job.status)) out.push('retry');
   if (CANCELABLE.has(job.status)) out.push('cancel');
   if (job.status === 'manual') out.push('play');
-  if (FINISHED.has(job.status) && !facts.erased) out.push('erase');
+  // A job canceled before it started has neither trace nor artifacts: there is nothing to erase.
+  if (FINISHED.has(job.status) && !facts.erased && !neverRan(job)) out.push('erase');
   // 9.5 does not send artifacts_expire_at: absent means "not told"; null means they are kept already.
   if (job.artifacts_file && !facts.erased && !facts.kept && job.artifacts_expire_at !== null) out.push('keep');
   if (!facts.erased) out.push('trace');
   return out;
+}
+
+/** A finished job that never started (canceled while it waited). */
+export function neverRan(job: Pick<Job, 'status' | 'started_at' | 'artifacts_file'>): boolean {
+  return FINISHED.has(job.status) && !job.started_at && !job.artifacts_file;
 }
 
 const jobName = (job: { id: number; name?: string }) => (job.name ? `job #${job.id} (${job.name})` : `job #${job.id}`);
@@ -114,7 +120,7 @@ export function retriedDetail(oldId: number, newJob: Pick<Job, 'id'>): Md {
 
 /** What is true now when a job's card was out of date. */
 export function jobStaleText(
-  what: 'retried' | 'not-manual' | 'not-running' | 'erased' | 'not-finished',
+  what: 'retried' | 'not-manual' | 'not-running' | 'erased' | 'not-finished' | 'never-ran',
   o: { by?: string | null; newJob?: Pick<Job, 'id'> } = {},
 ): Md {
   const by = o.by ? md` by @${o.by}` : '';
@@ -129,6 +135,8 @@ export function jobStaleText(
       return md`Already erased: its trace and artifacts are gone.`;
     case 'not-finished':
       return md`Not finished yet, so it cannot be retried or erased.`;
+    case 'never-ran':
+      return md`It never ran, so it has no trace or artifacts to erase.`;
   }
 }
 
@@ -227,8 +235,9 @@ export function buildTrace(jobId: number, project: Project, trace: string, lines
   for (let i = all.length - 1; i >= 0 && shown.length < lines; i--) {
     const raw = (all[i] as string).replace(/```/g, "'''");
     let line = escapeText(raw);
-    // A last line longer than the whole block keeps its end: the last words of a log are the telling ones.
-    if (shown.length === 0 && line.length + 1 > budget) line = `…${tailThatFits(raw, budget - 2)}`;
+    // A last line longer than the whole block keeps both ends: its start says what failed (`ERROR: …`), its
+    // end the last words; the middle is left out.
+    if (shown.length === 0 && line.length + 1 > budget) line = bothEndsThatFit(raw, budget - 2);
     if (size + line.length + 1 > budget) break;
     shown.unshift(line);
     size += line.length + 1;
@@ -245,11 +254,16 @@ export function buildTrace(jobId: number, project: Project, trace: string, lines
   ]);
 }
 
-/** The longest end of `raw` whose escaped form fits `max` characters. */
-function tailThatFits(raw: string, max: number): string {
-  let k = Math.min(raw.length, max);
-  while (k > 0 && escapeText(raw.slice(raw.length - k)).length > max) k = Math.floor(k * 0.9);
-  return escapeText(raw.slice(raw.length - k));
+/** The start and the end of `raw`, escaped, joined by `…`, in at most `max` characters (about half each). */
+function bothEndsThatFit(raw: string, max: number): string {
+  const half = Math.floor((max - 1) / 2);
+  let head = Math.min(raw.length, half);
+  while (head > 0 && escapeText(raw.slice(0, head)).length > half) head = Math.floor(head * 0.9);
+  const start = escapeText(raw.slice(0, head));
+  const room = max - 1 - start.length;
+  let tail = Math.min(raw.length - head, room);
+  while (tail > 0 && escapeText(raw.slice(raw.length - tail)).length > room) tail = Math.floor(tail * 0.9);
+  return `${start}…${escapeText(raw.slice(raw.length - tail))}`;
 }
 
 export function buildArtifacts(o: {

@@ -1,4 +1,7 @@
+import type { Button } from '@slack/types';
+import type { z } from 'zod';
 import { ListButtons } from '../buttons/common.js';
+import type { ButtonDef } from '../ids.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import type { Text } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
@@ -76,12 +79,21 @@ function describeValue(v: unknown): string {
   return String(v);
 }
 
+/** The block that says a list page is empty: a list command shared into a channel is answered privately then. */
+const EMPTY_BLOCK_ID = 'list-empty';
+
+/** Whether a message is a list page without rows. */
+export function isEmptyList(m: SlackMessage): boolean {
+  return m.blocks?.some((b) => b.block_id === EMPTY_BLOCK_ID) ?? false;
+}
+
 export function buildList<T>(spec: ListSpec<T>): SlackMessage {
   const blocks: Block[] = [header(spec.title)];
-  if (spec.filters) blocks.push(context([spec.filters]));
-  blocks.push(...noticeBlocks(spec.notice));
   const rows = spec.items.slice(0, LIST_ROWS);
-  if (rows.length === 0) blocks.push(section(spec.empty));
+  // An empty page's sentence names the filters itself: a line of them above it would say them twice.
+  if (spec.filters && rows.length > 0) blocks.push(context([spec.filters]));
+  blocks.push(...noticeBlocks(spec.notice));
+  if (rows.length === 0) blocks.push({ ...section(spec.empty), block_id: EMPTY_BLOCK_ID });
   rows.forEach((item, i) => {
     blocks.push(spec.row(item, i));
   });
@@ -92,15 +104,39 @@ export function buildList<T>(spec: ListSpec<T>): SlackMessage {
 
 function pagingBlocks(place: ListPlace | null, page: PageInfo, shown: number): Block[] {
   const where = [
-    `Page ${page.page ?? place?.page ?? 1}`,
+    `Page ${currentPage(page, place)}`,
     ...(page.total !== null ? [`${page.total} in all`] : []),
     `${shown} shown`,
   ].join(' · ');
   const blocks: Block[] = [context([where])];
-  if (place && page.nextPage) {
-    blocks.push(
-      actions([button({ text: 'Next page', def: ListButtons.page, value: { q: place.query, n: page.nextPage } })]),
-    );
-  }
+  const turns = place ? pageTurns(page, place, (n) => ({ def: ListButtons.page, value: { q: place.query, n } })) : [];
+  if (turns.length > 0) blocks.push(actions(turns));
   return blocks;
+}
+
+/** The page a list shows: what the server said, else what its buttons asked for. */
+export function currentPage(page: PageInfo, place: ListPlace | null): number {
+  return page.page ?? place?.page ?? 1;
+}
+
+/**
+ * Previous page (after page one) and Next page (when the server has one), each drawn by `to` with the button
+ * that turns to page n of this list.
+ */
+export function pageTurns<D extends ButtonDef>(
+  page: PageInfo,
+  place: ListPlace,
+  to: (n: number) => { def: D; value: z.input<D['schema']> },
+): Button[] {
+  const at = currentPage(page, place);
+  const out: Button[] = [];
+  if (at > 1) out.push(button({ text: 'Previous page', ...to(at - 1), slot: 'previous' }));
+  if (page.nextPage) out.push(button({ text: 'Next page', ...to(page.nextPage) }));
+  return out;
+}
+
+/** An empty list asked for with `--share`, answered to the person alone with why. */
+export function withEmptyShareNote(m: SlackMessage): SlackMessage {
+  const note = context([':information_source: Nothing was posted in the channel: there is nothing to share.']);
+  return { ...m, blocks: [...(m.blocks ?? []), note] };
 }

@@ -1,4 +1,4 @@
-import { type Block, context } from './blocks.js';
+import { type Block, context, message, type SlackMessage } from './blocks.js';
 import { md, mention, type Text } from './mrkdwn.js';
 
 // The line under a redrawn card or list that says who just did what ("Retried by @bob"), or, when a
@@ -43,7 +43,15 @@ export const DONE_BY: Record<string, string> = {
 
 export type Notice =
   /** The person did it: "Retried by @alice · new job #9 replaces #8". */
-  | { kind: 'done'; action: string; actorId: string; detail?: Text; row?: Block }
+  | {
+      kind: 'done';
+      action: string;
+      actorId: string;
+      detail?: Text;
+      row?: Block;
+      /** What could not be read again after the change, and why: said under the line, never instead of it. */
+      unread?: { what: string; why: string };
+    }
   /** Nothing was done: the card was out of date. `text` says what is true now. */
   | { kind: 'stale'; text: Text; row?: Block };
 
@@ -63,5 +71,27 @@ export function noticeBlocks(n: Notice | undefined): Block[] {
     n.kind === 'done'
       ? md`:arrows_counterclockwise: ${DONE_BY[n.action] ?? n.action} by ${mention(n.actorId)}${n.detail !== undefined ? md` · ${n.detail}` : ''}${now}`
       : md`:hourglass: ${n.text} Nothing was changed.${now}`;
-  return [context([line]), ...(n.row ? [n.row] : [])];
+  const unread =
+    n.kind === 'done' && n.unread
+      ? [
+          context([
+            md`:warning: ${n.unread.what} could not be read afterwards (${n.unread.why}), so what is shown may be out of date.`,
+          ]),
+        ]
+      : [];
+  return [context([line]), ...unread, ...(n.row ? [n.row] : [])];
+}
+
+/** The same notice, saying that `what` could not be read again after the change. */
+export function unreadAfter(n: Notice, what: string, why: string): Notice {
+  return n.kind === 'done' ? { ...n, unread: { what, why } } : n;
+}
+
+/** What was done, alone: the answer when nothing could be read again to draw around it. */
+export function buildNoticeOnly(n: Notice): SlackMessage {
+  const text =
+    n.kind === 'done'
+      ? md`${DONE_BY[n.action] ?? n.action} by ${mention(n.actorId)}${n.detail !== undefined ? md` · ${n.detail}` : ''}`
+      : n.text;
+  return message(text, noticeBlocks(n));
 }

@@ -164,6 +164,12 @@ export function buildRefMissing(project: string, slashCommand: string): SlackMes
   ]);
 }
 
+/** A branch or tag a command named that the project does not have. */
+export function refRefusal(r: Refusal): Md | null {
+  if (r.subject.kind !== 'ref' || r.reason !== 'no_ref') return null;
+  return md`${projectLabel(r.subject.project)} has no branch or tag ${code(r.subject.ref)} (400), so no pipeline was started.`;
+}
+
 export function pipelineRefusal(r: Refusal, label: string): Md | null {
   if (r.status !== 403) return null;
   const verb = r.action === 'retry' ? 'retried' : 'canceled';

@@ -7,7 +7,7 @@ import { jobRefusal } from './jobs.js';
 import { keyRefusal } from './keys.js';
 import { mergeRequestRefusal } from './merge-requests.js';
 import type { Md } from './mrkdwn.js';
-import { pipelineRefusal } from './pipelines.js';
+import { pipelineRefusal, refRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
 import { todoRefusal } from './todos.js';
 
@@ -19,6 +19,7 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   digest: digestRefusal,
   job: jobRefusal,
   pipeline: pipelineRefusal,
+  ref: refRefusal,
   schedule: scheduleRefusal,
   todo: todoRefusal,
   key: keyRefusal,

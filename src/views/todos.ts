@@ -3,9 +3,9 @@ import { TodoButtons } from '../buttons/todo.js';
 import type { Refusal } from '../errors.js';
 import type { Todo } from '../gitlab/schemas.js';
 import { actions, type Block, button, type Confirmation, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, when } from './common.js';
+import { buildConfirmPrompt, type CardContext, when } from './common.js';
 import { truncate } from './limits.js';
-import { buildList, type ListPlace, type PageInfo } from './lists.js';
+import { buildList, type ListPlace, type PageInfo, pageTurns } from './lists.js';
 import { bold, code, italic, linked, type Md, md, mention, type Text } from './mrkdwn.js';
 
 // Todos as rows a person acts on: what each is about (linked), why it is a todo, who and when, and a Done
@@ -87,14 +87,23 @@ export const MARK_ALL_DONE: Confirmation = {
   yes: 'Yes, mark all done',
 };
 
-export function markAllDoneButton(o: TodoButtonOptions = {}): Button {
+export function markAllDoneButton(o: TodoButtonOptions & { shared?: boolean } = {}): Button {
+  // Slack would show its dialog to anyone who clicks; on a shared list only the owner is asked, by the bot.
+  if (o.shared) return button({ text: 'Mark all done', def: TodoButtons.doneAll, value: { ...where(o), a: 1 } });
   return button({ text: 'Mark all done', def: TodoButtons.doneAll, value: where(o), confirm: MARK_ALL_DONE });
+}
+
+/** The question Mark all done on a shared list asks its owner, with the button that does it. */
+export function buildMarkAllDonePrompt(o: TodoButtonOptions): SlackMessage {
+  return buildConfirmPrompt(MARK_ALL_DONE, TodoButtons.doneAll, where(o));
 }
 
 export interface TodoRowOptions extends TodoButtonOptions {
   now: Date;
   /** References without the project, for rows grouped under their project. */
   short?: boolean;
+  /** The todo's id, for `todo done <id>` (lists show it). */
+  showId?: boolean;
 }
 
 /** One todo: what it is about (linked), why and who, when; the comment that made it; Done while pending. */
@@ -102,7 +111,7 @@ export function todoRow(todo: Todo, o: TodoRowOptions): Block {
   const pending = todo.state === 'pending';
   const lines: Text[] = [
     md`${pending ? '' : ':white_check_mark: '}${todoSubject(todo, { short: o.short ?? false })}`,
-    md`${todoWhy(todo)} · ${when(todo.created_at, o.now)}`,
+    md`${todoWhy(todo)} · ${when(todo.created_at, o.now)}${o.showId ? md` · id ${code(String(todo.id))}` : ''}`,
   ];
   // A mention's todo carries the comment that mentioned the person; the title alone says the rest.
   const body = todo.body.replace(/\s+/g, ' ').trim();
@@ -121,6 +130,8 @@ export interface TodoListOptions {
   owner: string;
   /** Pending todos get Done buttons and the list Mark all done. */
   pending: boolean;
+  /** Posted in the channel, where everyone sees its buttons. */
+  shared?: boolean;
 }
 
 /**
@@ -136,20 +147,17 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
       ? md`No pending todos${o.filters ? md` match (${o.filters})` : ''}. :tada:`
       : md`No done todos${o.filters ? md` match (${o.filters})` : ''}.`,
     items: todos,
-    row: (todo, i) => todoRow(todo, { now: o.ctx.now, place: o.place, owner: o.owner, slot: i }),
+    row: (todo, i) => todoRow(todo, { now: o.ctx.now, place: o.place, owner: o.owner, slot: i, showId: true }),
     page: { ...page, page: page.page ?? o.place?.page ?? 1 },
     place: null,
   });
   const buttons: Button[] = [];
-  if (o.pending && todos.length > 0) buttons.push(markAllDoneButton({ place: o.place, owner: o.owner }));
-  if (o.place && page.nextPage) {
-    buttons.push(
-      button({
-        text: 'Next page',
-        def: TodoButtons.page,
-        value: { o: o.owner, q: o.place.query, n: page.nextPage },
-      }),
-    );
+  if (o.pending && todos.length > 0) {
+    buttons.push(markAllDoneButton({ place: o.place, owner: o.owner, shared: o.shared ?? false }));
+  }
+  if (o.place) {
+    const { query } = o.place;
+    buttons.push(...pageTurns(page, o.place, (n) => ({ def: TodoButtons.page, value: { o: o.owner, q: query, n } })));
   }
   return buttons.length > 0 ? { ...list, blocks: [...(list.blocks ?? []), actions(buttons)] } : list;
 }

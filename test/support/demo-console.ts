@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type Demo, startDemo } from '../../src/console/demo.js';
+import { type Demo, type DemoOptions, startDemo } from '../../src/console/demo.js';
 import { type FakeClock, fakeClock } from './clock.js';
 
 export interface DemoConsole {
@@ -8,18 +8,30 @@ export interface DemoConsole {
   /** Answers the console's forms and confirmations will read, in order. */
   readonly answers: string[];
   readonly clock: FakeClock;
+  /** Everything the console printed so far, lines and what came between them. */
+  readonly output: readonly string[];
   /** Types one line into the console; what it printed for that line. */
   say(line: string): Promise<string>;
 }
 
-/** The demo console for one test file (started before its tests, closed after), printing into memory. */
-export function useDemoConsole(): DemoConsole {
+/**
+ * The demo console for one test file (started before its tests, closed after), printing into memory. `digests` and
+ * `session` as in startDemo (a test fires digests by hand with `digests: { timer: 'manual' }`).
+ */
+export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'session'> = {}): DemoConsole {
   let demo: Demo | undefined;
   const output: string[] = [];
   const answers: string[] = [];
   const clock = fakeClock();
   beforeAll(async () => {
-    demo = await startDemo({ write: (t) => output.push(t), ask: async () => answers.shift() ?? null, now: clock.now });
+    demo = await startDemo({
+      write: (t) => output.push(t),
+      ask: async () => answers.shift() ?? null,
+      now: clock.now,
+      ...o,
+      // A loaded machine may take seconds to preview a link or answer a form; tests wait longer than people do.
+      session: { mayNotAnswerMs: 10_000, ...o.session },
+    });
   });
   afterAll(async () => {
     await demo?.close();
@@ -34,6 +46,7 @@ export function useDemoConsole(): DemoConsole {
     },
     answers,
     clock,
+    output,
     async say(line) {
       const before = output.length;
       await started().session.handle(line);

@@ -9,6 +9,8 @@ import type { Transport } from '../../src/gitlab/http.js';
 import { createLogger } from '../../src/logger.js';
 import { createChannelStore } from '../../src/store/channel-store.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
+import { createSqliteEngine, type SqlEngine } from '../../src/store/engine.js';
+import { openPostgres } from '../../src/store/postgres-engine.js';
 import { createSealer } from '../../src/store/sealer.js';
 import { createTokenStore, type TokenStore } from '../../src/store/token-store.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
@@ -29,6 +31,8 @@ export interface StartAppOptions {
   gitlabUrl: string;
   /** Reuse a database directory (to restart the bot on the same file). */
   dataDir?: string;
+  /** Run on this PostgreSQL database (test/support/postgres.ts: freshPostgresUrl) instead of a SQLite file. */
+  databaseUrl?: string;
   encryptionKey?: string;
   previousEncryptionKey?: string;
   now?: () => Date;
@@ -57,6 +61,9 @@ export interface StartedApp {
   fake: FakeSlack;
   slack: SlackDriver;
   config: Config;
+  /** The database every store works on. */
+  engine: SqlEngine;
+  /** The SQLite file, opened (throws when the app runs on PostgreSQL: use `engine`). */
   db: Db;
   tokens: TokenStore;
   dataDir: string;
@@ -84,21 +91,22 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     GITLAB_URL: o.gitlabUrl,
     TOKEN_ENCRYPTION_KEY: o.encryptionKey ?? crypto.randomBytes(32).toString('base64'),
     TOKEN_ENCRYPTION_KEY_PREVIOUS: o.previousEncryptionKey,
-    DATABASE_PATH: dbPath,
+    ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATABASE_PATH: dbPath }),
     LOG_LEVEL: 'debug',
     ...(o.slashCommand ? { SLASH_COMMAND: o.slashCommand } : {}),
   });
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) });
-  const db = openDatabase(dbPath);
-  const tokens = createTokenStore(db, createSealer(config.encryption), o.now);
+  const sqlite = o.databaseUrl ? null : openDatabase(dbPath);
+  const engine = sqlite ? createSqliteEngine(sqlite) : await openPostgres(o.databaseUrl as string);
+  const tokens = createTokenStore(engine, createSealer(config.encryption), o.now);
   await tokens.resealStale();
   const bot = createApp({
     config,
     logger,
-    db,
+    engine,
     tokens,
-    channels: createChannelStore(db),
+    channels: createChannelStore(engine),
     ...(o.now ? { now: o.now } : {}),
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
@@ -116,7 +124,11 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     fake,
     slack,
     config,
-    db,
+    engine,
+    get db(): Db {
+      if (!sqlite) throw new Error('this app runs on PostgreSQL: use engine');
+      return sqlite;
+    },
     tokens,
     dataDir,
     dbPath,
@@ -134,7 +146,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     },
     async stop({ removeData = false } = {}) {
       await bot.stop();
-      db.close();
+      await engine.close();
       if (!o.fake) await fake.close();
       if (removeData && !o.dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
     },

@@ -165,7 +165,8 @@ describe("the person's own events", () => {
   it('names whose events they are when shared in the channel', async () => {
     const seen = await h.ask('root', 'events --share', /Events of @root/);
     expect(h.calls()).toEqual([call('GET', '/api/v4/events', 'root')]);
-    expect(seen.message.ephemeral).toBe(false);
+    // There are none: an empty list is not posted in the channel, only its asker hears it (issue 29).
+    expect(seen.message.ephemeral).toBe(true);
     expect(seen.text).toContain('No events.');
   });
 });

@@ -32,7 +32,7 @@ describe('the todo list', () => {
     expect(refs(seen.text)).toEqual(['demo/web!3', 'demo/web!2', 'demo/web!4', 'demo/web#7', 'demo/web#4']);
     expect(doneIds(seen.message)).toEqual([2, 3, 4, 5, 1]);
     expect(seen.text).toContain(
-      `*<${h.sim.url}/demo/web/merge_requests/3#note_311|demo/web!3>* Fix currency rounding in cart totals\nMentioned by @bob · 6 hours ago\n_“@alice ready for review: the regression test covers the mug case from #4.”_`,
+      `*<${h.sim.url}/demo/web/merge_requests/3#note_311|demo/web!3>* Fix currency rounding in cart totals\nMentioned by @bob · 6 hours ago · id \`2\`\n_“@alice ready for review: the regression test covers the mug case from #4.”_`,
     );
     expect(seen.text).toContain(
       `*<${h.sim.url}/demo/web/issues/4|demo/web#4>* Cart total is off by one cent for some EUR prices\nAssigned to you by @bob · 6 days ago`,
@@ -107,7 +107,7 @@ describe('the todo list', () => {
     expect(next.message.key).toBe(list.message.key);
     expect(next.text).toContain('Filters: --type MergeRequest');
     expect(refs(next.text)).toEqual(['demo/web!4']);
-    expect(labels(next.message)).toEqual(['Done', 'Mark all done']);
+    expect(labels(next.message)).toEqual(['Done', 'Mark all done', 'Previous page']);
   });
 });
 
@@ -188,6 +188,40 @@ describe('Mark all done', () => {
     expect(h.calls()).toEqual([call('GET', TODOS, 'alice')]);
     expect(refused.text).toContain('To mark all of yours done, use `/gl todos done`.');
     expect(await pendingIds('bob')).toEqual([9, 8, 7]);
+  });
+});
+
+describe('todo ids', () => {
+  it('shows each todo’s id in the list, and `todo done <id>` takes it', async () => {
+    const list = await h.ask('alice', 'todos --type Issue', /Your todos/);
+    const ids = [...list.text.matchAll(/ · id `(\d+)`/g)].map((m) => Number(m[1]));
+    expect(ids).toEqual(doneIds(list.message));
+    const first = ids[0] as number;
+    const seen = await h.ask('alice', `todo done ${first}`, /Marked done/);
+    expect(h.calls(1)).toEqual([call('POST', `${TODOS}/${first}/mark_as_done`, 'alice', { status: 201 })]);
+    expect(seen.text).toContain('Marked done by <@U0ALICE>');
+  });
+});
+
+describe('Mark all done on a shared list', () => {
+  it('carries no Slack dialog, refuses anyone else at once, and asks its owner privately first', async () => {
+    const list = await h.ask('alice', 'todos --share', /Todos of @alice/);
+    const button = buttonOf(list, /^Mark all done$/);
+    // Slack would show a dialog about "your" todos to whoever clicks, before the bot could refuse them.
+    expect(confirmText(button)).toBeNull();
+    const refused = await h.press('bob', button, /shows <@U0ALICE>'s todos/);
+    expect(refused.message).toMatchObject({ ephemeral: true, visibleTo: 'U0BOB' });
+
+    const asked = await h.press('alice', button, /Mark every pending todo of yours done/);
+    expect(asked.message).toMatchObject({ ephemeral: true, visibleTo: 'U0ALICE' });
+    expect(h.calls()).toEqual([call('GET', TODOS, 'alice')]);
+    expect(await pendingIds('alice')).toEqual([2, 3, 4, 5, 1]);
+
+    const from = h.calls().length;
+    const yes = await h.press('alice', buttonOf(asked, /^Yes, mark all done$/), /Marked all done by/);
+    expect(h.calls(from).map((c) => [c.method, c.path])).toContainEqual(['POST', `${TODOS}/mark_as_done`]);
+    expect(yes.message.key).toBe(asked.message.key);
+    expect(await pendingIds('alice')).toEqual([]);
   });
 });
 

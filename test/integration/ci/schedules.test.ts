@@ -198,13 +198,14 @@ describe('schedule actions', () => {
     'asks before /gl schedule %s, warning whose permissions the pipelines get, then takes ownership',
     async (verb) => {
       const prompt = await h.ask('alice', `schedule ${verb} demo/web 1`, /Take ownership/);
-      expect(h.calls()).toEqual([]);
+      // Read first: its owner would have nothing to take.
+      expect(h.calls()).toEqual([call('GET', `${SCHEDULES}/1`, 'alice')]);
       expect(prompt.text).toContain(
         'Take ownership of schedule #1 in demo/web? Its scheduled pipelines will then run with *your* permissions.',
       );
       expect(labels(prompt.message)).toEqual(['Yes, take schedule #1', 'Never mind']);
       const yes = await h.press('alice', buttonOf(prompt, /^Yes, take schedule #1$/), /Ownership taken by/);
-      expect(h.calls()).toEqual([call('POST', `${SCHEDULES}/1/take_ownership`, 'alice', { status: 201 })]);
+      expect(h.calls(1)).toEqual([call('POST', `${SCHEDULES}/1/take_ownership`, 'alice', { status: 201 })]);
       expect(yes.message.key).toBe(prompt.message.key);
       expect(yes.text).toContain('*Owner*\nAlice Anders (@alice)');
       expect(yes.text).toContain('Ownership taken by <@U0ALICE> · schedule #1');
@@ -215,8 +216,11 @@ describe('schedule actions', () => {
   it('activates and deactivates with /gl schedule activate|deactivate', async () => {
     const on = await h.ask('alice', 'schedule activate demo/web 2', /Activated by/);
     const off = await h.ask('alice', 'schedule deactivate demo/web 1', /Deactivated by/);
+    // Each is read first: one already so is shown as it is, not changed.
     expect(h.calls()).toEqual([
+      call('GET', `${SCHEDULES}/2`, 'alice'),
       call('PUT', `${SCHEDULES}/2`, 'alice', { body: { active: 'true' } }),
+      call('GET', `${SCHEDULES}/1`, 'alice'),
       call('PUT', `${SCHEDULES}/1`, 'alice', { body: { active: 'false' } }),
     ]);
     expect(on.text).toContain('*Active*\nyes');

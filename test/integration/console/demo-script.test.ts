@@ -66,4 +66,20 @@ describe('npm run demo with a script', () => {
     expect(r.stdout).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
     expect(r.stdout).toMatch(/The simulator ticked/);
   }, 130_000);
+
+  it("names the file that keeps the bot's log, and ends after the last line with one prompt, not two", () => {
+    const r = runDemo(['as bob', '/gl whoami']);
+    expect(r.status).toBe(0);
+    const logFile = /The bot's log: (\S+\.log)/.exec(r.stdout)?.[1];
+    expect(logFile).toBeDefined();
+    try {
+      expect(fs.readFileSync(logFile as string, 'utf8')).toContain('"msg":"digests armed"');
+    } finally {
+      fs.rmSync(logFile as string, { force: true });
+    }
+    // the newline ending the script's last line is no empty line of its own: one prompt at the end, not two
+    expect(r.stdout).toContain('bob> /gl whoami\n');
+    expect(r.stdout).not.toMatch(/^bob> \nbob> /m);
+    expect(r.stdout.match(/^bob> $/gm) ?? []).toHaveLength(1);
+  }, 130_000);
 });

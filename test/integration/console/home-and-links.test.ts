@@ -46,7 +46,7 @@ describe('links in the console', () => {
 
     const privateLink = `${demoConsole.demo.simUrl}/demo/secret/-/issues/1`;
     const asked = await say(`post and ${privateLink}`);
-    expect(asked).toContain('Show a preview of this private link to #C0DEMO?');
+    expect(asked).toContain('Show a preview of this private link to #demo?');
     const shown = await say(String(numberOf(asked, 'Show')));
     expect(shown).toMatch(/preview is now shown/);
     const message = [...demoConsole.demo.fake.messages.values()].filter((m) => m.user).at(-1);

@@ -96,7 +96,7 @@ describe("a project's issues", () => {
   it('sends --labels none as No Label, and says so in the filters', async () => {
     const seen = await h.ask('alice', 'issues demo/docs --labels none', /Issues in demo\/docs/);
     expect(h.calls()).toEqual([
-      call('GET', '/api/v4/projects/demo%2Fdocs/issues', 'alice', { query: { labels: 'No Label' } }),
+      call('GET', '/api/v4/projects/demo%2Fdocs/issues', 'alice', { query: { state: 'opened', labels: 'No Label' } }),
     ]);
     expect(seen.text).toContain('No issues in demo/docs match (Filters: --labels none).');
     expect(seen.text).toContain('Page 1 · 0 in all · 0 shown');
@@ -154,17 +154,60 @@ describe("a project's issues", () => {
 
   it('tells eve that demo/secret is not there for her', async () => {
     const seen = await h.ask('eve', 'issues demo/secret', /not found/);
-    expect(h.calls()).toEqual([call('GET', '/api/v4/projects/demo%2Fsecret/issues', 'eve', { status: 404 })]);
+    expect(h.calls()).toEqual([
+      call('GET', '/api/v4/projects/demo%2Fsecret/issues', 'eve', { query: { state: 'opened' }, status: 404 }),
+    ]);
     expect(seen.text).toContain('Project demo/secret was not found, or you have no access to it (404).');
+  });
+});
+
+describe('what a list shows by default, its pages and an empty one', () => {
+  it('shows open issues unless --state says otherwise, and says how to see the closed ones', async () => {
+    const open = await h.ask('alice', 'issues demo/web', /Issues in demo\/web/);
+    const all = await h.ask('alice', 'issues demo/web --state all --per-page 40', /Issues in demo\/web/);
+    expect(h.calls()).toEqual([
+      call('GET', `${WEB}/issues`, 'alice', { query: { state: 'opened' } }),
+      call('GET', `${WEB}/issues`, 'alice', { query: { state: 'all', per_page: '40' } }),
+    ]);
+    expect(open.text).not.toContain(':white_check_mark:');
+    expect(open.text).not.toContain('· closed ·');
+    expect(open.text).toContain('Open issues only: `--state all` shows the closed ones too.');
+    expect(all.text).toContain('· closed ·');
+    expect(all.text).not.toContain('Open issues only');
+    expect(rows(all.text).length).toBeGreaterThan(rows(open.text).length);
+  });
+
+  it('turns back with Previous page, next to Next page', async () => {
+    const first = await h.ask('alice', 'issues demo/web --state all --per-page 3', /Issues in/);
+    expect(buttonsOf(first.message).map((b) => b.text)).not.toContain('Previous page');
+    const second = await h.press('alice', buttonOf(first, /^Next page$/), /Page 2/);
+    expect(
+      buttonsOf(second.message)
+        .map((b) => b.text)
+        .slice(-2),
+    ).toEqual(['Previous page', 'Next page']);
+    const back = await h.press('alice', buttonOf(second, /^Previous page$/), /Page 1 /);
+    expect(back.message.key).toBe(first.message.key);
+    expect(rows(back.text)).toEqual(rows(first.text));
+    expect(h.calls().at(-1)).toEqual(
+      call('GET', `${WEB}/issues`, 'alice', { query: { state: 'all', per_page: '3', page: '1' } }),
+    );
+  });
+
+  it('answers an empty --share privately instead of posting an empty list, naming the filters once', async () => {
+    const seen = await h.ask('alice', 'issues demo/docs --labels none --share', /No issues/);
+    expect(seen.message).toMatchObject({ ephemeral: true, visibleTo: 'U0ALICE' });
+    expect(seen.text).toContain('Nothing was posted in the channel: there is nothing to share.');
+    expect(seen.text.match(/--labels none/g)).toHaveLength(1);
   });
 });
 
 describe('your issues and a group’s', () => {
   it('reads GET /issues when there is no project and no channel default, each row naming its project', async () => {
-    const want = await expected('alice', 'issues', true);
+    const want = await expected('alice', 'issues?state=opened', true);
     const from = h.calls().length;
     const seen = await h.ask('alice', 'issues', /Issues you created/, { channel: 'C0NODEFAULT' });
-    expect(h.calls(from)).toEqual([call('GET', '/api/v4/issues', 'alice')]);
+    expect(h.calls(from)).toEqual([call('GET', '/api/v4/issues', 'alice', { query: { state: 'opened' } })]);
     expect(rows(seen.text)).toEqual(want);
     expect(want.some((r) => r.startsWith('demo/secret#'))).toBe(true);
     expect(want.some((r) => r.startsWith('demo/docs#'))).toBe(true);

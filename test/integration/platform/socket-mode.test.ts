@@ -10,6 +10,7 @@ import { slashCommandBody } from '../../../src/console/payloads.js';
 import { createLogger } from '../../../src/logger.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
 import { type Db, openDatabase } from '../../../src/store/database.js';
+import { createSqliteEngine } from '../../../src/store/engine.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 import { fakeClock } from '../../support/clock.js';
@@ -76,7 +77,7 @@ beforeAll(async () => {
   bot = createApp({
     config,
     logger,
-    db,
+    engine: createSqliteEngine(db),
     tokens,
     channels: createChannelStore(db),
     now: clock.now,

@@ -278,7 +278,7 @@ const ROWS: Row[] = [
     refuses: [
       [
         'schedule create "Nightly" main "0 25 * * *"',
-        '`0 25 * * *` must be a cron expression of 5 fields: minute hour day-of-month month weekday, e.g. `"0 9 * * 1-5"`.',
+        '`0 25 * * *` must have its hour from 0 to 23, not 25, e.g. `"0 9 * * 1-5"`.',
       ],
       ['schedule create "Nightly"', 'Missing `<ref>`.'],
       [

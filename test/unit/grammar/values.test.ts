@@ -84,8 +84,18 @@ describe('cron expressions and time zones', () => {
     expect(value({ type: 'cron' }, '*/15 8-18 * * MON-FRI')).toBe('*/15 8-18 * * MON-FRI');
   });
 
-  it.each(['0 0 9 * * 1-5', '0 9 * *', '61 * * * *', 'every day'])('refuses %j', (text) => {
+  it.each(['0 0 9 * * 1-5', '0 9 * *', 'every day'])('refuses %j', (text) => {
     expect(refused({ type: 'cron' }, text)).toMatch(/^must be a cron expression of 5 fields/);
+  });
+
+  it.each([
+    ['61 * * * *', 'must have its minute from 0 to 59, not 61'],
+    ['0 25 * * *', 'must have its hour from 0 to 23, not 25'],
+    ['0 9 0 * *', 'must have its day of the month from 1 to 31, not 0'],
+    ['0 9 * 1-13 *', 'must have its month from 1 to 12, not 13'],
+    ['0 9 * * 1,8', 'must have its weekday from 0 to 7, not 8'],
+  ])('names the field of %j that is out of range', (text, problem) => {
+    expect(refused({ type: 'cron' }, text)).toBe(problem);
   });
 
   it('accepts IANA zones in any case and keeps the name given, properly cased', () => {

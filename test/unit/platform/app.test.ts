@@ -5,6 +5,7 @@ import { loadConfig } from '../../../src/config.js';
 import { silentLogger } from '../../../src/logger.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
 import { openDatabase } from '../../../src/store/database.js';
+import { createSqliteEngine } from '../../../src/store/engine.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createTokenStore } from '../../../src/store/token-store.js';
 
@@ -20,7 +21,7 @@ describe('createApp', () => {
     const bot = createApp({
       config,
       logger: silentLogger,
-      db,
+      engine: createSqliteEngine(db),
       tokens: createTokenStore(db, createSealer(config.encryption)),
       channels: createChannelStore(db),
     });

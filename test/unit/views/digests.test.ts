@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Todo } from '../../../src/gitlab/schemas.js';
 import type { Digest } from '../../../src/store/digest-store.js';
-import { buildEventsDigest, buildTodosDigest } from '../../../src/views/digests.js';
+import { buildEventsDigest, buildTodosDigest } from '../../../src/views/digest-posts.js';
 import { findLimitViolations } from '../../../src/views/limits.js';
 import { messageText } from '../../support/slack-driver.js';
 

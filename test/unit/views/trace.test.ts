@@ -29,13 +29,15 @@ describe('buildTrace', () => {
     expect(buildTrace(7, WEB, '', 40, '/gl').text).toBe('Trace of job #7 in demo/web: empty');
   });
 
-  it('keeps the end of a last line longer than the whole block, and counts it as one line', () => {
+  it('keeps both ends of a last line longer than the whole block, and counts it as one line', () => {
     const last = `${'a<b'.repeat(2000)} the end`;
     const m = buildTrace(7, WEB, `${last}\n`, 40, '/gl');
     expect(findLimitViolations(m)).toEqual([]);
     expect(m.text).toBe('Trace of job #7 in demo/web: last 1 line');
     const block = codeBlock(m);
-    expect(block.startsWith('```…')).toBe(true);
+    // Issue 28: the start of the line is where a runner writes `ERROR:`, so it stays too.
+    expect(block.startsWith('```a&lt;ba&lt;b')).toBe(true);
+    expect(block).toMatch(/^```[^…]+…[^…]+```$/);
     expect(block.endsWith('a&lt;b the end```')).toBe(true);
   });
 

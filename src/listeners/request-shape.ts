@@ -1,0 +1,78 @@
+import { parse as parseQuery } from 'node:querystring';
+import { z } from 'zod';
+
+// Whether a signed body is one of the objects Slack sends, read the way Bolt will read it. Bolt trusts the
+// shape of a verified body: `payload=null` or a JSON `null` made it throw outside any listener and the
+// process exit. Only the fields Bolt reads before a listener runs are checked, so a new field Slack adds
+// changes nothing here.
+
+const FORM = 'application/x-www-form-urlencoded';
+
+const id = z.string().min(1);
+const withId = z.looseObject({ id });
+
+/** A slash command: a form whose fields are single strings. */
+const command = z.looseObject({
+  command: z.string().regex(/^\/\S+$/),
+  user_id: id,
+  team_id: z.string().optional(),
+  channel_id: z.string().optional(),
+  text: z.string().optional(),
+});
+
+/** An interaction's `payload`: buttons, modals, shortcuts, option lists. */
+const interaction = z.looseObject({
+  type: id,
+  user: withId,
+  team: withId.nullable().optional(),
+  channel: withId.optional(),
+  actions: z.array(z.looseObject({})).optional(),
+  view: z.looseObject({}).optional(),
+  message: z.looseObject({}).optional(),
+  container: z.looseObject({}).optional(),
+});
+
+/** The Events API's three bodies. */
+const eventsApi = z.discriminatedUnion('type', [
+  z.looseObject({ type: z.literal('url_verification'), challenge: z.string() }),
+  z.looseObject({ type: z.literal('app_rate_limited') }),
+  z.looseObject({
+    type: z.literal('event_callback'),
+    event_id: z.string().optional(),
+    event: z.looseObject({
+      type: id,
+      channel: z.union([z.string(), withId]).optional(),
+      channel_id: z.string().optional(),
+      item: z.looseObject({}).optional(),
+    }),
+  }),
+]);
+
+function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
+/**
+ * Why a body is not one Slack sends (a short reason for the log), or null when it is. `contentType` is the
+ * request's header as Bolt compares it: only an exact form content type is read as a form, anything else as
+ * JSON.
+ */
+export function bodyProblem(contentType: string | undefined, raw: string): string | null {
+  if (contentType === FORM) {
+    const fields = parseQuery(raw);
+    if (fields.payload !== undefined) {
+      if (typeof fields.payload !== 'string') return 'more than one payload';
+      const payload = parseJson(fields.payload);
+      if (!payload.ok) return 'a payload that is not JSON';
+      return interaction.safeParse(payload.value).success ? null : 'a payload that is not an interaction';
+    }
+    return command.safeParse(fields).success ? null : 'a form that is neither a command nor an interaction';
+  }
+  const body = parseJson(raw);
+  if (!body.ok) return 'a body that is not JSON';
+  return eventsApi.safeParse(body.value).success ? null : 'JSON that is not an Events API body';
+}

@@ -1,0 +1,101 @@
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { SqlEngine } from '../../../src/store/engine.js';
+import { openEngine } from '../../../src/store/open.js';
+import { freshPostgresUrl } from '../../support/postgres.js';
+
+// The engines every store conformance case runs on: the same cases, the same expectations.
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+export interface TestDatabase {
+  /** The variables a bot process would be given for this database. */
+  config: { databasePath: string; databaseUrl: string | null };
+  /** Opens (and migrates) an engine on it, as a bot starting would. */
+  open(): Promise<SqlEngine>;
+  /** The schema version recorded in it. */
+  version(engine: SqlEngine): Promise<number>;
+  setVersion(engine: SqlEngine, version: number): Promise<void>;
+  /** Removes what the test made. */
+  drop(): void;
+}
+
+export interface EngineUnderTest {
+  name: 'SQLite' | 'PostgreSQL';
+  database(): Promise<TestDatabase>;
+}
+
+export const ENGINES: readonly EngineUnderTest[] = [
+  {
+    name: 'SQLite',
+    async database() {
+      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-conf-'));
+      const config = { databasePath: path.join(dir, 'bot.db'), databaseUrl: null };
+      return {
+        config,
+        open: () => openEngine(config),
+        async version(engine) {
+          return (await engine.get<{ user_version: number }>('PRAGMA user_version'))?.user_version ?? -1;
+        },
+        async setVersion(engine, version) {
+          await engine.run(`PRAGMA user_version = ${version}`);
+        },
+        drop: () => fs.rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    async database() {
+      const config = { databasePath: '', databaseUrl: await freshPostgresUrl() };
+      return {
+        config,
+        open: () => openEngine(config),
+        async version(engine) {
+          return (await engine.get<{ version: number }>('SELECT version FROM schema_version'))?.version ?? -1;
+        },
+        async setVersion(engine, version) {
+          await engine.run('UPDATE schema_version SET version = $1', [version]);
+        },
+        drop: () => {},
+      };
+    },
+  },
+];
+
+/**
+ * Starts `count` processes that each open (and so migrate) the database at the same moment, as replicas starting
+ * together would; resolves with what each printed.
+ */
+export async function openInProcesses(config: TestDatabase['config'], count: number): Promise<string[]> {
+  const script = path.join(root, 'test/support/open-engine-process.ts');
+  const env = {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? '',
+    ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : { DATABASE_PATH: config.databasePath }),
+  };
+  const children = Array.from({ length: count }, () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env });
+    let out = '';
+    let readyNow!: () => void;
+    const ready = new Promise<void>((resolve) => {
+      readyNow = resolve;
+    });
+    child.stdout.on('data', (d) => {
+      out += d;
+      if (out.startsWith('ready\n')) readyNow();
+    });
+    child.stderr.on('data', (d) => {
+      out += d;
+    });
+    child.on('exit', () => readyNow());
+    const done = new Promise<string>((resolve) => child.on('exit', () => resolve(out.replace(/^ready\n/, '').trim())));
+    return { child, ready, done };
+  });
+  await Promise.all(children.map((c) => c.ready));
+  for (const c of children) c.child.stdin.write('go\n');
+  return Promise.all(children.map((c) => c.done));
+}

@@ -1,0 +1,18 @@
+import { openEngine } from '../../src/store/open.js';
+
+// A process that opens the database of DATABASE_URL or DATABASE_PATH (migrating it, as a bot starting does) and
+// says how it went: for tests of replicas starting at the same moment. It says `ready` once its modules are
+// loaded and opens when it reads `go`, so that several open at once.
+
+const config = { databaseUrl: process.env.DATABASE_URL ?? null, databasePath: process.env.DATABASE_PATH ?? '' };
+process.stdout.write('ready\n');
+await new Promise<void>((resolve) => process.stdin.once('data', () => resolve()));
+process.stdin.pause();
+try {
+  const engine = await openEngine(config);
+  await engine.close();
+  process.stdout.write('opened\n');
+} catch (err) {
+  process.stdout.write(`failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exitCode = 1;
+}
