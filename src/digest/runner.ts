@@ -10,6 +10,7 @@ import type { TokenStore } from '../store/token-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildChannelRefusedDm, buildReadRefusedNotice, buildTokenPauseDm } from '../views/digest-notices.js';
 import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
+import { untitledTargets } from '../views/events.js';
 import { nextRunAfter } from './cron.js';
 import { collectNew } from './cursor.js';
 import { BudgetExhaustedError, type ChannelQueue, type Limiter } from './pacing.js';
@@ -83,7 +84,14 @@ function createPathCache(now: () => Date): ProjectPathCache {
 }
 
 type Content =
-  | { kind: 'events'; read: Read<Event>; fresh: Event[]; next: Digest['cursor']; paths: Map<number, string> }
+  | {
+      kind: 'events';
+      read: Read<Event>;
+      fresh: Event[];
+      next: Digest['cursor'];
+      paths: Map<number, string>;
+      titles: Map<string, string>;
+    }
   | { kind: 'todos'; read: Read<Todo>; ownerName: string | null };
 
 export function createRunner(deps: RunnerDeps) {
@@ -199,6 +207,25 @@ export function createRunner(deps: RunnerDeps) {
     return out;
   }
 
+  /** Titles of what was only commented on (a 9.5 comment event carries none): one read each, as the owner. */
+  async function targetTitles(d: Digest, events: readonly Event[]): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    for (const t of untitledTargets(events)) {
+      try {
+        const title = await deps.access.withClient(ownerCtx(d), async (c) =>
+          t.kind === 'Issue'
+            ? (await c.issues.get(t.projectId, t.iid)).title
+            : (await c.mergeRequests.get(t.projectId, t.iid)).title,
+        );
+        out.set(t.key, title);
+      } catch (err) {
+        if (err instanceof TokenRevokedError) throw err;
+        // Without its title the line still names what was commented on.
+      }
+    }
+    return out;
+  }
+
   async function read(d: Digest): Promise<Content> {
     const ctx = ownerCtx(d);
     if (d.kind === 'todos') {
@@ -213,6 +240,7 @@ export function createRunner(deps: RunnerDeps) {
       fresh,
       next,
       paths: fresh.length ? await projectPaths(d, fresh) : new Map(),
+      titles: fresh.length ? await targetTitles(d, fresh) : new Map(),
     };
   }
 
@@ -231,6 +259,7 @@ export function createRunner(deps: RunnerDeps) {
       digest: d,
       events: content.fresh,
       projectPaths: content.paths,
+      titles: content.titles,
       serverUrl: deps.serverUrl,
       since: new Date(d.cursor.at),
       until: now,

@@ -56,3 +56,37 @@ export type Resource =
   | { kind: 'ref'; project: Project; ref: string }
   | { kind: 'todo' | 'key' | 'user' | 'award' | 'note' | 'digest'; id: number | string }
   | { kind: 'artifacts'; project: Project; ref: string; job: string };
+
+/**
+ * A web address the server sent, drawn on the configured server: its path (and query and fragment) under
+ * `serverUrl`'s host, whatever host the server wrote. A server reached by an internal address writes that one; a
+ * hostile one could write any: neither becomes a link target. Null when there is no address, or it is no URL.
+ */
+export function onServer(serverUrl: string, webUrl: string | null | undefined): string | null {
+  if (!webUrl) return null;
+  try {
+    const given = new URL(webUrl);
+    if (given.protocol !== 'http:' && given.protocol !== 'https:') return null;
+    const base = new URL(serverUrl);
+    // Leading slashes collapse to one, so the path can never read as another host.
+    return `${base.origin}${given.pathname.replace(/^\/+/, '/')}${given.search}${given.hash}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The part of a web address the server sent below the server's own root (`demo/web/issues/3`), whatever host it
+ * names: the server's root path (a server under `/gitlab`) is taken off when present.
+ */
+export function pathOnServer(serverUrl: string, webUrl: string | null | undefined): string | null {
+  if (!webUrl) return null;
+  try {
+    const path = new URL(webUrl).pathname;
+    const root = new URL(serverUrl).pathname.replace(/\/+$/, '');
+    const below = root && path.startsWith(`${root}/`) ? path.slice(root.length) : path;
+    return below.replace(/^\/+/, '');
+  } catch {
+    return null;
+  }
+}

@@ -246,7 +246,11 @@ export function presentJob(v: View, j: JobRecord) {
     finished_at: j.finished_at,
     user,
   };
-  if (j.artifacts) out.artifacts_file = { filename: j.artifacts.filename, size: j.artifacts.size };
+  if (j.artifacts) {
+    out.artifacts_file = { filename: j.artifacts.filename, size: j.artifacts.size };
+    // 9.5 leaves this out; servers from 10.x send it (null once kept), and the demo shows what it changes.
+    out.artifacts_expire_at = j.artifacts.expire_at;
+  }
   out.commit = commit ? presentCommit(commit) : null;
   out.runner = runner
     ? {

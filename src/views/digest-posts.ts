@@ -1,11 +1,12 @@
 import type { Button } from '@slack/types';
 import { DigestButtons } from '../buttons/digests.js';
-import { projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
+import { onServer, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, linkButton, when } from './common.js';
 import { digestFilters, digestTitle, removeConfirmation, slackTime } from './digests.js';
+import { commentExcerpt, eventTargetKey } from './events.js';
 import { formatDateTime } from './format.js';
 import { LIMITS } from './limits.js';
 import { bold, code, link, linked, Md, md, type Text, toMrkdwn } from './mrkdwn.js';
@@ -22,6 +23,11 @@ export interface EventsDigestInput {
   events: readonly Event[];
   /** Paths of the projects the events happened in, by id. */
   projectPaths: ReadonlyMap<number, string>;
+  /**
+   * Titles of what the events happened to, by `eventTargetKey`, for groups whose events carry none (a 9.5
+   * server sends a comment without the title of what it is on).
+   */
+  titles?: ReadonlyMap<string, string>;
   serverUrl: string;
   since: Date;
   until: Date;
@@ -102,7 +108,7 @@ const isComment = (e: Event) => e.action_name.startsWith('commented') || e.targe
 function happenings(events: readonly Event[]): Text {
   const parts: { verb: string; authors: string[]; comments: number }[] = [];
   let comments: { verb: string; authors: string[]; comments: number } | null = null;
-  for (const e of events) {
+  for (const [i, e] of events.entries()) {
     const who = authorOf(e);
     if (isComment(e)) {
       if (!comments) {
@@ -113,7 +119,8 @@ function happenings(events: readonly Event[]): Text {
       if (!comments.authors.includes(who)) comments.authors.push(who);
       continue;
     }
-    const verb = VERBS[e.action_name] ?? e.action_name;
+    // A 9.5 server names a reopen "opened": nothing is opened after something already happened to it.
+    const verb = e.action_name === 'opened' && i > 0 ? 'reopened' : (VERBS[e.action_name] ?? e.action_name);
     const last = parts.at(-1);
     if (last && last.verb === verb && last.comments === 0) {
       if (!last.authors.includes(who)) last.authors.push(who);
@@ -134,6 +141,14 @@ function happenings(events: readonly Event[]): Text {
   return said.length > MAX_PARTS
     ? [...said.slice(0, 2), '…', ...said.slice(2 - MAX_PARTS)].join(', ')
     : said.join(', ');
+}
+
+/** The newest comment of a group, quoted under its line and linked to the note: what people read a digest for. */
+function lastComment(events: readonly Event[], noteUrl: (id: number) => string | null): Text {
+  const e = events.findLast((x) => isComment(x) && x.note?.body);
+  const excerpt = e ? commentExcerpt(e.note?.body) : null;
+  if (!e || !excerpt || !e.note) return '';
+  return md`\n      ↳ @${authorOf(e)}: ${linked(noteUrl(e.note.id), excerpt)}`;
 }
 
 function pushLine(events: readonly Event[], url: string | null): Text {
@@ -157,10 +172,13 @@ function groupLine(g: Group, input: EventsDigestInput, withProject: boolean): Te
   const project = path ? projectOf(path) : null;
   const prefix = withProject && path ? path : '';
   const page = (suffix: string) => (project ? projectPageUrl(input.serverUrl, project, suffix) : null);
-  const found = g.events.map((e) => e.target_title).find((x): x is string => typeof x === 'string' && x !== '');
+  const targetKey = eventTargetKey(first);
+  const found =
+    g.events.map((e) => e.target_title).find((x): x is string => typeof x === 'string' && x !== '') ??
+    (targetKey === null ? undefined : input.titles?.get(targetKey));
   const title = found === undefined ? undefined : shortTitle(found);
   const named = (label: string, url: string | null) =>
-    md`${linked(url, `${prefix}${label}`)}${title ? md` ${bold(title)}` : ''}: ${happenings(g.events)}`;
+    md`${linked(url, `${prefix}${label}`)}${title ? md` ${bold(title)}` : ''}: ${happenings(g.events)}${lastComment(g.events, (id) => (url ? `${url}#note_${id}` : null))}`;
   switch (t.kind) {
     case 'issue':
       return named(`#${t.iid}`, page(`issues/${t.iid}`));
@@ -318,7 +336,11 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
   for (const [path, todos] of byProject) {
     if (rows >= TODO_ROWS || blocks.length + 2 > room) break;
     const project = todos[0]?.project;
-    blocks.push(section(md`*${linked(project?.web_url ?? projectUrl(input.serverUrl, projectOf(path)), path)}*`));
+    blocks.push(
+      section(
+        md`*${linked(onServer(input.serverUrl, project?.web_url) ?? projectUrl(input.serverUrl, projectOf(path)), path)}*`,
+      ),
+    );
     for (const t of todos) {
       if (rows >= TODO_ROWS || blocks.length + 1 > room) break;
       blocks.push(todoRow(t, d.id, input.now, rows));

@@ -1,17 +1,18 @@
-import { type Project, projectLabel, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectLabel, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event } from '../gitlab/schemas.js';
 import type { Block, SlackMessage } from './blocks.js';
 import { section } from './blocks.js';
 import { when } from './common.js';
 import { truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { bold, italic, linked, type Md, md } from './mrkdwn.js';
+import { bold, code, italic, linked, type Md, md } from './mrkdwn.js';
 import type { Notice } from './notice.js';
 
-// Events as sentences a person reads: "@alice opened issue #12 *Title*", "@bob pushed to main", "@alice
-// accepted !3 *Title*", "@eve commented on !2", each linked. Real servers name actions in the past tense
-// ("pushed to", "accepted", "commented on") and send no event id; a few older spellings are read too. Shared
-// with digests and the Home tab.
+// Events as sentences a person reads: "@alice opened issue #12 *Title*", "@bob pushed 2 commits to main", "@alice
+// merged !3 *Title*", "@eve commented on !2: “Looks good”", each linked. Real servers name actions in the past
+// tense ("pushed to", "accepted", "commented on") and send no event id; a few older spellings are read too, and
+// the server's words that read oddly are put as people say them ("accepted" is a merge). Shared with digests and
+// the Home tab.
 
 export interface EventContext {
   serverUrl: string;
@@ -20,12 +21,83 @@ export interface EventContext {
   projects: ReadonlyMap<number, string>;
   /** The project a list is about: its references are written short (`#12` instead of `demo/web#12`). */
   here?: number | null;
+  /** Events that reopened their target (a 9.5 server calls a reopen "opened"): see `reopenings`. */
+  reopened?: ReadonlySet<Event>;
+}
+
+/** What an event happened to, when it names one: the same key for the event and for comments on it. */
+export function eventTargetKey(e: Event): string | null {
+  const n = e.note;
+  if (n) return n.noteable_iid == null ? null : `${e.project_id}:${n.noteable_type}:${n.noteable_iid}`;
+  const iid = e.target_iid ?? null;
+  return iid === null || !e.target_type ? null : `${e.project_id}:${e.target_type}:${iid}`;
+}
+
+/** An issue or merge request that events happened to without any of them carrying its title (comments only). */
+export interface UntitledTarget {
+  key: string;
+  projectId: number;
+  kind: 'Issue' | 'MergeRequest';
+  iid: number;
+}
+
+/** What a digest or list must read the title of, at most `max` of them, newest first. */
+export function untitledTargets(events: readonly Event[], max = 20): UntitledTarget[] {
+  const titled = new Set<string>();
+  const wanted = new Map<string, UntitledTarget>();
+  for (const e of events) {
+    const key = eventTargetKey(e);
+    if (key === null) continue;
+    if (e.target_title && !e.note) titled.add(key);
+    const kind = e.note ? e.note.noteable_type : e.target_type;
+    const iid = e.note ? e.note.noteable_iid : e.target_iid;
+    if ((kind === 'Issue' || kind === 'MergeRequest') && iid != null && e.project_id !== null && !wanted.has(key)) {
+      wanted.set(key, { key, projectId: e.project_id, kind, iid });
+    }
+  }
+  return [...wanted.values()].filter((t) => !titled.has(t.key)).slice(-max);
+}
+
+/**
+ * The "opened" events that are reopenings: a 9.5 server names both the same, but nothing is opened after it was
+ * already there, so an "opened" with anything older on the same target in view is a reopen.
+ */
+export function reopenings(events: readonly Event[]): Set<Event> {
+  const out = new Set<Event>();
+  const byTime = [...events].sort(
+    (a, b) => (Date.parse(a.created_at ?? '') || 0) - (Date.parse(b.created_at ?? '') || 0),
+  );
+  const seen = new Set<string>();
+  for (const e of byTime) {
+    const key = eventTargetKey(e);
+    if (key === null) continue;
+    if (e.action_name.trim() === 'opened' && seen.has(key)) out.add(e);
+    seen.add(key);
+  }
+  return out;
+}
+
+/** How many characters of a comment an event line shows: its first lines, enough to know what was said. */
+const COMMENT_SHOWN = 200;
+
+/** The first lines of a comment, as one quoted line. */
+export function commentExcerpt(body: string | null | undefined, max = COMMENT_SHOWN): string | null {
+  const lines = (body ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '' && !l.startsWith('>'));
+  if (lines.length === 0) return null;
+  return `“${truncate(lines.slice(0, 3).join(' '), max)}”`;
 }
 
 /** Older servers and the docs use the action's own name where 9.5 sends a phrase. */
-function actionPhrase(e: Event): string {
+function actionPhrase(e: Event, c: EventContext): string {
   const name = e.action_name.trim();
   switch (name) {
+    case 'accepted':
+      return 'merged';
+    case 'opened':
+      return c.reopened?.has(e) ? 'reopened' : 'opened';
     case 'commented':
       return 'commented on';
     case 'pushed':
@@ -38,9 +110,9 @@ function actionPhrase(e: Event): string {
 }
 
 /** "@alice", linked to their profile when the server says where it is. */
-export function eventAuthor(e: Event): Md {
+export function eventAuthor(e: Event, serverUrl: string): Md {
   const username = e.author?.username ?? e.author_username;
-  return username ? linked(e.author?.web_url, `@${username}`) : md`user ${e.author_id}`;
+  return username ? linked(onServer(serverUrl, e.author?.web_url), `@${username}`) : md`user ${e.author_id}`;
 }
 
 interface Place {
@@ -69,7 +141,7 @@ function inProject(p: Place, c: EventContext): Md | '' {
 }
 
 function pushSentence(e: Event, p: Place, c: EventContext): Md {
-  const who = eventAuthor(e);
+  const who = eventAuthor(e, c.serverUrl);
   const pd = e.push_data;
   if (!pd) {
     return p.project
@@ -80,14 +152,27 @@ function pushSentence(e: Event, p: Place, c: EventContext): Md {
   const ref = pd.ref ?? '';
   const refUrl = ref ? p.page(`${kind === 'tag' ? 'tags' : 'commits'}/${refPath(ref)}`) : null;
   const refText = linked(refUrl, ref || `a ${kind}`);
-  const more = pd.commit_count > 1 ? ` and ${pd.commit_count - 1} more commit${pd.commit_count === 2 ? '' : 's'}` : '';
-  const commits = pd.commit_title ? md` · ${italic(truncate(pd.commit_title.split('\n')[0] ?? '', 120))}${more}` : '';
+  const latest = pd.commit_title ? md` · ${italic(truncate(pd.commit_title.split('\n')[0] ?? '', 120))}` : '';
   if (pd.action === 'removed' || e.action_name === 'deleted')
     return md`${who} deleted ${kind} ${ref}${inProject(p, c)}`;
   if (pd.action === 'created' || e.action_name === 'pushed new') {
-    return md`${who} pushed new ${kind} ${refText}${inProject(p, c)}${commits}`;
+    const more =
+      pd.commit_count > 1 ? ` and ${pd.commit_count - 1} more commit${pd.commit_count === 2 ? '' : 's'}` : '';
+    return md`${who} pushed new ${kind} ${refText}${inProject(p, c)}${latest}${latest ? more : ''}`;
   }
-  return md`${who} pushed to ${kind === 'tag' ? 'tag ' : ''}${refText}${inProject(p, c)}${commits}`;
+  const n = pd.commit_count;
+  const commits = n > 0 ? `${n} commit${n === 1 ? '' : 's'} ` : '';
+  return md`${who} pushed ${commits}to ${kind === 'tag' ? 'tag ' : ''}${refText}${pushRange(pd)}${inProject(p, c)}${latest}`;
+}
+
+const shortSha = (sha: string) => sha.slice(0, 7);
+
+/** " (a1b2c3d…e4f5a6b)": what the push moved the ref from and to, when the server says. */
+function pushRange(pd: NonNullable<Event['push_data']>): Md | '' {
+  const to = pd.commit_to && /^[0-9a-f]{7,64}$/i.test(pd.commit_to) ? shortSha(pd.commit_to) : null;
+  if (!to) return '';
+  const from = pd.commit_from && /^[0-9a-f]{7,64}$/i.test(pd.commit_from) ? shortSha(pd.commit_from) : null;
+  return md` (${code(from ? `${from}…${to}` : to)})`;
 }
 
 /** What an event's target is, as a linked reference: "issue #12", "!3", "snippet $2", "milestone v1.0". */
@@ -153,8 +238,8 @@ function noteTarget(e: Event, p: Place): Md {
 export function eventSentence(e: Event, c: EventContext): Md {
   const p = placeOf(e, c);
   if (e.push_data || /^pushed\b/.test(e.action_name)) return pushSentence(e, p, c);
-  const who = eventAuthor(e);
-  const action = actionPhrase(e);
+  const who = eventAuthor(e, c.serverUrl);
+  const action = actionPhrase(e, c);
   if (!e.target_type) {
     if (!p.project) return md`${who} ${action}`;
     const project = linked(projectUrl(c.serverUrl, p.project), projectLabel(p.project));
@@ -164,7 +249,8 @@ export function eventSentence(e: Event, c: EventContext): Md {
   }
   const target = targetOf(e, p);
   const title = target.title ? md` ${bold(truncate(target.title, 120))}` : '';
-  return md`${who} ${action} ${target.ref}${title}`;
+  const said = commentExcerpt(e.note?.body);
+  return md`${who} ${action} ${target.ref}${title}${said ? md`: ${said}` : ''}`;
 }
 
 /** One event as a list line: the sentence and when. */
@@ -182,13 +268,14 @@ export function buildEventList(
   page: PageInfo,
   o: { title: string; filters: string; place: ListPlace | null; ctx: EventContext; notice?: Notice | undefined },
 ): SlackMessage {
+  const ctx: EventContext = { ...o.ctx, reopened: o.ctx.reopened ?? reopenings(events) };
   return buildList({
     title: o.title,
     filters: o.filters,
     notice: o.notice,
     empty: md`No events${o.filters ? md` match (${o.filters})` : ''}.`,
     items: events,
-    row: (e) => eventRow(e, o.ctx),
+    row: (e) => eventRow(e, ctx),
     page,
     place: o.place,
   });

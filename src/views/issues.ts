@@ -1,7 +1,15 @@
 import type { Button } from '@slack/types';
 import { IssueButtons } from '../buttons/issues.js';
 import type { Refusal } from '../errors.js';
-import { type Project, projectButtonKey, projectLabel, projectOf, projectPageUrl } from '../gitlab/project.js';
+import {
+  onServer,
+  type Project,
+  pathOnServer,
+  projectButtonKey,
+  projectLabel,
+  projectOf,
+  projectPageUrl,
+} from '../gitlab/project.js';
 import type { Issue, MergeRequest, TimeStats, UserAgentDetail, UserBasic } from '../gitlab/schemas.js';
 import { formatSeconds } from '../grammar/duration.js';
 import {
@@ -45,7 +53,7 @@ export function issueRef(project: Project, iid: number): string {
 }
 
 export function issueUrl(serverUrl: string, project: Project, issue: Pick<Issue, 'iid' | 'web_url'>): string | null {
-  return issue.web_url ?? projectPageUrl(serverUrl, project, `issues/${issue.iid}`);
+  return onServer(serverUrl, issue.web_url) ?? projectPageUrl(serverUrl, project, `issues/${issue.iid}`);
 }
 
 /**
@@ -53,12 +61,9 @@ export function issueUrl(serverUrl: string, project: Project, issue: Pick<Issue,
  * on this server, else its numeric id.
  */
 export function projectOfIssue(issue: Pick<Issue, 'project_id' | 'web_url'>, serverUrl: string): Project {
-  const base = serverUrl.replace(/\/+$/, '');
-  const url = issue.web_url;
-  if (url?.startsWith(`${base}/`)) {
-    const m = /^(.+?)\/(?:-\/)?issues\/\d+\/?$/.exec(url.slice(base.length + 1));
-    if (m?.[1]) return projectOf(issue.project_id, decodeURIComponent(m[1]));
-  }
+  const path = pathOnServer(serverUrl, issue.web_url);
+  const m = path === null ? null : /^(.+?)\/(?:-\/)?issues\/\d+\/?$/.exec(path);
+  if (m?.[1]) return projectOf(issue.project_id, decodeURIComponent(m[1]));
   return projectOf(issue.project_id, null);
 }
 
@@ -144,7 +149,9 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
         ' ',
       )
     : '—';
-  const milestone = issue.milestone ? linked(issue.milestone.web_url, issue.milestone.title) : '—';
+  const milestone = issue.milestone
+    ? linked(onServer(c.serverUrl, issue.milestone.web_url), issue.milestone.title)
+    : '—';
   const closed = issue.state === 'closed' && issue.closed_at ? md` · ${when(issue.closed_at, c.now)}` : '';
   const closedBy = issue.state === 'closed' && issue.closed_by ? md` by ${person(issue.closed_by)}` : '';
   const blocks: Block[] = [
@@ -294,7 +301,7 @@ export function buildClosedBy(
     empty: md`No merge request closes ${ref} when merged.`,
     items: mrs,
     row: (mr) => {
-      const url = mr.web_url ?? projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}`);
+      const url = onServer(o.serverUrl, mr.web_url) ?? projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}`);
       const emoji =
         mr.state === 'merged'
           ? ':white_check_mark:'

@@ -1,7 +1,7 @@
 import type { Button } from '@slack/types';
 import { JobButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
-import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import {
   actions,
@@ -24,7 +24,7 @@ import { noticeBlocks } from './notice.js';
 import { CANCELABLE, FINISHED, shortSha, statusBadge, statusEmoji } from './status.js';
 
 export function jobUrl(serverUrl: string, project: Project, job: Pick<Job, 'id' | 'web_url'>): string | null {
-  return job.web_url ?? projectPageUrl(serverUrl, project, `-/jobs/${job.id}`);
+  return onServer(serverUrl, job.web_url) ?? projectPageUrl(serverUrl, project, `-/jobs/${job.id}`);
 }
 
 export type JobAction = 'retry' | 'cancel' | 'play' | 'erase' | 'keep' | 'trace';
@@ -148,7 +148,8 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     ...(c.notice?.kind === 'done' && c.notice.action === 'keep' ? { kept: true } : {}),
   };
   const pipelineUrl = job.pipeline
-    ? (job.pipeline.web_url ?? projectPageUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
+    ? (onServer(c.serverUrl, job.pipeline.web_url) ??
+      projectPageUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
     : null;
   const duration =
     typeof job.duration === 'number'

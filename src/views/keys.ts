@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Refusal } from '../errors.js';
+import { onServer } from '../gitlab/project.js';
 import type { KeyWithUser } from '../gitlab/schemas.js';
 import { type Block, context, fields, header, message, type SlackMessage } from './blocks.js';
 import { type CardContext, when } from './common.js';
@@ -32,7 +33,7 @@ export function buildKeyCard(key: KeyWithUser, c: CardContext): SlackMessage {
   const blocks: Block[] = [
     header(`:key: SSH key ${key.id} · ${key.title}`),
     fields([
-      md`*Owner*\n${linked(owner.web_url, `${owner.name} (@${owner.username})`)}`,
+      md`*Owner*\n${linked(onServer(c.serverUrl, owner.web_url), `${owner.name} (@${owner.username})`)}`,
       md`*Added*\n${created}`,
       md`*Fingerprint*\n${code(fingerprint)}`,
       md`*Type*\n${type ?? '—'}`,

@@ -91,9 +91,13 @@ export function buildList<T>(spec: ListSpec<T>): SlackMessage {
   const blocks: Block[] = [header(spec.title)];
   const rows = spec.items.slice(0, LIST_ROWS);
   // An empty page's sentence names the filters itself: a line of them above it would say them twice.
-  if (spec.filters && rows.length > 0) blocks.push(context([spec.filters]));
+  if (spec.filters && (rows.length > 0 || spec.notice?.row)) blocks.push(context([spec.filters]));
   blocks.push(...noticeBlocks(spec.notice));
-  if (rows.length === 0) blocks.push({ ...section(spec.empty), block_id: EMPTY_BLOCK_ID });
+  // Under the row just acted on, "No jobs match" would read as if it were about that row.
+  if (rows.length === 0) {
+    const empty = spec.notice?.row ? context(['Nothing else is in the list now.']) : section(spec.empty);
+    blocks.push({ ...empty, block_id: EMPTY_BLOCK_ID });
+  }
   rows.forEach((item, i) => {
     blocks.push(spec.row(item, i));
   });

@@ -1,4 +1,4 @@
-import { type Project, projectPageUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectPageUrl } from '../gitlab/project.js';
 import type {
   ClosesIssue,
   Commit,
@@ -240,7 +240,7 @@ export function buildCloses(
     typeof i.id === 'string'
       ? md`${code(i.id)} ${truncate(i.title, 150)}`
       : 'iid' in i
-        ? md`${stateBadge(i.state)} ${linked(i.web_url ?? projectPageUrl(o.serverUrl, project, `issues/${i.iid}`), `#${i.iid}`)} ${truncate(i.title, 150)}`
+        ? md`${stateBadge(i.state)} ${linked(onServer(o.serverUrl, i.web_url) ?? projectPageUrl(o.serverUrl, project, `issues/${i.iid}`), `#${i.iid}`)} ${truncate(i.title, 150)}`
         : md`${truncate(i.title, 150)}`,
   );
   const blocks: Block[] = [section(md`:link: ${bold(title)} · ${issues.length}`)];

@@ -1,7 +1,15 @@
 import type { Button } from '@slack/types';
 import { MrButtons } from '../buttons/merge-requests.js';
 import type { Refusal } from '../errors.js';
-import { type Project, projectButtonKey, projectLabel, projectOf, projectPageUrl } from '../gitlab/project.js';
+import {
+  onServer,
+  type Project,
+  pathOnServer,
+  projectButtonKey,
+  projectLabel,
+  projectOf,
+  projectPageUrl,
+} from '../gitlab/project.js';
 import type { MergeRequest, MergeRequestSimple, PipelineBasic, TimeStats } from '../gitlab/schemas.js';
 import {
   actions,
@@ -48,7 +56,7 @@ export function mrRef(project: Project, iid: number): string {
 }
 
 export function mergeRequestUrl(serverUrl: string, project: Project, mr: Pick<ListItem, 'iid' | 'web_url'>) {
-  return mr.web_url ?? projectPageUrl(serverUrl, project, `merge_requests/${mr.iid}`);
+  return onServer(serverUrl, mr.web_url) ?? projectPageUrl(serverUrl, project, `merge_requests/${mr.iid}`);
 }
 
 /**
@@ -56,11 +64,9 @@ export function mergeRequestUrl(serverUrl: string, project: Project, mr: Pick<Li
  * on the configured server, else its numeric id (looked up when a button needs it).
  */
 export function projectOfMergeRequest(mr: ListItem, serverUrl: string): Project {
-  const base = `${serverUrl.replace(/\/+$/, '')}/`;
-  if (mr.web_url?.startsWith(base)) {
-    const m = /^(.+?)\/(?:-\/)?merge_requests\/\d+\/?$/.exec(mr.web_url.slice(base.length));
-    if (m?.[1]) return projectOf(mr.project_id, decodeURIComponent(m[1]));
-  }
+  const path = pathOnServer(serverUrl, mr.web_url);
+  const m = path === null ? null : /^(.+?)\/(?:-\/)?merge_requests\/\d+\/?$/.exec(path);
+  if (m?.[1]) return projectOf(mr.project_id, decodeURIComponent(m[1]));
   return projectOf(mr.project_id);
 }
 
@@ -162,7 +168,7 @@ export function buildMergeRequestCard(
   const url = mergeRequestUrl(c.serverUrl, project, mr);
   const pipeline = c.pipeline;
   const pipelineUrl = pipeline
-    ? (pipeline.web_url ?? projectPageUrl(c.serverUrl, project, `pipelines/${pipeline.id}`))
+    ? (onServer(c.serverUrl, pipeline.web_url) ?? projectPageUrl(c.serverUrl, project, `pipelines/${pipeline.id}`))
     : null;
   const state = md`${stateBadge(mr.state)}${mr.work_in_progress && mr.state === 'opened' ? md` · :construction: WIP` : ''}`;
   const branches = mr.source_branch

@@ -1,6 +1,6 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
-import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
+import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import {
   actions,
@@ -24,7 +24,7 @@ import { noticeBlocks } from './notice.js';
 import { shortSha, statusBadge, statusEmoji } from './status.js';
 
 export function pipelineUrl(serverUrl: string, project: Project, p: Pick<PipelineBasic, 'id' | 'web_url'>) {
-  return p.web_url ?? projectPageUrl(serverUrl, project, `pipelines/${p.id}`);
+  return onServer(serverUrl, p.web_url) ?? projectPageUrl(serverUrl, project, `pipelines/${p.id}`);
 }
 
 type PipelineAction = 'retry' | 'cancel' | 'jobs';
@@ -78,18 +78,21 @@ function pipelineButton(
   }
 }
 
-/** Jobs grouped by stage, stages in the order the pipeline runs them. */
+/**
+ * Jobs grouped by stage, stages in the order the pipeline runs them. A retried job is replaced by its retry (a
+ * 9.5 server lists both): the newest job of each name in a stage stands where the first one stood.
+ */
 export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): Md {
-  const stages = new Map<string, Job[]>();
+  const stages = new Map<string, Map<string, Job>>();
   for (const job of [...jobs].sort((a, b) => a.id - b.id)) {
-    const list = stages.get(job.stage) ?? [];
-    list.push(job);
-    stages.set(job.stage, list);
+    const byName = stages.get(job.stage) ?? new Map<string, Job>();
+    byName.set(job.name, job);
+    stages.set(job.stage, byName);
   }
   const lines = [...stages].map(
     ([stage, list]) =>
       md`${bold(stage)}  ${joinMd(
-        list.map((j) => md`${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`),
+        [...list.values()].map((j) => md`${statusEmoji(j.status)} ${linked(jobUrl(serverUrl, project, j), j.name)}`),
         '  ·  ',
       )}`,
   );

@@ -172,7 +172,8 @@ const create: Handler = (ctx) => {
     merge_status: 'can_be_merged',
     sha: head,
     merge_commit_sha: null,
-    should_remove_source_branch: removeSource ?? null,
+    // 9.5 sets this only when a merge asks for it; the creation's choice is force_remove_source_branch.
+    should_remove_source_branch: null,
     force_remove_source_branch: removeSource ?? false,
     commit_shas: shas,
     diffs,

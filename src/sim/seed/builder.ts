@@ -344,7 +344,8 @@ export class SeedBuilder {
       merge_status: spec.mergeStatus ?? 'can_be_merged',
       sha: head,
       merge_commit_sha: null,
-      should_remove_source_branch: spec.removeSourceBranch ?? null,
+      // 9.5 sets this only when a merge asks for it; the creation's choice is force_remove_source_branch.
+      should_remove_source_branch: null,
       force_remove_source_branch: spec.removeSourceBranch ?? false,
       commit_shas: [...shas].reverse(),
       diffs: spec.diffs,

@@ -26,19 +26,19 @@ describe("a project's events", () => {
     expect(lines(seen.text)).toEqual([
       '@bob pushed new branch feature/i18n-de · _Add German translations_',
       '@alice pushed new branch feature/dark-mode · _Darken code blocks and form inputs_ and 1 more commit',
-      '@alice commented on !2',
+      '@alice commented on !2: “Looks great on mobile too. Setting it to merge when the pipeline succeeds.”',
       '@bob pushed new branch feature/search-suggestions · _Show suggestions dropdown under the search box_ and 1 more commit',
       '@bob opened issue #31 *Cache product API responses at the edge*',
       '@alice opened issue #30 *Order confirmation e-mail has broken logo*',
       '@eve opened issue #29 *Add Apple Pay to checkout*',
-      '@bob commented on !3',
+      '@bob commented on !3: “@alice ready for review: the regression test covers the mug case from #4.”',
     ]);
     const url = h.sim.url;
     expect(seen.text).toContain(
       `<${url}/bob|@bob> opened issue <${url}/demo/web/issues/31|#31> *Cache product API responses at the edge* · 2 hours ago`,
     );
     expect(seen.text).toContain(
-      `<${url}/alice|@alice> commented on <${url}/demo/web/merge_requests/2#note_302|!2> · 48 minutes ago`,
+      `<${url}/alice|@alice> commented on <${url}/demo/web/merge_requests/2#note_302|!2>: “Looks great on mobile too. Setting it to merge when the pipeline succeeds.” · 48 minutes ago`,
     );
     expect(seen.text).toContain(`pushed new branch <${url}/demo/web/commits/feature/i18n-de|feature/i18n-de>`);
     expect(seen.text).toContain('Page 1 · 79 in all · 8 shown');
@@ -62,7 +62,7 @@ describe("a project's events", () => {
         },
       }),
     ]);
-    expect(lines(seen.text)).toEqual(['@alice accepted !1 *Redesign checkout summary*']);
+    expect(lines(seen.text)).toEqual(['@alice merged !1 *Redesign checkout summary*']);
     expect(seen.text).toContain(
       'Filters: --action merged --target-type merge_request --before 2026-03-03 --after 2026-02-01 --sort asc',
     );
@@ -76,10 +76,18 @@ describe("a project's events", () => {
       call('GET', `${WEB}/events`, 'bob', { query: { action: 'pushed', page: '2', per_page: '7' } }),
     ]);
     expect(lines(first.text)).toContain('@alice pushed new tag v1.4.0-rc1 · _Show delivery estimate on product page_');
-    expect(lines(first.text)).toContain('@alice pushed to main · _Show delivery estimate on product page_');
+    expect(lines(first.text)).toContainEqual(
+      expect.stringMatching(
+        /^@alice pushed 1 commit to main \(`[0-9a-f]{7}…[0-9a-f]{7}`\) · _Show delivery estimate on product page_$/,
+      ),
+    );
     expect(next.message.key).toBe(first.message.key);
     expect(next.text).toContain('Filters: --action pushed');
-    expect(lines(next.text)).toContain('@bob pushed to main · _Add Stripe payment step_ and 2 more commits');
+    expect(lines(next.text)).toContainEqual(
+      expect.stringMatching(
+        /^@bob pushed 3 commits to main \(`[0-9a-f]{7}…[0-9a-f]{7}`\) · _Add Stripe payment step_$/,
+      ),
+    );
     expect(next.text).toContain(`<${h.sim.url}/demo/web/commits/main|main>`);
   });
 
@@ -121,7 +129,7 @@ describe("a user's events", () => {
       '@bob pushed new branch feature/i18n-de in demo/web · _Add German translations_',
       '@bob pushed new branch feature/search-suggestions in demo/web · _Show suggestions dropdown under the search box_ and 1 more commit',
       '@bob opened issue demo/web#31 *Cache product API responses at the edge*',
-      '@bob commented on demo/web!3',
+      '@bob commented on demo/web!3: “@alice ready for review: the regression test covers the mug case from #4.”',
       '@bob pushed new branch fix/currency-rounding in demo/web · _Add regression test for EUR rounding_ and 1 more commit',
     ]);
     expect(seen.text).toContain(`on <${h.sim.url}/demo/web/merge_requests/3#note_311|demo/web!3>`);

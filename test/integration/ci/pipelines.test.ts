@@ -110,7 +110,9 @@ describe('pipeline lists', () => {
       call('GET', `${WEB}/pipelines`, 'alice', { query: { page: '1', status: 'running' } }),
     ]);
     expect(click.text).toContain('Canceled by <@U0ALICE> · pipeline #7');
-    expect(click.text).toContain('No pipelines in demo/web match');
+    // The row acted on is shown under its notice; an empty list says so without reading as if about that row.
+    expect(click.text).toContain('Nothing else is in the list now.');
+    expect(click.text).not.toMatch(/No (jobs|pipelines) in demo\/web match/);
   });
 });
 
@@ -199,6 +201,19 @@ describe('pipeline actions', () => {
     expect(seen.text).toContain('Retried by <@U0ALICE> · pipeline #2');
     expect(seen.text).not.toMatch(/\*Status\*\n:x: failed/);
     expect(labels(seen.message)).not.toContain('Retry');
+  });
+
+  it('lists each job once in its stage after a retry: the new job stands where the old one stood (issue 29, item 4)', async () => {
+    const before = await h.ask('alice', 'pipeline demo/web 2', /Pipeline #2 /);
+    const seen = await h.ask('alice', 'pipeline retry demo/web 2', /Retried by/);
+    const stages = (text: string) =>
+      text
+        .split('\n')
+        .filter((line) => /^\*[\w-]+\* {2}/.test(line))
+        .map((line) => [...line.matchAll(/\|([^>]+)>/g)].map((m) => m[1]));
+    expect(stages(before.text).length).toBeGreaterThan(0);
+    expect(stages(seen.text)).toEqual(stages(before.text));
+    for (const names of stages(seen.text)) expect(new Set(names).size).toBe(names.length);
   });
 
   it("retries from a shared card's button with the clicker's token, redrawing the card in place", async () => {

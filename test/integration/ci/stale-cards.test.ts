@@ -73,6 +73,15 @@ describe('cards offer only what can still be done', () => {
     expect(kept.text).toMatch(/:package: artifacts\.zip \(\d+ B\), kept/);
   });
 
+  it('shows when artifacts expire, and a card read again after Keep says kept without offering Keep (issue 29, item 4)', async () => {
+    const card = await h.ask('alice', 'job demo/web 1', /Job #1 /);
+    expect(card.text).toMatch(/:package: artifacts\.zip \(\d+ B\), expire (in|\d)/);
+    await h.press('alice', buttonOf(card, /^Keep artifacts$/), /Artifacts kept by/);
+    const again = await h.ask('bob', 'job demo/web 1', /Job #1 /);
+    expect(labels(again.message)).not.toContain('Keep artifacts');
+    expect(again.text).toMatch(/:package: artifacts\.zip \(\d+ B\), kept/);
+  });
+
   it('does not offer Erase, Keep or Trace on a job whose trace and artifacts are gone', async () => {
     await h.api('alice', 'projects/demo%2Fweb/jobs/1/erase', { method: 'POST' });
     const from = h.calls().length;

@@ -83,6 +83,17 @@ describe('mr edit', () => {
     expect(seen.text).toContain('*Assignee*\nBob Brown (@bob)');
   });
 
+  it('redraws "deleted once merged" as the edit left it (issue 29, item 4)', async () => {
+    const before = await h.ask('alice', 'mr demo/web!2', /!2 /);
+    expect(before.text).toContain('`feature/search-suggestions` is deleted once merged');
+    const off = await h.ask('alice', 'mr edit demo/web!2 --remove-source-branch false', /Updated by/);
+    expect(off.text).not.toContain('is deleted once merged');
+    const again = await h.ask('alice', 'mr demo/web!2', /!2 /);
+    expect(again.text).not.toContain('is deleted once merged');
+    const on = await h.ask('alice', 'mr edit demo/web!2 --remove-source-branch true', /Updated by/);
+    expect(on.text).toContain('`feature/search-suggestions` is deleted once merged');
+  });
+
   it('answers that a flag is needed, without a call', async () => {
     const seen = await h.ask('alice', 'mr edit demo/web!3', /Nothing to change/);
     expect(h.calls()).toEqual([]);

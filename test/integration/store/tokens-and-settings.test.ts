@@ -65,7 +65,7 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await tokens.countByKey()).toEqual(new Map([[createSealer({ key: keyA }).keyId, 1]]));
   });
 
-  it('marks a token revoked once, makes it valid when saved again, and removes it', async () => {
+  it('marks a token revoked once, restores it once, makes it valid when saved again, and removes it', async () => {
     const engine = await engineOn(await database());
     const tokens = createTokenStore(engine, createSealer({ key: keyA }), now);
     const save = () =>
@@ -74,6 +74,10 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await tokens.markRevoked('T1', 'U1')).toBe(true);
     expect(await tokens.markRevoked('T1', 'U1')).toBe(false);
     expect((await tokens.find('T1', 'U1'))?.status).toBe('revoked');
+    expect(await tokens.restore('T1', 'U1')).toBe(true);
+    expect(await tokens.restore('T1', 'U1')).toBe(false);
+    expect((await tokens.find('T1', 'U1'))?.status).toBe('valid');
+    expect(await tokens.markRevoked('T1', 'U1')).toBe(true);
     await save();
     expect((await tokens.find('T1', 'U1'))?.status).toBe('valid');
     expect(await tokens.remove('T1', 'U1')).toBe(true);

@@ -109,4 +109,17 @@ describe('loadConfig', () => {
       'SHUTDOWN_GRACE_MS must be a whole number of milliseconds between 0 and 600000 (default 10000).',
     ]);
   });
+
+  it('selects PostgreSQL with DATABASE_URL, and refuses it beside DATABASE_PATH, listed with every other problem', () => {
+    const url = 'postgres://glbot:pw@db.internal:5432/glbot';
+    expect(loadConfig({ ...valid(), DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadConfig(valid()).databaseUrl).toBeNull();
+    expect(problemsOf({ ...valid(), DATABASE_URL: url, DATABASE_PATH: './bot.db', LOG_LEVEL: 'loud' })).toEqual([
+      'DATABASE_URL and DATABASE_PATH are both set: set DATABASE_URL for PostgreSQL or DATABASE_PATH for a SQLite file, not both.',
+      'LOG_LEVEL must be one of debug, info, warn, error.',
+    ]);
+    expect(problemsOf({ ...valid(), DATABASE_URL: 'mysql://u:secret@h/db' })).toEqual([
+      'DATABASE_URL must be a PostgreSQL URL: postgres://user:password@host:5432/database.',
+    ]);
+  });
 });

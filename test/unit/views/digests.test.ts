@@ -178,3 +178,73 @@ describe('a todos digest', () => {
     expect(text).toContain(":ballot_box_with_check: @alice's pending todos");
   });
 });
+
+describe('an events digest reads as people say it (issue 29, item 5)', () => {
+  const at = (minute: number) => new Date(Date.parse('2026-03-01T01:00:00Z') + minute * 60_000).toISOString();
+  const on = (o: Partial<Event>, minute: number, who = 'bob'): Event => ({
+    title: null,
+    project_id: 1,
+    action_name: 'opened',
+    target_id: 1016,
+    target_iid: 16,
+    target_type: 'Issue',
+    author_id: 2,
+    target_title: 'Checkout breaks on Safari',
+    created_at: at(minute),
+    author_username: who,
+    ...o,
+  });
+  const comment = (minute: number, body: string, who = 'alice'): Event =>
+    on(
+      {
+        action_name: 'commented on',
+        target_type: 'Note',
+        target_id: 500 + minute,
+        target_iid: null,
+        target_title: null,
+        note: {
+          id: 500 + minute,
+          body,
+          author: { id: 3, name: who, username: who, state: 'active' },
+          created_at: at(minute),
+          system: false,
+          noteable_id: 1016,
+          noteable_type: 'Issue',
+          noteable_iid: 16,
+        },
+      },
+      minute,
+      who,
+    );
+  const text = (events: Event[], titles?: Map<string, string>) =>
+    messageText(
+      buildEventsDigest({
+        digest: digest(),
+        events,
+        projectPaths: new Map([[1, 'demo/web']]),
+        ...(titles ? { titles } : {}),
+        serverUrl: SERVER,
+        ...span,
+        truncated: false,
+      }),
+    );
+
+  it('says "merged" for what the server calls "accepted", and "reopened" for an "opened" after a close', () => {
+    const mr = on({ action_name: 'accepted', target_type: 'MergeRequest', target_iid: 7, target_title: 'Fix' }, 1);
+    const t = text([mr, on({}, 2), on({ action_name: 'closed' }, 3, 'eve'), on({}, 4, 'eve')]);
+    expect(t).toContain('!7> *Fix*: merged by @bob');
+    expect(t).toContain('*Checkout breaks on Safari*: opened by @bob, closed by @eve, reopened by @eve');
+    expect(t).not.toContain('accepted');
+  });
+
+  it('gives a group of comments the title of what they are on, and quotes the newest, linked to the note', () => {
+    const t = text(
+      [comment(1, 'First thought'), comment(2, 'Reproduced on iOS 17.\n\nSteps: <!channel> *open* the cart')],
+      new Map([['1:Issue:16', 'Checkout breaks on Safari']]),
+    );
+    expect(t).toContain(
+      `<${SERVER}/demo/web/issues/16|#16> *Checkout breaks on Safari*: 2 comments by @alice\n      ↳ @alice: <${SERVER}/demo/web/issues/16#note_502|“Reproduced on iOS 17. Steps: &lt;!channel&gt; *open* the cart”>`,
+    );
+    expect(t).not.toContain('<!channel>');
+  });
+});

@@ -50,7 +50,7 @@ const push = (action: string, ref: string, o: Record<string, unknown> = {}) =>
   });
 
 describe('eventSentence', () => {
-  it('reads issue and merge request events as "@alice opened issue #12 *Title*", "@alice accepted !3 *Title*"', () => {
+  it('reads issue and merge request events as "@alice opened issue #12 *Title*", "@alice merged !3 *Title*"', () => {
     const issue = event({ target_type: 'Issue', target_id: 112, target_iid: 12, target_title: 'Title' });
     const mr = event({
       action_name: 'accepted',
@@ -61,7 +61,7 @@ describe('eventSentence', () => {
     });
     expect(read(issue)).toBe('@alice opened issue #12 *Title*');
     expect(say(issue)).toBe(`<${SERVER}/alice|@alice> opened issue <${SERVER}/demo/web/issues/12|#12> *Title*`);
-    expect(read(mr)).toBe('@alice accepted !3 *Title*');
+    expect(read(mr)).toBe('@alice merged !3 *Title*');
     expect(say(mr)).toContain(`<${SERVER}/demo/web/merge_requests/3|!3>`);
     expect(read(event({ action_name: 'closed', target_type: 'Issue', target_iid: 5, target_title: 'T' }))).toBe(
       '@alice closed issue #5 *T*',
@@ -75,21 +75,25 @@ describe('eventSentence', () => {
     expect(say(unknown, elsewhere)).toBe(`<${SERVER}/alice|@alice> opened project 9!3 *T*`);
   });
 
-  it('reads pushes: to a branch, a new branch or tag, a deleted branch, with the commit and how many more', () => {
-    expect(read(push('pushed', 'main'))).toBe('@alice pushed to main · _Fix rounding_');
+  it('reads pushes: how many commits to a branch and its range, a new branch or tag, a deleted branch, with the commit', () => {
+    expect(read(push('pushed', 'main'))).toBe('@alice pushed 1 commit to main · _Fix rounding_');
     expect(say(push('pushed', 'feature/x'))).toContain(`<${SERVER}/demo/web/commits/feature/x|feature/x>`);
-    expect(read(push('pushed', 'main', { commit_count: 3 }))).toBe(
-      '@alice pushed to main · _Fix rounding_ and 2 more commits',
+    expect(read(push('pushed', 'main', { commit_count: 4, commit_from: 'a1b2c3d4e5', commit_to: 'e4f5a6b7c8' }))).toBe(
+      '@alice pushed 4 commits to main (`a1b2c3d…e4f5a6b`) · _Fix rounding_',
+    );
+    expect(read(push('pushed', 'main', { commit_to: 'e4f5a6b7c8' }))).toContain('to main (`e4f5a6b`)');
+    expect(read(push('pushed', 'main', { commit_to: '<!here>' }))).toBe(
+      '@alice pushed 1 commit to main · _Fix rounding_',
     );
     expect(read(push('created', 'feature/x'))).toBe('@alice pushed new branch feature/x · _Fix rounding_');
     expect(say(push('created', 'v1.0', { ref_type: 'tag' }))).toContain(
       `pushed new tag <${SERVER}/demo/web/tags/v1.0|v1.0>`,
     );
     expect(read(push('removed', 'old', { commit_title: null, commit_to: null }))).toBe('@alice deleted branch old');
-    expect(read(push('pushed', 'main'), elsewhere)).toBe('@alice pushed to main in demo/web · _Fix rounding_');
+    expect(read(push('pushed', 'main'), elsewhere)).toBe('@alice pushed 1 commit to main in demo/web · _Fix rounding_');
   });
 
-  it('reads comments by what they were on: "@eve commented on !2", an issue, a snippet, a commit', () => {
+  it('reads comments by what they were on and what they said: "@eve commented on !2: “Looks good”", an issue, a snippet, a commit', () => {
     const note = (noteable_type: string, extra: Record<string, unknown>) =>
       event({
         action_name: 'commented on',
@@ -108,13 +112,15 @@ describe('eventSentence', () => {
           ...extra,
         },
       });
-    expect(read(note('MergeRequest', { noteable_iid: 2 }))).toBe('@eve commented on !2');
+    expect(read(note('MergeRequest', { noteable_iid: 2 }))).toBe('@eve commented on !2: “Looks good”');
     expect(say(note('MergeRequest', { noteable_iid: 2 }))).toContain(
       `<${SERVER}/demo/web/merge_requests/2#note_302|!2>`,
     );
-    expect(read(note('Issue', { noteable_iid: 4 }))).toBe('@eve commented on issue #4');
-    expect(read(note('Snippet', { noteable_id: 7, noteable_iid: null }))).toBe('@eve commented on snippet $7');
-    expect(read(note('Commit', { noteable_id: null }))).toBe('@eve commented on a commit');
+    expect(read(note('Issue', { noteable_iid: 4 }))).toBe('@eve commented on issue #4: “Looks good”');
+    expect(read(note('Snippet', { noteable_id: 7, noteable_iid: null }))).toBe(
+      '@eve commented on snippet $7: “Looks good”',
+    );
+    expect(read(note('Commit', { noteable_id: null }))).toBe('@eve commented on a commit: “Looks good”');
     expect(read(event({ action_name: 'commented on', target_type: 'Note', target_id: 9 }))).toBe(
       '@alice commented on a comment',
     );
@@ -191,5 +197,29 @@ describe('eventLine and buildEventList', () => {
     );
     expect(findLimitViolations(m)).toEqual([]);
     expect(m.text).toBe('Events in demo/web: 40 shown');
+  });
+});
+
+describe('an event list reads as people say it (issue 29, item 5)', () => {
+  it('calls an "opened" of something closed before it in view a reopen, and "accepted" a merge', () => {
+    const issue = (action_name: string, created_at: string) =>
+      event({ action_name, target_type: 'Issue', target_id: 116, target_iid: 16, target_title: 'T', created_at });
+    const mr = event({ action_name: 'accepted', target_type: 'MergeRequest', target_iid: 7, target_title: 'M' });
+    const list = buildEventList(
+      [
+        issue('opened', '2026-03-02T09:00:00Z'),
+        mr,
+        issue('closed', '2026-03-02T08:30:00Z'),
+        issue('opened', '2026-03-01T08:00:00Z'),
+      ],
+      { page: 1, nextPage: null, total: null },
+      { title: 'Events', filters: '', place: null, ctx: here },
+    );
+    const text = JSON.stringify(list.blocks).replace(/<[^>|]+\|([^>]+)>/g, '$1');
+    expect(text).toContain('@alice reopened issue #16 *T*');
+    expect(text).toContain('@alice closed issue #16 *T*');
+    expect(text).toContain('@alice opened issue #16 *T*');
+    expect(text).toContain('@alice merged !7 *M*');
+    expect(text).not.toContain('accepted');
   });
 });
