@@ -72,20 +72,20 @@ describe('a signed request posted twice', () => {
 // header), so the server saw four more POSTs.
 describe('a signed request resent with its signature header changed', () => {
   it('runs once: every copy whose header is not exactly v0= and 64 hex digits is refused with 401', async () => {
-    sim.reset();
-    const seq = bot.fake.lastSeq;
+    app.sim.reset();
+    const seq = app.bot.fake.lastSeq;
     const raw = slashCommandBody({
       user: PEOPLE.alice,
       command: '/gl',
       text: 'job retry demo/web 8',
       channel: 'C0REPLAY',
-      responseUrl: bot.fake.registerResponseUrl({ channel: 'C0REPLAY', user: PEOPLE.alice.id }),
-      triggerId: bot.fake.issueTrigger(),
+      responseUrl: app.bot.fake.registerResponseUrl({ channel: 'C0REPLAY', user: PEOPLE.alice.id }),
+      triggerId: app.bot.fake.issueTrigger(),
     });
-    const { headers, body } = signedRequest(bot.signingSecret, raw);
+    const { headers, body } = signedRequest(app.bot.signingSecret, raw);
     const signature = headers['x-slack-signature'] as string;
     const post = (sig: string) =>
-      fetch(`${bot.url}/slack/events`, { method: 'POST', headers: { ...headers, 'x-slack-signature': sig }, body });
+      fetch(`${app.bot.url}/slack/events`, { method: 'POST', headers: { ...headers, 'x-slack-signature': sig }, body });
     expect((await post(signature)).status).toBe(200);
     const copies = [
       `${signature}=x`,
@@ -101,8 +101,8 @@ describe('a signed request resent with its signature header changed', () => {
     const statuses = [];
     for (const copy of copies) statuses.push((await post(copy)).status);
     expect(statuses).toEqual(copies.map(() => 401));
-    await bot.fake.waitFor((r) => r.kind === 'response_url', { fromSeq: seq, timeoutMs: 5000 });
-    expect(sim.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
-    expect(bot.fake.since(seq, (r) => r.kind === 'response_url')).toHaveLength(1);
+    await app.bot.fake.waitFor((r) => r.kind === 'response_url', { fromSeq: seq, timeoutMs: 5000 });
+    expect(app.sim.requests().filter((r) => r.method === 'POST')).toHaveLength(1);
+    expect(app.bot.fake.since(seq, (r) => r.kind === 'response_url')).toHaveLength(1);
   });
 });
