@@ -82,6 +82,39 @@ export class InvalidInputError extends BotError {
 }
 
 /**
+ * Why the server refused, finer than its status: a closed set, so that a reason no view has words for (or a typo
+ * of one) does not compile. `role:<Role>` names the role a read needs.
+ */
+export type RefusalReason =
+  | `role:${'Guest' | 'Reporter' | 'Developer' | 'Maintainer' | 'Owner'}`
+  | 'not_manual'
+  | 'no_artifacts'
+  | 'no_ref'
+  | 'move'
+  | 'time'
+  | 'merge_denied'
+  | 'not_mergeable'
+  | 'not_mergeable_now'
+  | 'not_auto_merging'
+  | 'not_open'
+  | 'sha_moved'
+  | 'exists'
+  | 'not_yours'
+  | 'not_pending'
+  | 'admin'
+  | 'admin_only'
+  | 'owner_only'
+  | 'no_agent'
+  | 'no_key'
+  | 'not_owner'
+  | 'elsewhere'
+  | 'gone'
+  | 'unknown_emoji'
+  | 'not_allowed'
+  /** The project an issue was to move to, named as typed. */
+  | `no_target:${string}`;
+
+/**
  * The server refused an action for a reason a person can act on: what was refused, on what, the status, and
  * (when the operation knows it) why. Views turn it into a sentence.
  */
@@ -91,7 +124,7 @@ export interface Refusal {
   subject: Resource;
   status: number | null;
   /** A finer reason than the status: `not_manual`, `no_artifacts`, `role:Reporter`… */
-  reason?: string;
+  reason?: RefusalReason;
   serverMessage?: string | null;
 }
 

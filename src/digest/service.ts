@@ -40,6 +40,13 @@ export interface DigestServiceOptions {
   at?: (point: RunPoint) => void;
 }
 
+export interface DigestChanges {
+  cron?: string;
+  tz?: string;
+  action?: string | null;
+  targetType?: string | null;
+}
+
 export interface DigestService {
   /** Creates a digest, or changes the schedule of the same one (same owner, place and subject). */
   create(input: Omit<NewDigest, 'nextRunAt' | 'cursor'>): Promise<{ digest: Digest; created: boolean }>;
@@ -50,6 +57,11 @@ export interface DigestService {
   listOwned(teamId: string, userId: string): Promise<Digest[]>;
   /** When an active digest runs next (null when paused). */
   nextRun(d: Digest): Date | null;
+  /**
+   * Changes a digest's schedule, zone or event filters (only what is given; a filter of null posts all events);
+   * an active one is armed on its new schedule at once. Null when there is no such digest.
+   */
+  edit(id: number, changes: DigestChanges): Promise<Digest | null>;
   pause(id: number, by: string): Promise<Digest | null>;
   resume(id: number): Promise<Digest | null>;
   remove(id: number): Promise<boolean>;
@@ -173,6 +185,26 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     },
     listOwned: (teamId, userId) => store.listForOwner(teamId, userId),
     nextRun,
+    async edit(id, changes) {
+      const current = await store.get(id);
+      if (!current) return null;
+      const cron = checkCron(changes.cron ?? current.cron);
+      if (!cron.ok) throw new InvalidInputError(md`The cron expression ${changes.cron ?? ''} ${cron.problem}.`);
+      const zone = checkZone(changes.tz ?? current.tz);
+      if (!zone.ok) throw new InvalidInputError(md`The time zone ${changes.tz ?? ''} ${zone.problem}.`);
+      let d: Digest | null = current;
+      if (changes.action !== undefined || changes.targetType !== undefined) {
+        const action = changes.action === undefined ? current.action : changes.action;
+        const targetType = changes.targetType === undefined ? current.targetType : changes.targetType;
+        d = await store.refilter(id, action, targetType);
+      }
+      if (cron.value !== current.cron || zone.value !== current.tz) {
+        const nextRunAt = current.active ? nextRunAfter(cron.value, zone.value, o.now()) : null;
+        d = await store.reschedule(id, cron.value, zone.value, nextRunAt);
+        if (d) scheduler.arm(d);
+      }
+      return d;
+    },
     async pause(id, by) {
       const d = await store.pause(id, 'person', by);
       if (d) scheduler.disarm(id);

@@ -44,8 +44,8 @@ export class GitlabError extends Error {
   readonly method: string;
   readonly path: string;
   readonly serverMessage: string | null;
-  /** What the call was about, set by the operation that made it, so messages can name it. */
-  subject: Resource | null = null;
+  /** What the call was about, named by the operation that made it (see `about`), so messages can name it. */
+  readonly subject: Resource | null = null;
 
   constructor(init: GitlabErrorInit) {
     super(init.message ?? describe(init));
@@ -54,6 +54,17 @@ export class GitlabError extends Error {
     this.method = init.method;
     this.path = init.path;
     this.serverMessage = init.serverMessage ?? null;
+  }
+
+  /**
+   * The same error about `subject`: a copy (same class, message, stack and fields), so an error already thrown is
+   * never changed under whoever else holds it.
+   */
+  about(subject: Resource): this {
+    const copy = Object.create(Object.getPrototypeOf(this)) as this;
+    Object.defineProperties(copy, Object.getOwnPropertyDescriptors(this));
+    Object.defineProperty(copy, 'subject', { value: subject, enumerable: true });
+    return copy;
   }
 
   toJSON(): Record<string, unknown> {

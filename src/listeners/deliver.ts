@@ -53,7 +53,9 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
     case 'none':
       return;
     case 'message':
-      return say(d, reply.message, reply.inChannel ?? false);
+      await say(d, reply.message, reply.inChannel ?? false);
+      if (reply.after) await deliver(d, reply.after);
+      return;
     case 'modal':
       if (!d.triggerId) throw new Error('a modal needs a trigger_id');
       await d.client.views.open({ trigger_id: d.triggerId, view: reply.view });

@@ -2,6 +2,7 @@ import { AccountButtons, LinkButtons, ListButtons, NoopButtons } from '../button
 import { buildHelp, type CommandKey } from '../grammar/index.js';
 import { createAccountOperations } from '../operations/account.js';
 import {
+  buildChannelDefaultAnnounced,
   buildChannelDefaultCleared,
   buildChannelDefaultSet,
   buildChannelDefaultShown,
@@ -39,7 +40,10 @@ export const account = n.define({
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
     },
     async whoami(_cmd, ctx, s) {
-      return ephemeral(buildWhoami(await ctx.session.connection(), s.serverUrl, s.slashCommand));
+      const timeZone = await s.timeZoneOf(ctx.actor.userId);
+      return ephemeral(
+        buildWhoami(await ctx.session.connection(), { serverUrl: s.serverUrl, slashCommand: s.slashCommand, timeZone }),
+      );
     },
     async use(cmd, ctx, s, ops) {
       if (cmd.flags.clear) {
@@ -53,11 +57,15 @@ export const account = n.define({
       if (cmd.target.kind !== 'project' || !cmd.target.project) {
         return ephemeral(buildChannelDefaultShown(await ops.channelProject(ctx), s.slashCommand));
       }
-      const { project, webUrl } = await ops.useProject(ctx, cmd.target.project);
+      const { project, webUrl, isPublic } = await ops.useProject(ctx, cmd.target.project);
+      const set = { project, webUrl, actorId: ctx.actor.userId, slashCommand: s.slashCommand, ships: s.ships };
+      if (isPublic) return { kind: 'message', message: buildChannelDefaultSet(set), inChannel: true };
+      // Not everyone here may see a non-public project: its name and link go to the person alone, and the
+      // channel hears only that a default was set.
       return {
         kind: 'message',
-        message: buildChannelDefaultSet(project, webUrl, ctx.actor.userId, s.slashCommand, s.ships),
-        inChannel: true,
+        message: buildChannelDefaultSet({ ...set, privately: true }),
+        after: { kind: 'message', message: buildChannelDefaultAnnounced(ctx.actor.userId), inChannel: true },
       };
     },
   },

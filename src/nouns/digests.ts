@@ -1,5 +1,6 @@
 import { DigestButtons, type DigestSurface } from '../buttons/digests.js';
 import type { RunOutcome } from '../digest/runner.js';
+import { InvalidInputError } from '../errors.js';
 import type { RequestContext } from '../operations/context.js';
 import { createDigestOperations, type DigestAction, type DigestOperations } from '../operations/digests.js';
 import type { Digest } from '../store/digest-store.js';
@@ -19,6 +20,7 @@ import {
 } from '../views/digest-cards.js';
 import { buildTodosDigest } from '../views/digest-posts.js';
 import { digestSubject, removeConfirmation } from '../views/digests.js';
+import { code, md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { cardContext } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
@@ -155,6 +157,22 @@ export const digests = n.define({
     },
     async 'digest.list'(_cmd, ctx, s, ops) {
       return ephemeral(await digestList(ctx, s, ops));
+    },
+    async 'digest.edit'(cmd, ctx, s, ops) {
+      const { cron, tz, action, targetType } = cmd.flags;
+      if (cron === undefined && tz === undefined && action === undefined && targetType === undefined) {
+        throw new InvalidInputError(
+          md`Say what to change: ${code('--cron')}, ${code('--tz')}, ${code('--action')} or ${code('--target-type')}. Nothing was changed.`,
+        );
+      }
+      const anyAsNone = (v: string | undefined) => (v === undefined ? undefined : v === 'any' ? null : v);
+      const d = await ops.edit(ctx, cmd.args.id, {
+        ...(cron !== undefined ? { cron } : {}),
+        ...(tz !== undefined ? { tz } : {}),
+        ...(action !== undefined ? { action: anyAsNone(action) } : {}),
+        ...(targetType !== undefined ? { targetType: anyAsNone(targetType) } : {}),
+      });
+      return ephemeral(await digestCard(ctx, s, ops, d, done('edit', ctx.actor.userId, label(d.id))));
     },
     async 'digest.pause'(cmd, ctx, s, ops) {
       const r = await ops.manage(ctx, cmd.args.id, 'pause');

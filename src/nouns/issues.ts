@@ -169,7 +169,10 @@ async function addTodo(
   );
 }
 
-/** 👍 as the clicker. A refusal is explained when the issue as it is now explains it: given already, or their own. */
+/**
+ * 👍 as the clicker, a toggle as Slack's reactions are: the server refuses a second one, and when the clicker gave
+ * it already it is taken back. Another refusal is explained when the issue explains it (their own issue).
+ */
 async function thumbsUp(
   ctx: RequestContext,
   s: Platform,
@@ -182,8 +185,11 @@ async function thumbsUp(
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
     const issue = await ops.withTimeStats(ctx, project, iid);
-    if (await ops.hasThumbsUp(ctx, project, iid)) {
-      return issueCard(ctx, s, project, issue, stale(issueStaleText('upvoted')));
+    const given = await ops.ownThumbsUp(ctx, project, iid);
+    if (given !== null) {
+      await ops.takeBackThumbsUp(ctx, project, iid, given);
+      const notice = done('unthumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
+      return issueCard(ctx, s, project, { ...issue, upvotes: Math.max(0, issue.upvotes - 1) }, notice);
     }
     const viewer = (await ctx.session.connection())?.username ?? null;
     if (viewer !== null && issue.author.username === viewer) {

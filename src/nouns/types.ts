@@ -36,8 +36,8 @@ export type UnfurlTarget =
 
 /** What a handler answers; listeners deliver it. */
 export type Reply =
-  /** A new message: ephemeral to the person unless inChannel. */
-  | { kind: 'message'; message: SlackMessage; inChannel?: boolean }
+  /** A new message: ephemeral to the person unless inChannel; then `after`, when given. */
+  | { kind: 'message'; message: SlackMessage; inChannel?: boolean; after?: Reply }
   /** Redraw the message whose button was clicked, in place. */
   | { kind: 'update'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }

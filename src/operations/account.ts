@@ -30,7 +30,10 @@ export function createAccountOperations(o: { access: GitlabAccess; tokens: Token
     },
     disconnect: (actor: Actor) => o.tokens.remove(actor.teamId, actor.userId),
     /** Makes a project the channel's default after one read proves it exists and the person may see it. */
-    async useProject(ctx: RequestContext, ref: ProjectRef): Promise<{ project: string; webUrl: string | null }> {
+    async useProject(
+      ctx: RequestContext,
+      ref: ProjectRef,
+    ): Promise<{ project: string; webUrl: string | null; isPublic: boolean }> {
       const key = ref.kind === 'path' ? ref.path : ref.id;
       const project = await about(
         { kind: 'project', project: projectOf(key) },
@@ -43,7 +46,8 @@ export function createAccountOperations(o: { access: GitlabAccess; tokens: Token
         project: path,
         setBy: ctx.actor.userId,
       });
-      return { project: path, webUrl: project.web_url ?? null };
+      // A server that does not say is taken as private: the name is then not told to the whole channel.
+      return { project: path, webUrl: project.web_url ?? null, isPublic: project.visibility === 'public' };
     },
     async clearProject(ctx: RequestContext): Promise<string | null> {
       const previous = await o.channels.get(ctx.actor.teamId, channelOf(ctx));

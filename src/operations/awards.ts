@@ -1,4 +1,4 @@
-import { RefusedError } from '../errors.js';
+import { type RefusalReason, RefusedError } from '../errors.js';
 import { type Awardable, type AwardTarget, awardableRef, awardTargetRef } from '../gitlab/award-emoji.js';
 import { NotFoundError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
@@ -71,7 +71,7 @@ export function createAwardOperations(o: { access: GitlabAccess }) {
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
         const said = err.serverMessage ?? '';
-        const refuse = (reason: string) =>
+        const refuse = (reason: RefusalReason) =>
           new RefusedError(
             { action: 'award', subject: awardSubject(t, `:${name}:`), status: 404, reason, serverMessage: said },
             err,

@@ -1,6 +1,6 @@
 import type { RunOutcome } from '../digest/runner.js';
-import type { DigestService } from '../digest/service.js';
-import { InvalidInputError, RefusedError, UnknownPersonError } from '../errors.js';
+import type { DigestChanges, DigestService } from '../digest/service.js';
+import { InvalidInputError, type RefusalReason, RefusedError, UnknownPersonError } from '../errors.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { UserRef } from '../grammar/index.js';
@@ -32,7 +32,7 @@ export interface NewDigestInput {
 
 const subjectOf = (id: number): Resource => ({ kind: 'digest', id });
 
-function refuse(action: string, id: number, reason: string): never {
+function refuse(action: string, id: number, reason: RefusalReason): never {
   throw new RefusedError({ action, subject: subjectOf(id), status: null, reason });
 }
 
@@ -99,6 +99,20 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
     /** The person's own digests, wherever they post (the Home tab's). */
     owned: (ctx: RequestContext) => digests.listOwned(ctx.actor.teamId, ctx.actor.userId),
     nextRun: (d: Digest) => digests.nextRun(d),
+    /**
+     * Changes a digest's schedule, zone or event filters: only its owner or a workspace admin may, as for pause.
+     * A todos digest has no event filters to change.
+     */
+    async edit(ctx: RequestContext, id: number, changes: DigestChanges): Promise<Digest> {
+      const d = await find(id);
+      if (!(await mayManage(ctx, d))) refuse('edit', id, 'not_owner');
+      if (d.kind === 'todos' && (changes.action !== undefined || changes.targetType !== undefined)) {
+        throw new InvalidInputError(
+          md`Digest #${id} posts todos: ${code('--action')} and ${code('--target-type')} are for events digests. Nothing was changed.`,
+        );
+      }
+      return (await digests.edit(id, changes)) ?? refuse('edit', id, 'gone');
+    },
     /** Refuses (before anything changes) a person who may not manage the digest. */
     async checkManage(ctx: RequestContext, d: Digest, action: DigestAction): Promise<void> {
       if (!(await mayManage(ctx, d))) refuse(action, d.id, 'not_owner');

@@ -159,8 +159,8 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
       );
     },
 
-    /** Whether the person acting has given the issue a 👍 (read after the server refused another). */
-    async hasThumbsUp(ctx: RequestContext, project: Project, iid: number): Promise<boolean> {
+    /** The id of the 👍 the person acting gave the issue, if any (read after the server refused another). */
+    async ownThumbsUp(ctx: RequestContext, project: Project, iid: number): Promise<number | null> {
       const username = (await ctx.session.connection())?.username ?? null;
       const awards = await about(
         issueOf(project, iid),
@@ -168,7 +168,16 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
           c.awardEmoji.list({ kind: 'issue', project: project.key, iid }, { per_page: 100 }),
         ),
       );
-      return awards.items.some((a) => a.name === 'thumbsup' && username !== null && a.user.username === username);
+      const own = awards.items.find((a) => a.name === 'thumbsup' && username !== null && a.user.username === username);
+      return own?.id ?? null;
+    },
+
+    /** Takes back the person's own 👍. */
+    takeBackThumbsUp(ctx: RequestContext, project: Project, iid: number, awardId: number): Promise<void> {
+      return about(
+        issueOf(project, iid),
+        o.access.withClient(ctx, (c) => c.awardEmoji.remove({ kind: 'issue', project: project.key, iid }, awardId)),
+      );
     },
 
     /** Who last closed or reopened the issue, from the project's events (servers before 10.6 do not say). */

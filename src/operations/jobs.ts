@@ -1,3 +1,4 @@
+import type { RefusalReason } from '../errors.js';
 import type { JobScope } from '../gitlab/jobs.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Project, Resource } from '../gitlab/project.js';
@@ -23,7 +24,7 @@ export interface Artifact {
 const jobOf = (project: Project, id: number): Resource => ({ kind: 'job', project, id });
 
 /** What each status means when the server refuses a job action (the view says it in words). */
-const REFUSALS: Record<JobAction, Partial<Record<number, string | true>>> = {
+const REFUSALS: Record<JobAction, Partial<Record<number, RefusalReason | true>>> = {
   retry: { 403: true },
   cancel: { 403: true },
   play: { 400: 'not_manual', 403: true },

@@ -1,4 +1,4 @@
-import { type Refusal, RefusedError } from '../errors.js';
+import { type Refusal, type RefusalReason, RefusedError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
 import type { Resource } from '../gitlab/project.js';
 
@@ -7,8 +7,7 @@ export async function about<T>(subject: Resource, work: Promise<T>): Promise<T> 
   try {
     return await work;
   } catch (err) {
-    if (err instanceof GitlabError && !err.subject) err.subject = subject;
-    throw err;
+    throw err instanceof GitlabError && !err.subject ? err.about(subject) : err;
   }
 }
 
@@ -19,7 +18,7 @@ export async function about<T>(subject: Resource, work: Promise<T>): Promise<T> 
 export async function refusing<T>(
   action: string,
   subject: Resource,
-  reasons: Readonly<Partial<Record<number, string | true>>>,
+  reasons: Readonly<Partial<Record<number, RefusalReason | true>>>,
   work: Promise<T>,
 ): Promise<T> {
   try {

@@ -88,6 +88,8 @@ export interface DigestStore {
   listActive(): Promise<Digest[]>;
   count(): Promise<number>;
   reschedule(id: number, cron: string, tz: string, nextRunAt: Date | null): Promise<Digest | null>;
+  /** Changes which events an events digest posts (null: all). */
+  refilter(id: number, action: string | null, targetType: string | null): Promise<Digest | null>;
   /** Pauses an active digest; null when it was not active (so whoever pauses it says so once). */
   pause(id: number, reason: PauseReason, by: string | null): Promise<Digest | null>;
   /** Pauses every active digest of an owner at once; returns the ones this paused. */
@@ -298,6 +300,15 @@ export function createDigestStore(
         cron,
         tz,
         iso(nextRunAt),
+        now().toISOString(),
+        id,
+      ]);
+      return get(id);
+    },
+    async refilter(id, action, targetType) {
+      await db.run('UPDATE digests SET action = $1, target_type = $2, updated_at = $3 WHERE id = $4', [
+        action,
+        targetType,
         now().toISOString(),
         id,
       ]);

@@ -107,11 +107,16 @@ export function buildConnectPrompt(reason: ConnectPromptReason, serverUrl: strin
   ]);
 }
 
-export function buildWhoami(connection: Connection | null, serverUrl: string, slashCommand: string): SlackMessage {
+export function buildWhoami(
+  connection: Connection | null,
+  o: { serverUrl: string; slashCommand: string; timeZone: string },
+): SlackMessage {
+  const { serverUrl, slashCommand, timeZone } = o;
   const problem = connectionProblem(connection, serverUrl);
   if (problem || !connection) return buildConnectPrompt(problem ?? 'not_connected', serverUrl, slashCommand);
   const as = connection.username ? md` as ${code(`@${connection.username}`)}` : '';
-  const text = md`You're connected to ${link(connection.serverUrl, connection.serverUrl)}${as} since ${formatDateTime(connection.createdAt)} (token last checked ${formatDateTime(connection.verifiedAt)}).`;
+  // In the person's own zone, as their Home tab shows the same times.
+  const text = md`You're connected to ${link(connection.serverUrl, connection.serverUrl)}${as} since ${formatDateTime(connection.createdAt, timeZone)} (token last checked ${formatDateTime(connection.verifiedAt, timeZone)}).`;
   return message(
     md`You're connected to ${connection.serverUrl}${connection.username ? ` as @${connection.username}` : ''}.`,
     [
@@ -154,23 +159,36 @@ const USE_EXAMPLES: [CommandKey, string][] = [
   ['pipeline.list', 'pipelines'],
 ];
 
-export function buildChannelDefaultSet(
-  project: string,
-  webUrl: string | null,
-  actorId: string,
-  slashCommand: string,
-  ships: (key: CommandKey) => boolean,
-): SlackMessage {
-  const name = webUrl ? link(webUrl, project) : code(project);
-  const examples = USE_EXAMPLES.filter(([key]) => ships(key))
+export interface ChannelDefaultSet {
+  project: string;
+  webUrl: string | null;
+  actorId: string;
+  slashCommand: string;
+  ships: (key: CommandKey) => boolean;
+  /** Told to the person alone: the project is not public, so the channel is not told its name. */
+  privately?: boolean;
+}
+
+export function buildChannelDefaultSet(set: ChannelDefaultSet): SlackMessage {
+  const name = set.webUrl ? link(set.webUrl, set.project) : code(set.project);
+  const examples = USE_EXAMPLES.filter(([key]) => set.ships(key))
     .slice(0, 2)
-    .map(([, text]) => code(`${slashCommand} ${text}`));
-  return message(md`This channel's default project is now ${project}.`, [
-    section(md`:pushpin: ${mention(actorId)} set this channel's default project to ${name}.`),
+    .map(([, text]) => code(`${set.slashCommand} ${text}`));
+  const said = set.privately
+    ? md`:pushpin: This channel's default project is now ${name}. It is not public, so the channel was told only that a default was set, not which.`
+    : md`:pushpin: ${mention(set.actorId)} set this channel's default project to ${name}.`;
+  return message(md`This channel's default project is now ${set.project}.`, [
+    section(said),
     context([
-      md`Commands here may now leave out the project: ${joinMd(examples, ', ')}. ${code(`${slashCommand} use --clear`)} removes it.`,
+      md`Commands here may now leave out the project: ${joinMd(examples, ', ')}. ${code(`${set.slashCommand} use --clear`)} removes it.`,
     ]),
   ]);
+}
+
+/** What the channel hears when a non-public project became its default: that one was set, and by whom. */
+export function buildChannelDefaultAnnounced(actorId: string): SlackMessage {
+  const text = md`:pushpin: ${mention(actorId)} set a default project for this channel (one that is not public, so it is not named here). Commands here may now leave out the project.`;
+  return message(md`${mention(actorId)} set a default project for this channel.`, [section(text)]);
 }
 
 export function buildChannelDefaultCleared(previous: string | null, actorId: string): SlackMessage {

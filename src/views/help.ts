@@ -1,5 +1,5 @@
 import type { HelpText, UsageError } from '../grammar/index.js';
-import { context, header, message, type SlackMessage, section } from './blocks.js';
+import { header, message, type SlackMessage, section } from './blocks.js';
 import { Md } from './mrkdwn.js';
 
 // Help and usage texts come from the grammar, already written as escaped mrkdwn.
@@ -7,8 +7,8 @@ import { Md } from './mrkdwn.js';
 export function buildHelpMessage(help: HelpText): SlackMessage {
   return message(help.title, [
     header(help.title),
+    // The grammar's help says what `--share` does where it applies (the overview, a noun with reads).
     ...help.sections.slice(0, 45).map((s) => section(Md.trusted(s))),
-    context(['Add `--share` to a read to post the answer in the channel.'].map((t) => Md.trusted(t))),
   ]);
 }
 

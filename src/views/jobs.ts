@@ -185,7 +185,7 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     extra.push(md`:package: ${job.artifacts_file.filename} (${formatBytes(job.artifacts_file.size)})${expiry}`);
   }
   if (facts.erased) extra.push('trace and artifacts erased');
-  if (url) extra.push(linked(url, 'Open in GitLab'));
+  // The card's own button opens it in GitLab: no second link here.
   blocks.push(context(extra));
   blocks.push(...noticeBlocks(c.notice));
   blocks.push(actions([...jobActionsFor(job, facts).map((a) => jobButton(a, job, project, null)), ...openButton(url)]));

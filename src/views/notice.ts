@@ -29,6 +29,7 @@ export const DONE_BY: Record<string, string> = {
   unsubscribe: 'Unsubscribed',
   todo: 'Added to the todos',
   thumbsup: ':thumbsup: given',
+  unthumbsup: ':thumbsup: taken back',
   move: 'Moved',
   estimate: 'Estimate set',
   'reset-estimate': 'Estimate reset',

@@ -144,7 +144,7 @@ const JOB_ROWS = rows([
     ],
     access: 'read',
     summary: 'the artifacts of the latest successful job with that name on a ref',
-    example: 'job artifacts demo/web --ref main --job build',
+    example: 'job artifacts demo/web --ref main --job compile',
   },
 ] as const satisfies readonly RowSpec[]);
 

@@ -12,12 +12,31 @@ const CRON_DEFAULT = {
 
 const DIGEST_ID = [{ name: 'id', type: 'id', of: 'digest', placeholder: '<digest-id>' }] as const;
 
+const CRON_CHANGE = {
+  name: 'cron',
+  type: 'cron',
+  placeholder: '"<m h dom mon dow>"',
+  summary: 'when to post from now on, 5-field cron',
+} as const;
+
+/** The event filters as an edit changes them: `any` drops one. */
+const ACTION_CHANGE = {
+  ...EVENT_ACTION,
+  values: [...EVENT_ACTION.values, 'any'],
+  summary: 'only events of this action from now on (`any`: all)',
+} as const;
+const TARGET_TYPE_CHANGE = {
+  ...EVENT_TARGET_TYPE,
+  values: [...EVENT_TARGET_TYPE.values, 'any'],
+  summary: 'only events on this kind of thing from now on (`any`: all)',
+} as const;
+
 export const DIGEST_NOUNS = [
   {
     name: 'digest',
     plural: 'digests',
     group: 'digests',
-    summary: 'scheduled summaries of todos or events: create, list, pause, resume, run, remove',
+    summary: 'scheduled summaries of todos or events: create, list, edit, pause, resume, run, remove',
     defaults: { plural: 'digest.list', singular: 'digest.list' },
   },
 ] as const satisfies readonly NounSpec[];
@@ -48,6 +67,16 @@ export const DIGEST_ROWS = rows([
     needsToken: false,
     summary: "this channel's digests and your DM digests, with their buttons",
     example: 'digest list',
+  },
+  {
+    key: 'digest.edit',
+    verbAliases: ['update', 'change'],
+    args: DIGEST_ID,
+    flags: [CRON_CHANGE, TZ, ACTION_CHANGE, TARGET_TYPE_CHANGE],
+    access: 'write',
+    needsToken: false,
+    summary: "changes a digest's schedule, zone or event filters (`any` drops a filter)",
+    example: 'digest edit 4 --cron "0 8 * * 1-5" --tz Europe/Berlin',
   },
   {
     key: 'digest.pause',

@@ -267,12 +267,12 @@ describe('refusals the server means', () => {
   });
 
   it('says why a pipeline cannot start on a ref that does not exist', async () => {
-    const seen = await h.ask('alice', 'pipeline run demo/web no-such-branch', /refused/);
+    const seen = await h.ask('alice', 'pipeline run demo/web no-such-branch', /no branch or tag/);
     expect(h.calls()).toEqual([
       call('POST', `${WEB}/pipeline`, 'alice', { body: { ref: 'no-such-branch' }, status: 400 }),
     ]);
-    expect(seen.text).toContain('The server refused the request (400).');
-    expect(seen.text).toContain('Reference not found');
+    // Named, not the server's raw 400 ("base Reference not found"): issue 29.
+    expect(seen.text).toContain('demo/web has no branch or tag `no-such-branch` (400), so no pipeline was started.');
   });
 });
 

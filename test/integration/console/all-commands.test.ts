@@ -128,6 +128,7 @@ const SCRIPT = [
   'digest todos --here --cron "30 8 * * *"',
   'digests',
   'digest run 4',
+  'digest edit 1 --cron "0 8 * * 1-5"',
   'digest pause 1',
   'digest resume 1',
   'digest remove 2',

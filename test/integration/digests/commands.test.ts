@@ -137,6 +137,55 @@ describe('digest list', () => {
   });
 });
 
+describe('digest edit', () => {
+  it('changes the schedule, zone and event filters, re-arms the digest, and reads nothing', async () => {
+    const made = await h.ask('alice', 'digest events demo/web --cron "0 9 * * *"', /Digest #\d+/, {
+      channel: 'C0DGED1',
+    });
+    const id = idOf(made.text);
+    const from = h.calls().length;
+    const edited = await h.ask(
+      'alice',
+      `digest edit ${id} --cron "30 7 * * 1-5" --tz America/New_York --action pushed --target-type issue`,
+      /Updated by/,
+      { channel: 'C0DGED1' },
+    );
+    expect(h.calls(from)).toEqual([]);
+    expect(edited.text).toContain(`Updated by <@U0ALICE> · digest #${id}`);
+    expect(edited.text).toContain('*When*\n`30 7 * * 1-5` America/New_York');
+    const d = await h.bot.bot.digests.get(id);
+    expect(d).toMatchObject({ cron: '30 7 * * 1-5', tz: 'America/New_York', action: 'pushed', targetType: 'issue' });
+    expect(h.bot.bot.digests.isArmed(id)).toBe(true);
+    expect(h.bot.bot.digests.nextRun(d as NonNullable<typeof d>)?.toISOString()).toBe('2026-03-02T12:30:00.000Z');
+
+    // `any` drops a filter; what is not named stays.
+    await h.ask('alice', `digest edit ${id} --action any`, /Updated by/, { channel: 'C0DGED1' });
+    expect(await h.bot.bot.digests.get(id)).toMatchObject({ action: null, targetType: 'issue', cron: '30 7 * * 1-5' });
+  });
+
+  it('lets only the owner or a workspace admin edit, and refuses what a digest cannot take', async () => {
+    const made = await h.ask('alice', 'digest todos --here --cron "0 9 * * *"', /Digest #\d+/, { channel: 'C0DGED2' });
+    const id = idOf(made.text);
+    const bob = await h.ask('bob', `digest edit ${id} --cron "0 8 * * *"`, /only its owner/, { channel: 'C0DGED2' });
+    expect(bob.text).toContain(`Digest ${id}: only its owner or a workspace admin may edit it.`);
+    const filters = await h.ask('alice', `digest edit ${id} --action pushed`, /events digests/, {
+      channel: 'C0DGED2',
+    });
+    expect(filters.text).toContain('Nothing was changed.');
+    const nothing = await h.ask('alice', `digest edit ${id}`, /Say what to change/, { channel: 'C0DGED2' });
+    expect(nothing.text).toContain('`--cron`');
+    const hour = await h.ask('alice', `digest edit ${id} --cron "0 24 * * *"`, /must have its hour/, {
+      channel: 'C0DGED2',
+    });
+    expect(hour.text).toContain('from 0 to 23, not 24');
+    expect(await h.bot.bot.digests.get(id)).toMatchObject({ cron: '0 9 * * *', action: null });
+    const root = await h.ask('root', `digest edit ${id} --cron "0 8 * * *"`, /Updated by/, { channel: 'C0DGED2' });
+    expect(root.text).toContain('`0 8 * * *`');
+    const missing = await h.ask('alice', 'digest edit 999 --cron "0 8 * * *"', /no digest/, { channel: 'C0DGED2' });
+    expect(missing.text).toContain('There is no digest #999.');
+  });
+});
+
 describe('digest pause, resume and remove', () => {
   it('pauses and resumes for the owner, saying so when nothing changes', async () => {
     const made = await h.ask('alice', 'digest events demo/web', /Digest #\d+/, { channel: 'C0DGPR1' });

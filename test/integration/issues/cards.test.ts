@@ -206,7 +206,7 @@ describe('card buttons act as the person who clicks', () => {
     expect(todos.filter((t) => t.target.iid === 9 && t.action_name === 'marked')).toHaveLength(1);
   });
 
-  it('gives a 👍 as the clicker, and a second click says it is given already', async () => {
+  it('gives a 👍 as the clicker, and a second click takes it back, as a Slack reaction does', async () => {
     const shared = await h.ask('alice', 'issue demo/web#2 --share', /Search should suggest/);
     expect(labels(shared.message)).toContain('👍 1');
     const from = h.calls().length;
@@ -220,16 +220,19 @@ describe('card buttons act as the person who clicks', () => {
     expect(up.text).toContain('*Votes*\n:thumbsup: 2 · :thumbsdown: 0');
     expect(labels(up.message)).toContain('👍 2');
 
-    const again = await h.press('bob', buttonOf(up, /^👍/), /already gave it/);
-    expect(h.calls(from + 3)).toEqual([
+    const again = await h.press('bob', buttonOf(up, /^👍/), /taken back/);
+    const calls = h.calls(from + 3);
+    expect(calls.slice(0, 4)).toEqual([
       call('POST', `${WEB}/issues/2/award_emoji`, 'bob', { body: { name: 'thumbsup' }, status: 404 }),
       call('GET', `${WEB}/issues/2`, 'bob'),
       call('GET', `${WEB}/issues/2/time_stats`, 'bob'),
       call('GET', `${WEB}/issues/2/award_emoji`, 'bob', { query: { per_page: '100' } }),
     ]);
-    expect(again.text).toContain('You already gave it a :thumbsup:. Nothing was changed.');
+    expect(calls.slice(4).map((c) => [c.method, c.user, c.status])).toEqual([['DELETE', 'bob', 204]]);
+    expect(again.text).toContain(':thumbsup: taken back by <@U0BOB> · issue demo/web#2');
     expect(again.message.key).toBe(shared.message.key);
-    expect(again.text).toContain('*Votes*\n:thumbsup: 2 · :thumbsdown: 0');
+    expect(again.text).toContain('*Votes*\n:thumbsup: 1 · :thumbsdown: 0');
+    expect(labels(again.message)).toContain('👍 1');
   });
 
   it('says a 👍 on your own issue is not possible', async () => {

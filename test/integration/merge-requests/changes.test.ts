@@ -95,9 +95,13 @@ describe('mr commits, versions, version and closes', () => {
     expect(h.calls(from)).toEqual([
       call('GET', `${MR(7)}/versions/${newest}`, 'alice'),
       call('GET', `${MR(7)}/versions/999`, 'alice', { status: 404 }),
+      // The merge request is there: it is the version that is not (issue 29).
+      call('GET', MR(7), 'alice'),
     ]);
     expect(seen.text).toContain(`is uploaded as \`demo-web-mr-7-v${newest}.diff\` in a direct message.`);
-    expect(missing.text).toContain('Merge request demo/web!7 was not found, or you have no access to it (404).');
+    expect(missing.text).toContain(
+      'Version 999 of merge request demo/web!7 was not found, or you have no access to it (404).',
+    );
   });
 
   it('lists the issues a merge closes when merged, or says it closes none', async () => {

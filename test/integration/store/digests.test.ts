@@ -108,6 +108,9 @@ describe.each(ENGINES)('on $name', (under) => {
       nextRunAt: null,
     });
 
+    expect(await digests.refilter(b.id, 'pushed', 'issue')).toMatchObject({ action: 'pushed', targetType: 'issue' });
+    expect(await digests.refilter(b.id, null, 'issue')).toMatchObject({ action: null, targetType: 'issue' });
+
     expect((await digests.pauseOwner('T1', 'U1', 'token')).map((d) => d.id)).toEqual([a.id]);
     expect((await digests.get(a.id))?.pausedReason).toBe('token');
     const resumed = await digests.resumeOwner('T1', 'U1', ['token'], () => t1);

@@ -15,6 +15,8 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../../../src/gitlab/errors.js';
+import { projectOf } from '../../../src/gitlab/project.js';
+import { about } from '../../../src/operations/subject.js';
 
 const at = { method: 'GET', path: '/projects/1/jobs/2', serverMessage: 'nope' };
 
@@ -125,5 +127,29 @@ describe('serverMessageOf', () => {
 
   it('scrubs well-known token shapes even when nobody named them', () => {
     expect(cleanMessage('bad glpat-abcdefghijklmnop', [])).toBe('bad [redacted]');
+  });
+});
+
+describe('an error about a subject', () => {
+  it('is a copy naming the subject; the error thrown first is left as it was', async () => {
+    const thrown = new RateLimitedError({
+      status: 429,
+      method: 'GET',
+      path: '/projects/demo%2Fweb/jobs/8',
+      retryAfterSeconds: 3,
+      attempts: 2,
+    });
+    const subject = { kind: 'job', project: projectOf('demo/web'), id: 8 } as const;
+    const seen = await about(subject, Promise.reject(thrown)).catch((err: unknown) => err);
+    expect(seen).not.toBe(thrown);
+    expect(seen).toBeInstanceOf(RateLimitedError);
+    expect(seen).toMatchObject({ subject, status: 429, retryAfterSeconds: 3, attempts: 2, message: thrown.message });
+    expect((seen as Error).stack).toBe(thrown.stack);
+    expect(thrown.subject).toBeNull();
+    // A subject named nearer the call stays: an outer `about` does not rename it.
+    const outer = await about({ kind: 'project', project: projectOf('demo/web') }, Promise.reject(seen)).catch(
+      (err: unknown) => err,
+    );
+    expect(outer).toBe(seen);
   });
 });

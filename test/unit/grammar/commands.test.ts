@@ -1054,6 +1054,27 @@ const ROWS: Row[] = [
     refuses: [['digest lsit', "I don't know `lsit` after `/gl digest`. Did you mean `list`?"]],
   },
   {
+    row: '/gl digest edit <digest-id> [--cron] [--tz] [--action] [--target-type]',
+    accepts: [
+      [
+        'digest edit 4 --cron "0 8 * * 1-5" --tz europe/berlin --action pushed --target-type any',
+        command('digest.edit', none, {
+          args: { id: 4 },
+          flags: { cron: '0 8 * * 1-5', tz: 'Europe/Berlin', action: 'pushed', targetType: 'any' },
+          needsToken: false,
+        }),
+      ],
+      ['digest update 4', command('digest.edit', none, { args: { id: 4 }, needsToken: false })],
+    ],
+    refuses: [
+      ['digest edit', 'Missing `<digest-id>`.'],
+      [
+        'digest edit 4 --cron "61 * * * *"',
+        '`--cron 61 * * * *` must have its minute from 0 to 59, not 61, e.g. `--cron "0 9 * * 1-5"`.',
+      ],
+    ],
+  },
+  {
     row: '/gl digest pause|resume|remove|run <digest-id>',
     accepts: [
       ['digest pause 4', command('digest.pause', none, { args: { id: 4 }, needsToken: false })],
