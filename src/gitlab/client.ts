@@ -1,110 +1,66 @@
-import { type AwardEmojiApi, createAwardEmojiApi } from './award-emoji.js';
-import { createDeploymentsApi, type DeploymentsApi } from './deployments.js';
-import { createEventsApi, type EventsApi } from './events.js';
+import { createAwardEmojiApi } from './award-emoji.js';
+import { createDeploymentsApi } from './deployments.js';
+import { createEventsApi } from './events.js';
 import type { Transport } from './http.js';
-import { createIssuesApi, type IssuesApi } from './issues.js';
-import { createJobsApi, type JobsApi } from './jobs.js';
-import { createKeysApi, type KeysApi } from './keys.js';
-import { createMergeRequestsApi, type MergeRequestsApi } from './merge-requests.js';
-import { createPipelinesApi, type PipelinesApi } from './pipelines.js';
-import { createProjectsApi, type ProjectsApi } from './projects.js';
-import { createSchedulesApi, type SchedulesApi } from './schedules.js';
-import { createTodosApi, type TodosApi } from './todos.js';
-import { createUsersApi, type UsersApi } from './users.js';
+import { createIssuesApi } from './issues.js';
+import { createJobsApi } from './jobs.js';
+import { createKeysApi } from './keys.js';
+import { createMergeRequestsApi } from './merge-requests.js';
+import { createPipelinesApi } from './pipelines.js';
+import { createProjectsApi } from './projects.js';
+import { createSchedulesApi } from './schedules.js';
+import { createTodosApi } from './todos.js';
+import { createUsersApi } from './users.js';
+
+/** Every resource of the Delivery Service, by the name a client serves it under: one line per resource. */
+const RESOURCES = {
+  jobs: createJobsApi,
+  pipelines: createPipelinesApi,
+  schedules: createSchedulesApi,
+  deployments: createDeploymentsApi,
+  issues: createIssuesApi,
+  mergeRequests: createMergeRequestsApi,
+  awardEmoji: createAwardEmojiApi,
+  todos: createTodosApi,
+  events: createEventsApi,
+  keys: createKeysApi,
+  projects: createProjectsApi,
+  users: createUsersApi,
+} satisfies Record<string, (transport: Transport, token: string) => object>;
+
+type ResourceName = keyof typeof RESOURCES;
 
 /** Every endpoint of the Delivery Service, acting as the owner of one token. */
-export interface GitlabClient {
-  jobs: JobsApi;
-  pipelines: PipelinesApi;
-  schedules: SchedulesApi;
-  deployments: DeploymentsApi;
-  issues: IssuesApi;
-  mergeRequests: MergeRequestsApi;
-  awardEmoji: AwardEmojiApi;
-  todos: TodosApi;
-  events: EventsApi;
-  keys: KeysApi;
-  projects: ProjectsApi;
-  users: UsersApi;
-}
+export type GitlabClient = { readonly [K in ResourceName]: ReturnType<(typeof RESOURCES)[K]> };
 
 /**
  * Cheap: one transport (one connection pool, shared sockets) serves any number of per-user clients, and a
  * client builds the API of a resource only when it is first used (a command touches one or two of twelve).
  */
 export function createGitlabClient(transport: Transport, token: string): GitlabClient {
-  return new Client(transport, token);
+  return new Client(transport, token) as unknown as GitlabClient;
 }
 
-class Client implements GitlabClient {
-  #jobs?: JobsApi;
-  #pipelines?: PipelinesApi;
-  #schedules?: SchedulesApi;
-  #deployments?: DeploymentsApi;
-  #issues?: IssuesApi;
-  #mergeRequests?: MergeRequestsApi;
-  #awardEmoji?: AwardEmojiApi;
-  #todos?: TodosApi;
-  #events?: EventsApi;
-  #keys?: KeysApi;
-  #projects?: ProjectsApi;
-  #users?: UsersApi;
-
+class Client {
   // Truly private, so that no log line or inspection of a client can show the token.
   readonly #transport: Transport;
   readonly #token: string;
+  readonly #built: Partial<Record<ResourceName, object>> = {};
 
   constructor(transport: Transport, token: string) {
     this.#transport = transport;
     this.#token = token;
   }
 
-  get jobs() {
-    this.#jobs ??= createJobsApi(this.#transport, this.#token);
-    return this.#jobs;
-  }
-  get pipelines() {
-    this.#pipelines ??= createPipelinesApi(this.#transport, this.#token);
-    return this.#pipelines;
-  }
-  get schedules() {
-    this.#schedules ??= createSchedulesApi(this.#transport, this.#token);
-    return this.#schedules;
-  }
-  get deployments() {
-    this.#deployments ??= createDeploymentsApi(this.#transport, this.#token);
-    return this.#deployments;
-  }
-  get issues() {
-    this.#issues ??= createIssuesApi(this.#transport, this.#token);
-    return this.#issues;
-  }
-  get mergeRequests() {
-    this.#mergeRequests ??= createMergeRequestsApi(this.#transport, this.#token);
-    return this.#mergeRequests;
-  }
-  get awardEmoji() {
-    this.#awardEmoji ??= createAwardEmojiApi(this.#transport, this.#token);
-    return this.#awardEmoji;
-  }
-  get todos() {
-    this.#todos ??= createTodosApi(this.#transport, this.#token);
-    return this.#todos;
-  }
-  get events() {
-    this.#events ??= createEventsApi(this.#transport, this.#token);
-    return this.#events;
-  }
-  get keys() {
-    this.#keys ??= createKeysApi(this.#transport, this.#token);
-    return this.#keys;
-  }
-  get projects() {
-    this.#projects ??= createProjectsApi(this.#transport, this.#token);
-    return this.#projects;
-  }
-  get users() {
-    this.#users ??= createUsersApi(this.#transport, this.#token);
-    return this.#users;
+  static {
+    // One getter per resource on the prototype, each building its API on first use.
+    for (const name of Object.keys(RESOURCES) as ResourceName[]) {
+      Object.defineProperty(Client.prototype, name, {
+        get(this: Client) {
+          this.#built[name] ??= RESOURCES[name](this.#transport, this.#token);
+          return this.#built[name];
+        },
+      });
+    }
   }
 }

@@ -1,3 +1,5 @@
+import { parseLinkHeader as parseLinks } from 'got';
+
 /** One page of a list answer, with what the pagination headers said (null where a header was absent or empty). */
 export interface Page<T> {
   items: T[];
@@ -30,17 +32,21 @@ function positiveInt(value: string | undefined): number | null {
   return Number.isSafeInteger(n) ? n : null;
 }
 
-/** `<url>; rel="next", <url>; rel="last"` → { next: url, last: url }. */
+/** `<url>; rel="next", <url>; rel="last"` → { next: url, last: url }, read with got's parser. */
 export function parseLinkHeader(value: string | undefined): Record<string, string> {
   const links: Record<string, string> = {};
   if (!value) return links;
-  for (const part of value.split(/,(?=\s*<)/)) {
-    const match = /^\s*<([^>]*)>\s*;(.*)$/.exec(part);
-    if (!match) continue;
-    const [, url, rest] = match;
-    const rel = /\brel\s*=\s*"?([^";]+)"?/i.exec(rest ?? '');
-    if (url === undefined || !rel?.[1]) continue;
-    for (const name of rel[1].trim().split(/\s+/)) links[name.toLowerCase()] = url;
+  let parsed: ReturnType<typeof parseLinks>;
+  try {
+    parsed = parseLinks(value);
+  } catch {
+    return links; // a Link header got cannot read names no page; X-Next-Page and X-Prev-Page still may
+  }
+  for (const { reference, parameters } of parsed) {
+    const relKey = Object.keys(parameters).find((name) => name.toLowerCase() === 'rel');
+    const rel = relKey ? parameters[relKey]?.replace(/^"|"$/g, '').trim() : '';
+    if (!rel) continue;
+    for (const name of rel.split(/\s+/)) links[name.toLowerCase()] = reference;
   }
   return links;
 }

@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark, SlackRefusedError } from '../digest/slack.js';
+import { createTtlCache } from '../ttl-cache.js';
 
 // Digests' side of Slack with Bolt's Web API client: posts carrying the run's metadata, the history search that
 // settles a run killed after posting, DMs and the admin check. The client waits out Slack's 429s and retries.
@@ -7,7 +8,6 @@ import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark, SlackRefusedError } 
 const HISTORY_PAGE = 200;
 /** Without a previous post to stop at, a run's post is looked for among this many of the latest messages. */
 const HISTORY_PAGES = 5;
-const ADMIN_TTL_MS = 10 * 60 * 1000;
 
 /** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
 function slackError(err: unknown): string | null {
@@ -25,7 +25,7 @@ const isMark = (m: unknown, mark: RunMark): boolean => {
 };
 
 export function createDigestSlack(client: WebClient): DigestSlack {
-  const admins = new Map<string, { admin: boolean; at: number }>();
+  const admins = createTtlCache<boolean>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
   return {
     async post(channel, message, mark) {
       try {
@@ -87,12 +87,11 @@ export function createDigestSlack(client: WebClient): DigestSlack {
       });
     },
     async isAdmin(userId) {
-      const hit = admins.get(userId);
-      if (hit && Date.now() - hit.at < ADMIN_TTL_MS) return hit.admin;
+      const hit = admins.get(userId, Date.now());
+      if (hit !== undefined) return hit;
       const res = await client.users.info({ user: userId });
       const admin = res.user?.is_admin === true || res.user?.is_owner === true;
-      admins.set(userId, { admin, at: Date.now() });
-      if (admins.size > 5000) admins.delete(admins.keys().next().value as string);
+      admins.set(userId, admin, Date.now());
       return admin;
     },
   };

@@ -2,11 +2,10 @@
 // follows each Delivery Service answer (the transport's `nextTurn`, set in app.ts).
 //
 // Node accepts at most one new connection per event-loop turn (libuv ≥ 1.45). When every acknowledged command
-// started its work at once, a burst made each turn do the work of dozens of commands (50–80 ms), and new
-// connections waited seconds to be accepted: ack p99 at 200 in flight was 2.8 s. One piece per turn keeps turns
-// short, so acks keep up with a burst while the work takes the same total time (`npm run bench`, 2,000 commands at
-// 200 in flight: ack p99 2.8 s → 0.2 s, answer p99 2.8 → 0.5 s, commands per second unchanged). Answers from a
-// slow server arrive in bunches; taking them one per turn too keeps acks at ~1 ms with the simulator 50 ms late.
+// started its work at once, a burst made each turn do the work of dozens of commands, and new connections waited
+// seconds to be accepted. One piece per turn keeps turns short, so acks keep up with a burst while the work takes
+// the same total time. Answers from a slow server arrive in bunches; taking them one per turn too keeps acks
+// prompt while the server is late. (`npm run bench` measures this; the figures are in the README's Benchmarks.)
 
 const waiting: (() => void)[] = [];
 let releasing = false;

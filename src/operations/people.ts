@@ -1,11 +1,9 @@
 import { UnknownPersonError } from '../errors.js';
 import type { UserRef } from '../grammar/index.js';
 import type { TokenStore } from '../store/token-store.js';
+import { createTtlCache } from '../ttl-cache.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
-
-const TTL_MS = 10 * 60 * 1000;
-const MAX_CACHED = 5000;
 
 /**
  * People as commands name them (`42`, `alice`, `@alice`, a Slack mention of a connected person) turned into
@@ -13,7 +11,8 @@ const MAX_CACHED = 5000;
  * A name that resolves to nobody is refused before the command's own call.
  */
 export function createPeopleResolver(o: { access: GitlabAccess; tokens: TokenStore; serverUrl: string }) {
-  const ids = new Map<string, { id: number; at: number }>();
+  // A clock set back (tests, a corrected host clock) reads again.
+  const ids = createTtlCache<number>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
 
   /** The server username a ref names (the ref itself for a username; the stored one for a mention). */
   const usernameOf = async (ctx: RequestContext, ref: Exclude<UserRef, { kind: 'id' }>): Promise<string> => {
@@ -26,15 +25,11 @@ export function createPeopleResolver(o: { access: GitlabAccess; tokens: TokenSto
 
   const idOf = async (ctx: RequestContext, username: string): Promise<number> => {
     const key = `${ctx.actor.teamId}:${username.toLowerCase()}`;
-    const hit = ids.get(key);
-    // Fresh only within the last TTL: a clock set back (tests, a corrected host clock) reads again.
-    const age = hit ? ctx.now.getTime() - hit.at : -1;
-    if (hit && age >= 0 && age < TTL_MS) return hit.id;
+    const hit = ids.get(key, ctx.now.getTime());
+    if (hit !== undefined) return hit;
     const user = await o.access.withClient(ctx, (c) => c.users.findByUsername(username));
     if (!user) throw new UnknownPersonError('no_user', username);
-    ids.delete(key);
-    ids.set(key, { id: user.id, at: ctx.now.getTime() });
-    if (ids.size > MAX_CACHED) ids.delete(ids.keys().next().value as string);
+    ids.set(key, user.id, ctx.now.getTime());
     return user.id;
   };
 

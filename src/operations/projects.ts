@@ -2,12 +2,10 @@ import { ProjectRequiredError } from '../errors.js';
 import { type Project, projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
 import type { ChannelStore } from '../store/channel-store.js';
+import { createTtlCache } from '../ttl-cache.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { about } from './subject.js';
-
-const PATH_TTL_MS = 10 * 60 * 1000;
-const MAX_CACHED = 5000;
 
 /**
  * The project a command acts on: the one it names, else the channel's default, else "which project?".
@@ -15,20 +13,18 @@ const MAX_CACHED = 5000;
  * path that labels and links need; the answer is kept a few minutes per person.
  */
 export function createProjectResolver(o: { access: GitlabAccess; channels: ChannelStore }) {
-  const paths = new Map<string, { path: string; at: number }>();
+  const paths = createTtlCache<string>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
 
   const pathOf = async (ctx: RequestContext, id: number): Promise<string> => {
     const key = `${ctx.actor.teamId}:${ctx.actor.userId}:${id}`;
-    const hit = paths.get(key);
-    if (hit && ctx.now.getTime() - hit.at < PATH_TTL_MS) return hit.path;
+    const hit = paths.get(key, ctx.now.getTime());
+    if (hit !== undefined) return hit;
     const project = await about(
       { kind: 'project', project: projectOf(id) },
       o.access.withClient(ctx, (c) => c.projects.get(id)),
     );
     const path = project.path_with_namespace ?? String(id);
-    paths.delete(key);
-    paths.set(key, { path, at: ctx.now.getTime() });
-    if (paths.size > MAX_CACHED) paths.delete(paths.keys().next().value as string);
+    paths.set(key, path, ctx.now.getTime());
     return path;
   };
 

@@ -1,85 +1,74 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
-import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../../support/app-harness.js';
+import { PEOPLE, startApp } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
-let sim: RunningSimulator;
-let bot: StartedApp;
-const clock = fakeClock();
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
-});
-afterAll(async () => {
-  await bot?.stop({ removeData: true });
-  await sim?.close();
-});
+const app = useApp();
 
 const databaseBytes = () =>
-  Buffer.concat(fs.readdirSync(bot.dataDir).map((f) => fs.readFileSync(path.join(bot.dataDir, f))));
+  Buffer.concat(fs.readdirSync(app.bot.dataDir).map((f) => fs.readFileSync(path.join(app.bot.dataDir, f))));
 
 describe('connecting a token', () => {
   it('opens the modal at once, refuses a bad token with a field error, stores a good one sealed', async () => {
-    sim.reset();
-    const command = await bot.slack.command(PEOPLE.bob, 'connect');
+    app.sim.reset();
+    const command = await app.bot.slack.command(PEOPLE.bob, 'connect');
     expect(command.ack.status).toBe(200);
     const opened = await command.waitFor((r) => r.method === 'views.open');
     expect(opened?.ok).toBe(true);
     expect(opened?.body.trigger_id).toBe(command.meta.triggerId);
-    expect(sim.requests()).toEqual([]);
+    expect(app.sim.requests()).toEqual([]);
     const view = opened?.view as Record<string, unknown>;
 
-    const bad = await bot.slack.submitView(PEOPLE.bob, view, { connect_token: 'glpat-not-a-real-token' });
+    const bad = await app.bot.slack.submitView(PEOPLE.bob, view, { connect_token: 'glpat-not-a-real-token' });
     expect(bad.ack.json).toMatchObject({
       response_action: 'errors',
       errors: { connect_token: expect.stringMatching(/refused/) },
     });
     // Side by side: one read proves the api scope, the other says whose token it is.
     const sorted = <T>(rows: T[]) => rows.map((r) => JSON.stringify(r)).sort();
-    expect(sorted(sim.requests().map((r) => [r.method, r.path, r.status]))).toEqual(
+    expect(sorted(app.sim.requests().map((r) => [r.method, r.path, r.status]))).toEqual(
       sorted([
         ['GET', '/api/v4/todos', 401],
         ['GET', '/api/v4/user', 401],
       ]),
     );
-    expect(await bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
+    expect(await app.bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
 
-    sim.reset();
-    const good = await bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.bob });
+    app.sim.reset();
+    const good = await app.bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.bob });
     expect(good.ack.json).toMatchObject({ response_action: 'update' });
     expect(good.text()).toMatch(/connected/i);
-    expect(sorted(sim.requests().map((r) => [r.method, r.path, r.query, r.user]))).toEqual(
+    expect(sorted(app.sim.requests().map((r) => [r.method, r.path, r.query, r.user]))).toEqual(
       sorted([
         ['GET', '/api/v4/todos', { per_page: '1' }, 'bob'],
         ['GET', '/api/v4/user', {}, 'bob'],
       ]),
     );
     expect(JSON.stringify(good.ack.json)).toContain('as `@bob`');
-    expect((await bot.tokens.find('T0TEST', PEOPLE.bob.id))?.status).toBe('valid');
+    expect((await app.bot.tokens.find('T0TEST', PEOPLE.bob.id))?.status).toBe('valid');
 
     expect(databaseBytes().includes(Buffer.from(TOKENS.bob))).toBe(false);
-    expect(bot.logs.join('\n')).not.toContain(TOKENS.bob);
-    expect(JSON.stringify(bot.fake.records)).not.toContain(TOKENS.bob);
+    expect(app.bot.logs.join('\n')).not.toContain(TOKENS.bob);
+    expect(JSON.stringify(app.bot.fake.records)).not.toContain(TOKENS.bob);
 
-    const who = await bot.slack.command(PEOPLE.bob, 'whoami');
+    const who = await app.bot.slack.command(PEOPLE.bob, 'whoami');
     const said = (await who.waitForMessage((t) => /connected/i.test(t))) ? who.text() : '';
     expect(said).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
     // Like `glab auth status`: which account the token belongs to.
     expect(said).toContain('as `@bob`');
 
-    const bye = await bot.slack.command(PEOPLE.bob, 'disconnect');
+    const bye = await app.bot.slack.command(PEOPLE.bob, 'disconnect');
     expect(await bye.waitForMessage((t) => /Disconnected/.test(t))).not.toBeNull();
-    expect(await bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
-    const after = await bot.slack.command(PEOPLE.bob, 'whoami');
+    expect(await app.bot.tokens.find('T0TEST', PEOPLE.bob.id)).toBeNull();
+    const after = await app.bot.slack.command(PEOPLE.bob, 'whoami');
     expect(await after.waitForMessage((t) => /not connected/i.test(t))).not.toBeNull();
   });
 
   it('gives a person without a token one message with a Connect button, and calls nothing', async () => {
-    sim.reset();
-    const it = await bot.slack.command(PEOPLE.carol, 'jobs demo/web --scope failed');
+    app.sim.reset();
+    const it = await app.bot.slack.command(PEOPLE.carol, 'jobs demo/web --scope failed');
     // The ack comes first and empty; the one answer follows on the response_url.
     expect(it.ackMessage).toBeNull();
     expect(await it.waitForMessage((t) => /not connected/i.test(t))).not.toBeNull();
@@ -88,9 +77,9 @@ describe('connecting a token', () => {
     expect(it.text()).toMatch(/not connected/i);
     const connect = it.button(/^Connect$/);
     expect(connect).toBeDefined();
-    expect(sim.requests()).toEqual([]);
+    expect(app.sim.requests()).toEqual([]);
 
-    const click = await bot.slack.click(PEOPLE.carol, connect as NonNullable<typeof connect>);
+    const click = await app.bot.slack.click(PEOPLE.carol, connect as NonNullable<typeof connect>);
     const opened = await click.waitFor((r) => r.method === 'views.open');
     expect(opened?.ok).toBe(true);
     expect((opened?.view?.callback_id as string) ?? '').toBe('gl:connect');
@@ -115,44 +104,44 @@ describe('connecting a token', () => {
 
 describe('the channel default project', () => {
   it('is set after one read as the caller, used by project-less commands, and cleared', async () => {
-    await bot.connect(PEOPLE.alice, TOKENS.alice);
-    sim.reset();
-    const use = await bot.slack.command(PEOPLE.alice, 'use demo/web', { channel: 'C0USE' });
+    await app.bot.connect(PEOPLE.alice, TOKENS.alice);
+    app.sim.reset();
+    const use = await app.bot.slack.command(PEOPLE.alice, 'use demo/web', { channel: 'C0USE' });
     expect(await use.waitForMessage((t) => /default project/.test(t))).not.toBeNull();
     expect(use.text()).toContain('demo/web');
-    expect(sim.requests().map((r) => [r.method, r.path, r.user])).toEqual([
+    expect(app.sim.requests().map((r) => [r.method, r.path, r.user])).toEqual([
       ['GET', '/api/v4/projects/demo%2Fweb', 'alice'],
     ]);
 
-    sim.reset();
-    const jobs = await bot.slack.command(PEOPLE.alice, 'jobs --scope failed', { channel: 'C0USE' });
+    app.sim.reset();
+    const jobs = await app.bot.slack.command(PEOPLE.alice, 'jobs --scope failed', { channel: 'C0USE' });
     await jobs.waitForMessage((t) => /Jobs in demo\/web/.test(t));
-    expect(sim.requests()[0]).toMatchObject({
+    expect(app.sim.requests()[0]).toMatchObject({
       method: 'GET',
       path: '/api/v4/projects/demo%2Fweb/jobs',
       query: { scope: ['failed'] },
     });
 
-    const clear = await bot.slack.command(PEOPLE.alice, 'use --clear', { channel: 'C0USE' });
+    const clear = await app.bot.slack.command(PEOPLE.alice, 'use --clear', { channel: 'C0USE' });
     expect(await clear.waitForMessage((t) => /no longer has a default project/.test(t))).not.toBeNull();
-    sim.reset();
-    const which = await bot.slack.command(PEOPLE.alice, 'jobs', { channel: 'C0USE' });
+    app.sim.reset();
+    const which = await app.bot.slack.command(PEOPLE.alice, 'jobs', { channel: 'C0USE' });
     expect(await which.waitForMessage((t) => /Which project\?/.test(t))).not.toBeNull();
-    expect(sim.requests()).toEqual([]);
+    expect(app.sim.requests()).toEqual([]);
   });
 
   it('refuses an unknown project and keeps the channel without a default', async () => {
-    await bot.connect(PEOPLE.alice, TOKENS.alice);
-    const use = await bot.slack.command(PEOPLE.alice, 'use demo/no-such-project', { channel: 'C0UNKNOWN' });
+    await app.bot.connect(PEOPLE.alice, TOKENS.alice);
+    const use = await app.bot.slack.command(PEOPLE.alice, 'use demo/no-such-project', { channel: 'C0UNKNOWN' });
     expect(await use.waitForMessage((t) => /not found, or you have no access/.test(t))).not.toBeNull();
-    const which = await bot.slack.command(PEOPLE.alice, 'jobs', { channel: 'C0UNKNOWN' });
+    const which = await app.bot.slack.command(PEOPLE.alice, 'jobs', { channel: 'C0UNKNOWN' });
     expect(await which.waitForMessage((t) => /Which project\?/.test(t))).not.toBeNull();
   });
 });
 
 describe('unexpected errors', () => {
   it('reach app.error once, with the reference id the person is shown', async () => {
-    const broken = await startApp({ gitlabUrl: sim.url });
+    const broken = await startApp({ gitlabUrl: app.sim.url });
     broken.db.close();
     try {
       const it = await broken.slack.command(PEOPLE.alice, 'whoami');

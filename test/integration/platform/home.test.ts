@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
-import { PEOPLE, QUICK_SLACK, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../../support/app-harness.js';
+import { PEOPLE, QUICK_SLACK } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
-let sim: RunningSimulator;
-let bot: StartedApp;
-const clock = fakeClock();
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now, slackTiming: QUICK_SLACK });
-});
-afterAll(async () => {
-  await bot?.stop({ removeData: true });
-  await sim?.close();
-});
+const app = useApp({ slackTiming: QUICK_SLACK });
 
 describe('App Home', () => {
   it('shows a person who is not connected a Connect button, and a connected one since when', async () => {
-    const first = await bot.slack.event({
+    const first = await app.bot.slack.event({
       type: 'app_home_opened',
       user: PEOPLE.carol.id,
       channel: 'D0CAROL',
@@ -30,8 +19,8 @@ describe('App Home', () => {
     expect(published?.body.user_id).toBe(PEOPLE.carol.id);
     expect(JSON.stringify(published?.view)).toMatch(/not connected yet[\s\S]*"Connect"/);
 
-    await bot.connect(PEOPLE.alice, TOKENS.alice);
-    const second = await bot.slack.event({
+    await app.bot.connect(PEOPLE.alice, TOKENS.alice);
+    const second = await app.bot.slack.event({
       type: 'app_home_opened',
       user: PEOPLE.alice.id,
       channel: 'D0ALICE',
@@ -43,9 +32,9 @@ describe('App Home', () => {
   });
 
   it('publishes the home tab when Slack rate-limits the first tries: the client waits Retry-After and retries', async () => {
-    bot.fake.rateLimit('views.publish', { times: 2, retryAfter: 0 });
-    const seq = bot.fake.lastSeq;
-    const opened = await bot.slack.event({
+    app.bot.fake.rateLimit('views.publish', { times: 2, retryAfter: 0 });
+    const seq = app.bot.fake.lastSeq;
+    const opened = await app.bot.slack.event({
       type: 'app_home_opened',
       user: PEOPLE.carol.id,
       channel: 'D0CAROL',
@@ -54,7 +43,7 @@ describe('App Home', () => {
     expect(opened.ack.status).toBe(200);
     expect(await opened.waitFor((r) => r.method === 'views.publish' && r.ok, 10_000)).not.toBeNull();
     expect(
-      bot.fake
+      app.bot.fake
         .since(seq)
         .filter((r) => r.method === 'views.publish')
         .map((r) => r.error ?? 'ok'),
@@ -62,16 +51,16 @@ describe('App Home', () => {
   });
 
   it('ignores the Messages tab', async () => {
-    const seq = bot.fake.lastSeq;
-    const it = await bot.slack.event({
+    const seq = app.bot.fake.lastSeq;
+    const it = await app.bot.slack.event({
       type: 'app_home_opened',
       user: PEOPLE.alice.id,
       channel: 'D0ALICE',
       tab: 'messages',
     });
     expect(it.ack.status).toBe(200);
-    const probe = await bot.slack.command(PEOPLE.carol, 'help');
+    const probe = await app.bot.slack.command(PEOPLE.carol, 'help');
     expect(probe.ack.status).toBe(200);
-    expect(bot.fake.since(seq).filter((r) => r.method === 'views.publish')).toEqual([]);
+    expect(app.bot.fake.since(seq).filter((r) => r.method === 'views.publish')).toEqual([]);
   });
 });

@@ -1,33 +1,21 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NOUNS as GRAMMAR_NOUNS, SPEC } from '../../../src/grammar/index.js';
 import { NOUNS } from '../../../src/nouns/index.js';
-import { fakeClock } from '../../support/clock.js';
-import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim } from '../../support/start-sim.js';
+import { useApp } from '../../support/app-harness.js';
+import { PEOPLE, type StartedApp } from '../../support/start-app.js';
 
-let sim: RunningSimulator;
-let bot: StartedApp;
-const clock = fakeClock();
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now });
-});
-afterAll(async () => {
-  await bot?.stop({ removeData: true });
-  await sim?.close();
-});
+const app = useApp();
 
 describe('the HTTP receiver', () => {
   it('answers GET /healthz with 200 once the database answers', async () => {
-    const res = await fetch(`${bot.url}/healthz`);
+    const res = await fetch(`${app.bot.url}/healthz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ status: 'ok', mode: 'http' });
   });
 
   it('answers a signed /gl help with the help, without calling the server', async () => {
-    sim.reset();
-    const it = await bot.slack.command(PEOPLE.carol, 'help');
+    app.sim.reset();
+    const it = await app.bot.slack.command(PEOPLE.carol, 'help');
     expect(it.ack.status).toBe(200);
     const text = it.text();
     for (const word of ['connect', 'jobs', 'pipeline', 'schedule', 'deployment']) expect(text).toContain(word);
@@ -40,7 +28,7 @@ describe('the HTTP receiver', () => {
       if (shipped.has(noun.name)) expect(text).toMatch(word);
       else expect(text).not.toMatch(word);
     }
-    expect(sim.requests()).toEqual([]);
+    expect(app.sim.requests()).toEqual([]);
   });
 
   const forged: [string, Parameters<StartedApp['slack']['command']>[2]][] = [
@@ -55,15 +43,15 @@ describe('the HTTP receiver', () => {
   ];
 
   it.each(forged)('refuses %s with 401 and runs no listener', async (_what, opts) => {
-    sim.reset();
-    const seq = bot.fake.lastSeq;
-    const logsBefore = bot.logs.length;
-    const it = await bot.slack.command(PEOPLE.alice, 'whoami', opts);
+    app.sim.reset();
+    const seq = app.bot.fake.lastSeq;
+    const logsBefore = app.bot.logs.length;
+    const it = await app.bot.slack.command(PEOPLE.alice, 'whoami', opts);
     expect(it.ack.status).toBe(401);
     expect(it.ack.text).toBe('');
     // The receiver answers 401 before Bolt dispatches anything, so nothing can still be on its way.
-    expect(bot.fake.since(seq)).toEqual([]);
-    expect(sim.requests()).toEqual([]);
-    expect(bot.logs.slice(logsBefore).filter((l) => l.includes('command received'))).toEqual([]);
+    expect(app.bot.fake.since(seq)).toEqual([]);
+    expect(app.sim.requests()).toEqual([]);
+    expect(app.bot.logs.slice(logsBefore).filter((l) => l.includes('command received'))).toEqual([]);
   });
 });

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { useApp } from '../../support/app-harness.js';
 import { expectNoUnexpectedErrors, expectWithinLimits } from '../../support/slack-checks.js';
-import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+import { PEOPLE } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
 // Defect 4 of issue 17: a server that answers 401 to everything for a moment must not cost people their
 // connections. On 1388a11 one command during the burst marked the token revoked for good: both tests
@@ -10,27 +10,15 @@ import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim
 
 const WEB = '/api/v4/projects/demo%2Fweb';
 const PROBE = 'GET /api/v4/todos';
-let sim: RunningSimulator;
-let bot: StartedApp;
-const clock = fakeClock();
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  // A second check 800 ms after the first: long enough for the test to end the outage in between, and for two
-  // people's commands sent together to overlap on a busy machine.
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now, revokeCheckDelayMs: 800 });
-  for (const name of ['alice', 'bob'] as const) await bot.connect(PEOPLE[name], TOKENS[name]);
-});
-afterAll(async () => {
-  await bot?.stop({ removeData: true });
-  await sim?.close();
-});
+// A second check a second and a half after the first: long enough for the test to end the outage in between, and
+// for two people's commands sent together to overlap on a busy machine (shorter windows failed under load).
+const app = useApp({ revokeCheckDelayMs: 1500, connected: ['alice', 'bob'] });
 beforeEach(() => {
-  sim.reset();
+  app.sim.reset();
 });
 
-const log = () => sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
-const statusOf = async (name: 'alice' | 'bob') => (await bot.tokens.find('T0TEST', PEOPLE[name].id))?.status;
+const log = () => app.sim.requests().map((r) => `${r.method} ${r.path} ${r.status}`);
+const statusOf = async (name: 'alice' | 'bob') => (await app.bot.tokens.find('T0TEST', PEOPLE[name].id))?.status;
 
 async function waitForLog(pred: (lines: string[]) => boolean): Promise<void> {
   for (let i = 0; i < 1000; i++) {
@@ -45,47 +33,47 @@ const KEPT =
 
 describe('a burst of 401s', () => {
   it('that is over by the second check keeps the token, says so, and the next command works', async () => {
-    sim.setFaults({ errorRate: 1, errorStatus: 401 });
-    const it = await bot.slack.command(PEOPLE.alice, 'job demo/web 8');
+    app.sim.setFaults({ errorRate: 1, errorStatus: 401 });
+    const it = await app.bot.slack.command(PEOPLE.alice, 'job demo/web 8');
     await waitForLog((l) => l.includes(`${PROBE} 401`));
-    sim.setFaults({});
+    app.sim.setFaults({});
     const said = await it.waitForMessage((t) => /second check/.test(t));
-    expect(said?.text).toBe(`${sim.url} ${KEPT}`);
+    expect(said?.text).toBe(`${app.sim.url} ${KEPT}`);
     expect(log()).toEqual([`GET ${WEB}/jobs/8 401`, `${PROBE} 401`, `${PROBE} 200`]);
     expect(await statusOf('alice')).toBe('valid');
 
-    const after = await bot.slack.command(PEOPLE.alice, 'job demo/web 8');
+    const after = await app.bot.slack.command(PEOPLE.alice, 'job demo/web 8');
     expect(await after.waitForMessage((t) => /Job #8 /.test(t))).not.toBeNull();
     expectWithinLimits(it);
-    expectNoUnexpectedErrors(bot.logs);
+    expectNoUnexpectedErrors(app.bot.logs);
   });
 
   it('that outlasts the second check but refuses everyone keeps every token', async () => {
-    sim.setFaults({ errorRate: 1, errorStatus: 401 });
+    app.sim.setFaults({ errorRate: 1, errorStatus: 401 });
     const [a, b] = await Promise.all([
-      bot.slack.command(PEOPLE.alice, 'job demo/web 8'),
-      bot.slack.command(PEOPLE.bob, 'job demo/web 8'),
+      app.bot.slack.command(PEOPLE.alice, 'job demo/web 8'),
+      app.bot.slack.command(PEOPLE.bob, 'job demo/web 8'),
     ]);
     for (const it of [a, b]) expect((await it.waitForMessage((t) => /second check/.test(t)))?.text).toContain(KEPT);
     // Each was checked twice, and each second check was refused too: only the others' refusals saved them.
     expect(log().filter((l) => l === `${PROBE} 401`)).toHaveLength(4);
     expect(await statusOf('alice')).toBe('valid');
     expect(await statusOf('bob')).toBe('valid');
-    sim.setFaults({});
-    const after = await bot.slack.command(PEOPLE.bob, 'job demo/web 8');
+    app.sim.setFaults({});
+    const after = await app.bot.slack.command(PEOPLE.bob, 'job demo/web 8');
     expect(await after.waitForMessage((t) => /Job #8 /.test(t))).not.toBeNull();
   });
 
   it('still marks a token revoked when only that token is refused, twice, by a healthy server', async () => {
-    sim.revoke('bob');
+    app.sim.revoke('bob');
     try {
-      const it = await bot.slack.command(PEOPLE.bob, 'job demo/web 8');
+      const it = await app.bot.slack.command(PEOPLE.bob, 'job demo/web 8');
       expect(await it.waitForMessage((t) => /Your token was refused/.test(t))).not.toBeNull();
       expect(log()).toEqual([`GET ${WEB}/jobs/8 401`, `${PROBE} 401`, `${PROBE} 401`]);
       expect(await statusOf('bob')).toBe('revoked');
     } finally {
-      sim.revoke('bob', { restore: true });
-      await bot.connect(PEOPLE.bob, TOKENS.bob);
+      app.sim.revoke('bob', { restore: true });
+      await app.bot.connect(PEOPLE.bob, TOKENS.bob);
     }
   });
 });
