@@ -287,7 +287,7 @@ describe('people without a usable token', () => {
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);
   });
 
-  it('marks a refused token revoked once, asks to reconnect, and then calls nothing until then', async () => {
+  it('marks a refused token revoked once, asks to reconnect, and then only asks the server about it again', async () => {
     const { tokens } = h.bot;
     await tokens.save({
       teamId: 'T0TEST',
@@ -310,12 +310,19 @@ describe('people without a usable token', () => {
       expect(buttonsOf(seen.message).map((b) => b.text)).toContain('Connect');
       expect((await tokens.find('T0TEST', PEOPLE.eve.id))?.status).toBe('revoked');
 
+      // A token marked revoked is asked about once more on each use (issue 28): one plain read, and nothing else.
+      const recheck = call('GET', '/api/v4/todos', null, { query: { per_page: '1' }, status: 401 });
       const again = await h.ask('eve', 'jobs demo/web', /refused/);
-      expect(again.it.messages()).toHaveLength(1); // one answer, and no call: the token is known to be refused
+      expect(again.it.messages()).toHaveLength(1);
       const card = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
       await h.press('eve', buttonOf(card, /^Retry$/), /refused/);
-      expect(h.calls(3)).toEqual([call('GET', `${WEB}/jobs/8`, 'alice'), call('GET', `${WEB}/jobs/8/trace`, 'alice')]);
-      expect(h.bot.logs.filter((l) => l.includes('marked revoked'))).toHaveLength(1);
+      expect(h.calls(3)).toEqual([
+        recheck,
+        call('GET', `${WEB}/jobs/8`, 'alice'),
+        call('GET', `${WEB}/jobs/8/trace`, 'alice'),
+        recheck,
+      ]);
+      expect(h.bot.logs.filter((l) => l.includes('refused by the server; marked revoked'))).toHaveLength(1);
     } finally {
       await h.bot.connect(PEOPLE.eve, TOKENS.eve);
     }
