@@ -1,13 +1,12 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPoint } from '../../../src/digest/types.js';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
+import { buildBot } from '../../support/built-bot.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
 import { waitForPort } from '../../support/spawn-bot.js';
@@ -22,10 +21,8 @@ import { TOKENS } from '../../support/start-sim.js';
 // built into a directory of its own (the same tsconfig.build.json as `npm run build`), so that another test file
 // building dist/ at the same time cannot change it under this one.
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const run = promisify(execFile);
-
 let buildDir: string;
+let build: { dir: string; remove(): void } | undefined;
 let dataDir: string;
 let sim: RunningSimulator;
 let fake: FakeSlack;
@@ -129,23 +126,8 @@ const runLine = (bot: Bot, id: number, outcome: string) =>
     );
 
 beforeAll(async () => {
-  buildDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-kill-build-'));
-  await run(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      path.join(root, 'tsconfig.build.json'),
-      '--outDir',
-      buildDir,
-      '--tsBuildInfoFile',
-      path.join(buildDir, '.tsbuildinfo'),
-    ],
-    { cwd: root },
-  );
-  // The build resolves its packages and reads itself as ESM as dist/ does inside the repository.
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(buildDir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(buildDir, 'package.json'), JSON.stringify({ type: 'module' }));
+  build = await buildBot();
+  buildDir = build.dir;
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-kill-data-'));
   sim = await startSimulator({ port: 0, seed: 'demo' });
   fake = await startFakeSlack(`xoxb-kill-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
@@ -165,7 +147,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await fake?.close();
   await sim?.close();
-  for (const d of [buildDir, dataDir]) if (d) fs.rmSync(d, { recursive: true, force: true });
+  build?.remove();
+  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('a bot killed with SIGKILL during a digest run', () => {
