@@ -20,11 +20,12 @@ const BENCHES = {
   side_by_side: 'side-by-side.ts',
   simulator: 'sim.ts',
   digests: 'digests.ts',
+  postgres: 'postgres.ts',
 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 
 const results: Record<string, unknown> = { load_average_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100) };
-if (!only || only.includes('side_by_side')) {
+if (!only || only.includes('side_by_side') || only.includes('postgres')) {
   process.stderr.write('bench: building dist/ (npm run build)\n');
   await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
     cwd: ROOT,

@@ -70,6 +70,7 @@ export function judge(r: Json): Record<string, Target> {
     latency_ack_p50_vs_no_latency: atMost(n(s, 'latency_check.ack_p50_vs_no_latency'), 1.5, '1.5× (unaffected)'),
     client_vs_gitbeaker_worst_read: { ...atLeast(worst('ratio'), 1, '1.0×'), floor: worst('got_floor_ratio') },
     parser_median_us: atMost(n(r, 'parser.median_us'), 20, '20 µs'),
+    cpu_per_command_postgres_vs_sqlite: atMost(n(r, 'postgres.cpu_postgres_per_sqlite'), 1.25, '1.25×'),
   };
   return Object.fromEntries(Object.entries(targets).filter(([, t]) => t.value !== null));
 }

@@ -8,11 +8,13 @@ import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js
 import { SCHEMA_VERSION } from '../../../src/store/database.js';
 import { type BuiltBot, buildBot, startBuiltBot } from '../../support/built-bot.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { freshPostgresUrl } from '../../support/postgres.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
 
-// Two bot processes on one database (one SQLite file), with the simulator and the fake Slack: every digest is
+// Two bot processes on one database (one SQLite file, or with REPLICAS_ENGINE=postgres one PostgreSQL database:
+// replicas-postgres.test.ts), with the simulator and the fake Slack: every digest is
 // posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
 // restarted posts nothing twice. Slots come every few seconds through the test seam of main.ts
 // (DIGEST_TEST_TIMING: a seconds field before every schedule, short leases and sweeps); the fires, leases and
@@ -30,6 +32,9 @@ const encryptionKey = crypto.randomBytes(32).toString('base64');
 const running: BuiltBot[] = [];
 /** Output of every replica that ran, killed ones included. */
 const outputs: (() => string)[] = [];
+const onPostgres = process.env.REPLICAS_ENGINE === 'postgres';
+/** The PostgreSQL database both replicas share (onPostgres). */
+let databaseUrl = '';
 
 async function replica(env: Record<string, string> = {}): Promise<BuiltBot & { slack: SlackDriver }> {
   const bot = await startBuiltBot(build.dir, {
@@ -39,7 +44,7 @@ async function replica(env: Record<string, string> = {}): Promise<BuiltBot & { s
     SLACK_API_URL: fake.apiUrl,
     GITLAB_URL: sim.url,
     TOKEN_ENCRYPTION_KEY: encryptionKey,
-    DATABASE_PATH: path.join(dataDir, 'bot.db'),
+    ...(onPostgres ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: path.join(dataDir, 'bot.db') }),
     LOG_LEVEL: 'info',
     DIGEST_TEST_TIMING: JSON.stringify({ seconds: `*/${SLOT_SECONDS}`, spreadMs: 500, leaseMs: 2000, sweepMs: 400 }),
   });
@@ -121,6 +126,7 @@ function expectEachPostedOnce(ids: number[]): void {
 beforeAll(async () => {
   build = await buildBot();
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-replicas-'));
+  if (onPostgres) databaseUrl = await freshPostgresUrl();
   sim = await startSimulator({ port: 0, seed: 'demo' });
   fake = await startFakeSlack(`xoxb-replicas-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
 }, 240_000);
@@ -133,18 +139,38 @@ afterAll(async () => {
   if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('two replicas on one SQLite file', () => {
+/** One row in schema_version, at the latest version, and the tables of the last steps made once. */
+async function expectOnePostgresSchema(): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const versions = await client.query('SELECT version FROM schema_version');
+    expect(versions.rows).toEqual([{ version: SCHEMA_VERSION }]);
+    const tables = await client.query(
+      `SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() ORDER BY 1`,
+    );
+    expect(tables.rows).toContainEqual({ name: 'cron_fires' });
+  } finally {
+    await client.end();
+  }
+}
+
+describe(`two replicas on one ${onPostgres ? 'PostgreSQL database' : 'SQLite file'}`, () => {
   const ids: number[] = [];
 
   it('started together on an empty database come up with one schema', async () => {
     const [a, b] = await Promise.all([replica(), replica()]);
-    const db = new Database(path.join(dataDir, 'bot.db'), { readonly: true });
-    try {
-      expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
-      const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all();
-      expect(tables).toContainEqual({ name: 'cron_fires' });
-    } finally {
-      db.close();
+    if (onPostgres) await expectOnePostgresSchema();
+    else {
+      const db = new Database(path.join(dataDir, 'bot.db'), { readonly: true });
+      try {
+        expect(db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+        const tables = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name`).all();
+        expect(tables).toContainEqual({ name: 'cron_fires' });
+      } finally {
+        db.close();
+      }
     }
 
     // Alice connects on one; digests are made on both (two schedules, so both replicas may win fires).
