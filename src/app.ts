@@ -85,6 +85,8 @@ const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, engine } = deps;
+  // Links people open point at the public address; calls and connections use GITLAB_URL.
+  const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
   const now = deps.now ?? (() => new Date());
   const transport =
     deps.transport ??
@@ -148,13 +150,13 @@ export function createApp(deps: AppDeps): BotApp {
     projectPath: (ctx, id) => projects.pathOf(ctx, id),
     slack: createDigestSlack(app.client),
     transport,
-    serverUrl: config.gitlabUrl,
+    serverUrl: linkUrl,
     slashCommand: config.slashCommand,
     logger,
     now,
   });
   const opsDeps = {
-    serverUrl: config.gitlabUrl,
+    serverUrl: linkUrl,
     access,
     tokens: deps.tokens,
     channels: deps.channels,
@@ -163,7 +165,8 @@ export function createApp(deps: AppDeps): BotApp {
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
-    serverUrl: config.gitlabUrl,
+    serverUrl: linkUrl,
+    gitlabUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
     resolveProject: (ctx, ref) => projects.resolve(ctx, ref),
     timeZoneOf: createTimeZoneLookup(app.client, logger),
@@ -171,12 +174,12 @@ export function createApp(deps: AppDeps): BotApp {
     people: createPeopleResolver({ access, tokens: deps.tokens, serverUrl: config.gitlabUrl }),
   });
 
-  const shared = { serverUrl: config.gitlabUrl, slashCommand: config.slashCommand };
+  const shared = { serverUrl: linkUrl, slashCommand: config.slashCommand };
   const inFlight = createInFlight();
   app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
   app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
-  registerCommandListener(app, { ...shared, dispatch, sessionOf, now });
+  registerCommandListener(app, { ...shared, gitlabUrl: config.gitlabUrl, dispatch, sessionOf, now });
   registerActionListener(app, { dispatch, sessionOf, now, claims });
   // Connecting again resumes the digests a refused token paused.
   const connect: typeof account.connect = async (actor, token, at) => {

@@ -15,6 +15,8 @@ export interface Config {
   };
   port: number;
   gitlabUrl: string;
+  /** GITLAB_PUBLIC_URL: the address people open in a browser, when it differs from `gitlabUrl`; links use it. */
+  gitlabPublicUrl: string | null;
   encryption: { key: Buffer; previousKey: Buffer | null };
   databasePath: string;
   /** `postgres://…`: PostgreSQL instead of the SQLite file (several replicas share it); null for SQLite. */
@@ -77,6 +79,7 @@ const EnvSchema = z.object({
   SLACK_API_URL: optionalText,
   PORT: optionalText,
   GITLAB_URL: optionalText,
+  GITLAB_PUBLIC_URL: optionalText,
   TOKEN_ENCRYPTION_KEY: optionalText,
   TOKEN_ENCRYPTION_KEY_PREVIOUS: optionalText,
   DATABASE_PATH: optionalText,
@@ -134,6 +137,15 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     else gitlabUrl = url.href.replace(/\/+$/, '').replace(/\/api\/v4$/, '');
   }
 
+  let gitlabPublicUrl: string | null = null;
+  if (e.GITLAB_PUBLIC_URL) {
+    const url = httpUrl(e.GITLAB_PUBLIC_URL);
+    if (!url) problems.push('GITLAB_PUBLIC_URL must be an http(s) URL, e.g. https://gitlab.example.com.');
+    // Every link the bot draws carries it.
+    else if (url.username || url.password) problems.push(CREDENTIALS_IN_URL('GITLAB_PUBLIC_URL'));
+    else gitlabPublicUrl = url.href.replace(/\/+$/, '');
+  }
+
   let key: Buffer | null = null;
   if (!e.TOKEN_ENCRYPTION_KEY)
     missing('TOKEN_ENCRYPTION_KEY', `32 random bytes in base64 that seal stored tokens; ${KEY_HINT}`);
@@ -189,6 +201,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     },
     port,
     gitlabUrl,
+    gitlabPublicUrl,
     encryption: { key, previousKey },
     databasePath: e.DATABASE_PATH ?? './data/bot.db',
     databaseUrl,

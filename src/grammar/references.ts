@@ -69,6 +69,12 @@ export function parseId(label: string, text: string): Parsed<number> {
   return { ok: false, problem: `is too large for ${named}` };
 }
 
+/**
+ * The server's addresses a pasted link may use: the public one people open first (named in problems), then the
+ * one the bot reaches the server by. A single string is the usual case of one address.
+ */
+export type ServerUrls = string | readonly string[];
+
 const servers = new Map<string, Server | undefined>();
 
 /** The configured server, parsed once per distinct GITLAB_URL (one in production, a few in tests). */
@@ -107,19 +113,22 @@ function decodeSegment(segment: string): string | undefined {
  * A pasted web link of the configured server: `…/group/sub/project/-/issues/12` (with or without `/-/`, with a
  * trailing slash, `#note_…` anchor or a sub-page like `/diffs`), or a project's own page.
  */
-export function parseWebUrl(text: string, serverUrl: string): Parsed<WebResource> {
-  const server = serverOf(serverUrl);
-  if (!server) return { ok: false, problem: `cannot be read: the configured server ${echo(serverUrl)} is not a URL` };
+export function parseWebUrl(text: string, serverUrls: ServerUrls): Parsed<WebResource> {
+  const all = typeof serverUrls === 'string' ? [serverUrls] : serverUrls;
+  const first = all[0] ?? '';
+  const named = serverOf(first);
+  if (!named) return { ok: false, problem: `cannot be read: the configured server ${echo(first)} is not a URL` };
   let url: URL;
   try {
     url = new URL(text);
   } catch {
     return { ok: false, problem: 'is not a link I can read' };
   }
-  if (!sameServer(url, server)) {
+  const server = all.map(serverOf).find((s): s is Server => s !== undefined && sameServer(url, s));
+  if (!server) {
     return {
       ok: false,
-      problem: `points to ${echo(url.host)}, but I only work with ${echo(server.display)}: paste a link from there`,
+      problem: `points to ${echo(url.host)}, but I only work with ${echo(named.display)}: paste a link from there`,
     };
   }
   let path = url.pathname;
@@ -167,7 +176,7 @@ function trimSlashes(text: string): string {
 }
 
 /** A project named by `group/sub/project`, its numeric id or a link to one of its pages. */
-export function parseProjectText(text: string, serverUrl: string): Parsed<ProjectRef> {
+export function parseProjectText(text: string, serverUrl: ServerUrls): Parsed<ProjectRef> {
   if (isUrl(text)) {
     const link = parseWebUrl(text, serverUrl);
     return link.ok ? { ok: true, value: link.value.project } : link;
@@ -208,7 +217,7 @@ export function looksLikeProjectPath(text: string): boolean {
 }
 
 /** `#12`, `!34`, `$5`, optionally after a project (`demo/web#12`, `42!34`); `undefined` if not of that shape. */
-export function parseSigilRef(text: string, serverUrl: string): Parsed<SigilRef> | undefined {
+export function parseSigilRef(text: string, serverUrl: ServerUrls): Parsed<SigilRef> | undefined {
   const match = SIGIL_REF.exec(text);
   if (!match) return undefined;
   const [, projectText = '', sigil = '#', digits = ''] = match;

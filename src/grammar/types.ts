@@ -45,8 +45,11 @@ export type UsageError = {
 };
 
 export type ParseOptions = {
-  /** The configured GITLAB_URL, e.g. `http://127.0.0.1:4000` or `https://gitlab.example.com/sub`. */
-  serverUrl: string;
+  /**
+   * The configured GITLAB_URL, e.g. `http://127.0.0.1:4000` or `https://gitlab.example.com/sub`; with
+   * GITLAB_PUBLIC_URL set, both (the public one first): pasted links of either are read.
+   */
+  serverUrl: string | readonly string[];
   /** The slash command shown in usage messages (default `/gl`). */
   slashCommand?: string;
 };

@@ -2,7 +2,14 @@ import { validate as validateCron } from 'node-cron';
 import { cronRangeProblem } from './cron-fields.js';
 import { parseDuration } from './duration.js';
 import { lookupNoun, nounCandidates } from './nouns.js';
-import { type Parsed, parseGroupText, parseId, parsePositiveInt, parseProjectText } from './references.js';
+import {
+  type Parsed,
+  parseGroupText,
+  parseId,
+  parsePositiveInt,
+  parseProjectText,
+  type ServerUrls,
+} from './references.js';
 import type { ValueSpec, ValueType } from './spec-types.js';
 import { candidates, closest } from './suggest.js';
 import { echo, normalizeWord } from './text.js';
@@ -195,7 +202,7 @@ function parseUsers(text: string, mentions: readonly WordMention[]): Parsed<User
 export function parseValue(
   spec: ValueSpec,
   text: string,
-  serverUrl: string,
+  serverUrl: ServerUrls,
   mentions: readonly WordMention[] = [],
 ): Parsed<unknown> {
   switch (spec.type) {

@@ -15,7 +15,10 @@ import { respondTo } from './respond.js';
 
 export interface CommandListenerOptions {
   dispatch: Dispatch;
+  /** Where links point (GITLAB_PUBLIC_URL, else GITLAB_URL). */
   serverUrl: string;
+  /** GITLAB_URL: connections are made to it. */
+  gitlabUrl: string;
   slashCommand: string;
   sessionOf(actor: Actor): Session;
   now(): Date;
@@ -29,7 +32,7 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
     const parsed =
       containsSecret(text) || containsSecret(unescapeSlack(text))
         ? secretRefusal({ kind: 'generic' }, o.slashCommand)
-        : parseCommand(text, { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
+        : parseCommand(text, { serverUrl: [o.serverUrl, o.gitlabUrl], slashCommand: o.slashCommand });
     if (!parsed.ok) {
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildUsageMessage(parsed.error) });
       return;
@@ -64,7 +67,7 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
     // Everything from here on waits for the ack: reading the person's connection is the first of it.
     await acknowledge(context, ack);
     // A person without a usable token is told so, and nothing is asked of the server.
-    const problem = connectionProblem(await ctx.session.connection(), o.serverUrl);
+    const problem = connectionProblem(await ctx.session.connection(), o.gitlabUrl);
     if (problem) {
       await deliver(delivery, { kind: 'message', message: buildConnectPrompt(problem, o.serverUrl, o.slashCommand) });
       return;

@@ -99,7 +99,10 @@ export function assemble(
   let home: BoundNoun['home'] = null;
 
   const redrawList: Platform['redrawList'] = async (place, ctx, o = {}) => {
-    const parsed = parseCommand(place.query, { serverUrl: base.serverUrl, slashCommand: base.slashCommand });
+    const parsed = parseCommand(place.query, {
+      serverUrl: [base.serverUrl, base.gitlabUrl],
+      slashCommand: base.slashCommand,
+    });
     const render = parsed.ok ? lists.get(parsed.command.key) : undefined;
     if (!parsed.ok || !render || (o.expect && parsed.command.key !== o.expect)) {
       throw new StaleActionError('the list this button belongs to cannot be read again');

@@ -28,7 +28,7 @@ function lostConnection(reads: HomeReads): ConnectionProblem | null {
 async function drawHome(ctx: RequestContext, s: Platform, ops: HomeOperations, o: HomeRedraw): Promise<HomeView> {
   const said = { serverUrl: s.serverUrl, slashCommand: s.slashCommand, notice: o.notice, shown: o.shown };
   const connection = await ctx.session.connection();
-  const problem = connectionProblem(connection, s.serverUrl);
+  const problem = connectionProblem(connection, s.gitlabUrl);
   if (problem !== null || !connection) return buildConnectHome({ ...said, problem: problem ?? 'not_connected' });
   const [reads, timeZone] = await Promise.all([
     ops.read(ctx, { cached: o.cached === true }),

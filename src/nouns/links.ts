@@ -2,7 +2,7 @@ import { PREVIEW_LINKS_MAX, PREVIEW_URL_MAX, type PreviewButtonValue, UnfurlButt
 import { connectionProblem } from '../connection.js';
 import { BotError, InvalidInputError, NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
-import { parseWebUrl } from '../grammar/references.js';
+import { parseWebUrl, type ServerUrls } from '../grammar/references.js';
 import type { RequestContext } from '../operations/context.js';
 import {
   createLinkOperations,
@@ -33,7 +33,7 @@ import { ephemeral, noun, type Platform, type Reply, type Unfurls, type UnfurlTa
 const n = noun('unfurl', (d) => createLinkOperations(d));
 
 /** The links of a message that this bot previews, each once, in the order posted. */
-function targetsOf(urls: readonly string[], serverUrl: string): LinkTarget[] {
+function targetsOf(urls: readonly string[], serverUrl: ServerUrls): LinkTarget[] {
   const out: LinkTarget[] = [];
   for (const url of new Set(urls)) {
     if (url.length > PREVIEW_URL_MAX) continue;
@@ -74,7 +74,7 @@ async function showAsked(
   ops: LinkOperations,
   answer: (count: number) => SlackMessage,
 ): Promise<Reply> {
-  const previews = await previewsOf(ctx, ops, targetsOf(v.u, s.serverUrl));
+  const previews = await previewsOf(ctx, ops, targetsOf(v.u, [s.serverUrl, s.gitlabUrl]));
   if (previews.length === 0) return { kind: 'update', message: buildPreviewGone(v.c) };
   return {
     kind: 'unfurl',
@@ -94,10 +94,10 @@ export const links = n.define({
       const none: Reply = { kind: 'none' };
       const targets = targetsOf(
         e.links.map((l) => l.url),
-        s.serverUrl,
+        [s.serverUrl, s.gitlabUrl],
       );
       if (targets.length === 0) return none;
-      if (connectionProblem(await ctx.session.connection(), s.serverUrl) !== null) return none;
+      if (connectionProblem(await ctx.session.connection(), s.gitlabUrl) !== null) return none;
       let previews: LinkPreview[];
       try {
         previews = await previewsOf(ctx, ops, targets);

@@ -48,7 +48,9 @@ async function actOnSchedule(
   const result = await ops.act(ctx, project, id, action);
   const notice = done(action, ctx.actor.userId, `schedule #${id}`);
   if (place) {
-    const row = result && action !== 'delete' ? scheduleRow(result, project, 'now') : undefined;
+    const timeZone = await s.timeZoneOf(ctx.actor.userId);
+    const row =
+      result && action !== 'delete' ? scheduleRow(result, project, 'now', { now: ctx.now, timeZone }) : undefined;
     const withRow = row ? { ...notice, row } : notice;
     return redrawListAfterWrite(s, ctx, place, { expect: 'schedule.list', notice: withRow });
   }
@@ -113,7 +115,7 @@ export const schedules = n.define({
         title: `Pipeline schedules in ${projectLabel(project)}`,
         filters: describeFilters({ scope: cmd.flags.scope }),
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, s, { notice, timeZone: await s.timeZoneOf(ctx.actor.userId) }),
       });
     },
   },

@@ -60,7 +60,10 @@ export const ephemeral = (message: SlackMessage): Reply => ({ kind: 'message', m
 
 /** What every noun may use, whatever its own operations are. */
 export interface Platform {
+  /** Where links point: GITLAB_PUBLIC_URL when set, else GITLAB_URL. */
   readonly serverUrl: string;
+  /** GITLAB_URL, the address the bot reaches the server by: connections are made to it. */
+  readonly gitlabUrl: string;
   readonly slashCommand: string;
   /** The project a command names, else the channel's default, else ProjectRequiredError; numeric ids get their path. */
   resolveProject(ctx: RequestContext, ref: ProjectRef | null): Promise<Project>;

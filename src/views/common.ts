@@ -14,7 +14,7 @@ import {
 } from './blocks.js';
 import { formatRelative } from './format.js';
 import { LIMITS, truncate } from './limits.js';
-import { md } from './mrkdwn.js';
+import { italic, md, type Text } from './mrkdwn.js';
 import type { Notice } from './notice.js';
 
 // What cards share: the context they are drawn in, link buttons, relative times and the typed
@@ -66,4 +66,19 @@ export function buildConfirmPrompt<D extends ButtonDef>(
     ]),
   ];
   return message(c.question, blocks);
+}
+
+/** How much of a description a card shows: enough to recognise it, the rest is one click away. */
+const DESCRIPTION_SHOWN = 500;
+
+/** A description as cards show it: on one line, trimmed, in italics; none when it is empty. */
+export function descriptionBlock(description: string | null | undefined): Block | null {
+  const text = description?.trim();
+  return text ? section(italic(truncate(text.replace(/\s*\n\s*/g, ' '), DESCRIPTION_SHOWN))) : null;
+}
+
+/** ":speech_balloon: 3 comments", when the server counts them. */
+export function commentCount(count: number | null | undefined): Text | null {
+  if (typeof count !== 'number' || count < 0) return null;
+  return md`:speech_balloon: ${count} ${count === 1 ? 'comment' : 'comments'}`;
 }

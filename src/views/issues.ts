@@ -24,10 +24,10 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { type CardContext, openButton, when } from './common.js';
+import { type CardContext, commentCount, descriptionBlock, openButton, when } from './common.js';
 import { truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { bold, code, italic, joinMd, linked, type Md, md, mention, type Text } from './mrkdwn.js';
+import { bold, code, joinMd, linked, type Md, md, mention, type Text } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
 
 // Issue cards, rows and lists, and the answers of the issue commands that are not cards (time tracking,
@@ -137,8 +137,6 @@ export function issueButtons(issue: Issue, project: Project, o: IssueCardOptions
   return out;
 }
 
-const DESCRIPTION_SHOWN = 500;
-
 export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o: IssueCardOptions = {}): SlackMessage {
   const url = issueUrl(c.serverUrl, project, issue);
   const ref = issueRef(project, issue.iid);
@@ -160,8 +158,8 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
       md`${bold(linked(url, ref))} ${truncate(issue.title, 255)}${issue.confidential ? ' · :lock: confidential' : ''}`,
     ),
   ];
-  const description = issue.description?.trim();
-  if (description) blocks.push(section(italic(truncate(description.replace(/\s*\n\s*/g, ' '), DESCRIPTION_SHOWN))));
+  const description = descriptionBlock(issue.description);
+  if (description) blocks.push(description);
   blocks.push(
     fields([
       md`*State*\n${issueStateEmoji(issue.state)} ${issueStateWord(issue.state)}${closedBy}${closed}`,
@@ -177,6 +175,8 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
   const extra: Text[] = [
     md`${projectLabel(project)} · created ${when(issue.created_at, c.now)} · updated ${when(issue.updated_at, c.now)}`,
   ];
+  const comments = commentCount(issue.user_notes_count);
+  if (comments) extra.push(comments);
   if (issue.moved_to_id) extra.push(md`:arrow_right: moved: it lives on as issue id ${issue.moved_to_id}`);
   blocks.push(context(extra));
   blocks.push(...noticeBlocks(c.notice));

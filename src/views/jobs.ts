@@ -151,14 +151,9 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     ? (onServer(c.serverUrl, job.pipeline.web_url) ??
       projectPageUrl(c.serverUrl, project, `pipelines/${job.pipeline.id}`))
     : null;
+  const seconds = jobSeconds(job);
   const duration =
-    typeof job.duration === 'number'
-      ? formatDuration(job.duration)
-      : job.started_at && job.finished_at
-        ? formatDuration((Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000)
-        : job.started_at
-          ? `running since ${when(job.started_at, c.now)}`
-          : '—';
+    seconds !== null ? jobDuration(seconds) : job.started_at ? `running since ${when(job.started_at, c.now)}` : '—';
   const commit = job.commit
     ? md`${code(shortSha(job.commit.id))} ${truncate(job.commit.title, 120)} — ${job.commit.author_name}`
     : '—';
@@ -193,9 +188,23 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
 }
 
 /** A job as one list row: what it is and how it went, with its most useful action as the row's button. */
+/** How long a finished job ran: the server's `duration`, else finished − started (a 9.5 server sends none). */
+function jobSeconds(job: Pick<Job, 'duration' | 'started_at' | 'finished_at'>): number | null {
+  if (typeof job.duration === 'number') return job.duration;
+  if (!job.started_at || !job.finished_at) return null;
+  const seconds = (Date.parse(job.finished_at) - Date.parse(job.started_at)) / 1000;
+  return Number.isFinite(seconds) ? seconds : null;
+}
+
+/** A job that ran under a second reads "<1s", not "0s" (which looks like it never ran). */
+function jobDuration(seconds: number): string {
+  return seconds >= 0 && seconds < 1 ? '<1s' : formatDuration(seconds);
+}
+
 export function jobRow(job: Job, project: Project, place: ListPlace | null, slot: number | string, serverUrl: string) {
   const url = jobUrl(serverUrl, project, job);
-  const duration = typeof job.duration === 'number' ? ` · ${formatDuration(job.duration)}` : '';
+  const seconds = jobSeconds(job);
+  const duration = seconds !== null ? ` · ${jobDuration(seconds)}` : '';
   const by = job.user ? md` · ${job.user.username}` : '';
   const commit = job.commit ? md`\n${italic(truncate(job.commit.title, 100))}` : '';
   const text = md`${statusEmoji(job.status)} ${bold(linked(url, `#${job.id}`))} ${job.name} · ${job.stage} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;

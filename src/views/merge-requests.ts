@@ -22,7 +22,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { type CardContext, openButton, when } from './common.js';
+import { type CardContext, commentCount, descriptionBlock, openButton, when } from './common.js';
 import { truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { mergeBlocker, mergedDetail, openMergeValue } from './merge-request-merging.js';
@@ -192,6 +192,9 @@ export function buildMergeRequestCard(
       md`*Votes*\n:thumbsup: ${mr.upvotes} · :thumbsdown: ${mr.downvotes}`,
     ]),
   ];
+  const description = descriptionBlock(mr.description);
+  // Under the title, as on the issue card (the fields are at Slack's limit of ten).
+  if (description) blocks.splice(1, 0, description);
   const removes = mr.should_remove_source_branch === true || mr.force_remove_source_branch === true;
   if (mr.state === 'opened' && mr.merge_when_pipeline_succeeds) {
     const by = mr.merge_user ? md` by @${mr.merge_user.username}` : '';
@@ -205,6 +208,9 @@ export function buildMergeRequestCard(
   const extra: Text[] = [
     md`${projectLabel(project)} · opened ${when(mr.created_at, c.now)}${mr.updated_at ? md` · updated ${when(mr.updated_at, c.now)}` : ''}`,
   ];
+  if (mr.state === 'closed' && mr.closed_at) extra.push(md`closed ${when(mr.closed_at, c.now)}`);
+  const comments = commentCount(mr.user_notes_count);
+  if (comments) extra.push(comments);
   if (mr.state === 'opened' && removes && mr.source_branch)
     extra.push(md`${code(mr.source_branch)} is deleted once merged`);
   blocks.push(context(extra));

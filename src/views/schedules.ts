@@ -82,7 +82,7 @@ export function scheduleButtons(
   return out;
 }
 
-function nextRun(s: PipelineSchedule, c: CardContext): string {
+function nextRun(s: PipelineSchedule, c: Pick<CardContext, 'now' | 'timeZone'>): string {
   if (!s.active) return '— (inactive)';
   if (!s.next_run_at) return '—';
   const d = new Date(s.next_run_at);
@@ -122,9 +122,16 @@ export function buildScheduleDeleted(s: ScheduleRef, project: Project, actorId: 
   return message(text, [section(md`:wastebasket: ${text}`)]);
 }
 
-export function scheduleRow(s: PipelineSchedule, project: Project, slot: number | string): Block {
+export function scheduleRow(
+  s: PipelineSchedule,
+  project: Project,
+  slot: number | string,
+  c: Pick<CardContext, 'now' | 'timeZone'>,
+): Block {
   const owner = s.owner ? md` · owner @${s.owner.username}` : '';
-  const text = md`${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${s.description} · ${code(s.ref)} · ${code(s.cron)} ${s.cron_timezone} · ${s.active ? 'active' : 'inactive'}${owner}`;
+  // The next run is what people scan this list for.
+  const next = s.active && s.next_run_at ? md` · next run ${nextRun(s, c)}` : '';
+  const text = md`${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${s.description} · ${code(s.ref)} · ${code(s.cron)} ${s.cron_timezone} · ${s.active ? 'active' : 'inactive'}${owner}${next}`;
   const value = { p: projectButtonKey(project), s: s.id };
   return section(text, button({ text: 'Details', def: ScheduleButtons.show, value, slot }));
 }
@@ -141,7 +148,7 @@ export function buildScheduleList(
     notice: o.ctx.notice,
     empty: md`No pipeline schedules in ${projectLabel(project)}${o.filters ? md` (${o.filters})` : ''}.`,
     items: schedules,
-    row: (s, i) => scheduleRow(s, project, i),
+    row: (s, i) => scheduleRow(s, project, i, o.ctx),
     page,
     place: o.place,
   });

@@ -29,6 +29,8 @@ export type PersonName = keyof typeof PEOPLE;
 
 export interface StartAppOptions {
   gitlabUrl: string;
+  /** GITLAB_PUBLIC_URL: the address links point at (default: none, links use `gitlabUrl`). */
+  publicUrl?: string;
   /** Reuse a database directory (to restart the bot on the same file). */
   dataDir?: string;
   /** Run on this PostgreSQL database (test/support/postgres.ts: freshPostgresUrl) instead of a SQLite file. */
@@ -89,6 +91,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     SLACK_API_URL: fake.apiUrl,
     PORT: '0',
     GITLAB_URL: o.gitlabUrl,
+    ...(o.publicUrl ? { GITLAB_PUBLIC_URL: o.publicUrl } : {}),
     TOKEN_ENCRYPTION_KEY: o.encryptionKey ?? crypto.randomBytes(32).toString('base64'),
     TOKEN_ENCRYPTION_KEY_PREVIOUS: o.previousEncryptionKey,
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATABASE_PATH: dbPath }),

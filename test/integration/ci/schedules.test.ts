@@ -27,6 +27,7 @@ describe('schedule lists', () => {
     expect(seen.text).toContain(
       ':large_green_circle: *#1* Nightly build and test · `main` · `0 2 * * *` UTC · active · owner @bob',
     );
+    expect(seen.text).toMatch(/owner @bob · next run \S+/);
     expect(seen.text).toContain(
       ':white_circle: *#2* Weekly dependency audit · `main` · `30 6 * * 1` Europe/Berlin · inactive · owner @bob',
     );

@@ -42,6 +42,17 @@ describe('pasted links of the configured server', () => {
     expect(parseWebUrl(`${LOCAL}/demo/web/-/jobs/9`, `${LOCAL}/`)).toMatchObject({ ok: true });
   });
 
+  it('reads links of either configured address, the public one named when refusing', () => {
+    const both = ['https://git.example.org', LOCAL];
+    const job = { ok: true, value: { kind: 'job', project: { kind: 'path', path: 'demo/web' }, id: 9 } };
+    expect(parseWebUrl('https://git.example.org/demo/web/-/jobs/9', both)).toEqual(job);
+    expect(parseWebUrl(`${LOCAL}/demo/web/-/jobs/9`, both)).toEqual(job);
+    expect(parseWebUrl('https://gitlab.com/demo/web/-/jobs/9', both)).toEqual({
+      ok: false,
+      problem: 'points to `gitlab.com`, but I only work with `git.example.org`: paste a link from there',
+    });
+  });
+
   it('refuses another host, naming the configured one', () => {
     expect(parseWebUrl('https://gitlab.com/demo/web/-/issues/1', SERVER)).toEqual({
       ok: false,

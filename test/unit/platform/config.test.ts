@@ -102,6 +102,21 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toMatch(/hunter2|deploy|p4ss/);
   });
 
+  it('reads GITLAB_PUBLIC_URL (optional) with the same checks as GITLAB_URL', () => {
+    expect(loadConfig(valid()).gitlabPublicUrl).toBeNull();
+    expect(loadConfig({ ...valid(), GITLAB_PUBLIC_URL: 'https://git.example.org/' }).gitlabPublicUrl).toBe(
+      'https://git.example.org',
+    );
+    expect(problemsOf({ ...valid(), GITLAB_PUBLIC_URL: 'ftp://nope' })).toEqual([
+      'GITLAB_PUBLIC_URL must be an http(s) URL, e.g. https://gitlab.example.com.',
+    ]);
+    const problems = problemsOf({ ...valid(), GITLAB_PUBLIC_URL: 'https://deploy:hunter2@git.example.org' });
+    expect(problems).toEqual([
+      'GITLAB_PUBLIC_URL must not contain a user name or password (https://user:password@host): remove them from the URL.',
+    ]);
+    expect(problems.join('\n')).not.toMatch(/hunter2|deploy/);
+  });
+
   it('reads SHUTDOWN_GRACE_MS (default 10 s) and refuses what is not a whole number of ms', () => {
     expect(loadConfig(valid()).shutdownGraceMs).toBe(10_000);
     expect(loadConfig({ ...valid(), SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs).toBe(2500);
