@@ -1,29 +1,6 @@
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-
-function runDemo(script: string[]): { stdout: string; stderr: string; status: number | null } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-demo-script-'));
-  const file = path.join(dir, 'script.txt');
-  fs.writeFileSync(file, `${script.join('\n')}\n`);
-  try {
-    const tsx = path.join(root, 'node_modules', '.bin', 'tsx');
-    const r = spawnSync(tsx, ['src/console/main.ts', '--script', file], {
-      cwd: root,
-      encoding: 'utf8',
-      timeout: 120_000,
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NO_COLOR: '1' },
-    });
-    return { stdout: r.stdout, stderr: r.stderr, status: r.status };
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
-}
+import { runDemoScript as runDemo } from '../../support/demo-script.js';
 
 describe('npm run demo with a script', () => {
   it('lists failed jobs, presses Retry on one and shows the redrawn card with the job pending and who retried it', () => {
