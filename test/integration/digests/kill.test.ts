@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -6,10 +6,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunPoint } from '../../../src/digest/types.js';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
-import { buildBot } from '../../support/built-bot.js';
+import { buildBot, startBuiltBot } from '../../support/built-bot.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { messageText, SlackDriver } from '../../support/slack-driver.js';
-import { waitForPort } from '../../support/spawn-bot.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
 
@@ -37,50 +36,20 @@ interface Bot {
 }
 
 async function startBot(killAt?: RunPoint): Promise<Bot> {
-  const child = spawn(process.execPath, [path.join(buildDir, 'main.js')], {
-    cwd: buildDir,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      SLACK_BOT_TOKEN: fake.botToken,
-      SLACK_SIGNING_SECRET: signingSecret,
-      SLACK_API_URL: fake.apiUrl,
-      PORT: '0',
-      GITLAB_URL: sim.url,
-      TOKEN_ENCRYPTION_KEY: encryptionKey,
-      DATABASE_PATH: path.join(dataDir, 'bot.db'),
-      LOG_LEVEL: 'info',
-      // The run a killed process held is taken over once its lease runs out: a short one here.
-      DIGEST_TEST_TIMING: JSON.stringify({ leaseMs: 1500, sweepMs: 300 }),
-      ...(killAt ? { DIGEST_TEST_KILL_AT: killAt } : {}),
-    },
+  const bot = await startBuiltBot(buildDir, {
+    SLACK_BOT_TOKEN: fake.botToken,
+    SLACK_SIGNING_SECRET: signingSecret,
+    SLACK_API_URL: fake.apiUrl,
+    GITLAB_URL: sim.url,
+    TOKEN_ENCRYPTION_KEY: encryptionKey,
+    DATABASE_PATH: path.join(dataDir, 'bot.db'),
+    LOG_LEVEL: 'info',
+    // The run a killed process held is taken over once its lease runs out: a short one here.
+    DIGEST_TEST_TIMING: JSON.stringify({ leaseMs: 1500, sweepMs: 300 }),
+    ...(killAt ? { DIGEST_TEST_KILL_AT: killAt } : {}),
   });
-  let output = '';
-  child.stdout?.on('data', (d) => {
-    output += d;
-  });
-  child.stderr?.on('data', (d) => {
-    output += d;
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('exit', (code, signal) => resolve({ code, signal })),
-  );
-  // PORT=0: the system picks a free port and the "bot started" line names it.
-  const port = await waitForPort(
-    () => output,
-    () => child.exitCode !== null,
-  );
-  for (let i = 0; ; i++) {
-    const status = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (r) => r.status,
-      () => 0,
-    );
-    if (status === 200) break;
-    if (i > 400 || child.exitCode !== null) throw new Error(`the bot did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const slack = new SlackDriver({ botUrl: `http://127.0.0.1:${port}`, signingSecret, fake, command: '/gl' });
-  return { child, slack, output: () => output, exited };
+  const slack = new SlackDriver({ botUrl: bot.url, signingSecret, fake, command: '/gl' });
+  return { child: bot.child, slack, output: bot.output, exited: bot.exited };
 }
 
 async function until<T>(what: string, check: () => T | null | undefined | false, timeoutMs = 30_000): Promise<T> {
