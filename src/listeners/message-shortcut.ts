@@ -50,13 +50,14 @@ async function slackNameOf(client: WebClient, userId: string): Promise<string | 
 function filesOf(message: MessageShortcut['message']): { name: string }[] {
   const files: unknown = message.files;
   if (!Array.isArray(files)) return [];
-  return files.flatMap((f: { name?: unknown; title?: unknown }) => {
-    const name = typeof f?.name === 'string' && f.name ? f.name : typeof f?.title === 'string' ? f.title : '';
+  return files.flatMap((file: { name?: unknown; title?: unknown }) => {
+    const name =
+      typeof file?.name === 'string' && file.name ? file.name : typeof file?.title === 'string' ? file.title : '';
     return name ? [{ name }] : [];
   });
 }
 
-export function registerMessageShortcut(app: App, o: MessageShortcutOptions): void {
+export function registerMessageShortcut(app: App, options: MessageShortcutOptions): void {
   app.shortcut<MessageShortcut>(ShortcutIds.issueFromMessage, async ({ ack, shortcut, client, context, logger }) => {
     await acknowledge(context, ack);
     const channelId = shortcut.channel.id;
@@ -66,15 +67,15 @@ export function registerMessageShortcut(app: App, o: MessageShortcutOptions): vo
       userId: shortcut.user.id,
       userName: shortcut.user.username ?? shortcut.user.name,
     };
-    const ctx: RequestContext = { actor, channelId, now: o.now(), session: o.sessionOf(actor) };
+    const ctx: RequestContext = { actor, channelId, now: options.now(), session: options.sessionOf(actor) };
     const message = shortcut.message;
     // Not connected: the Connect prompt (by the error middleware), before anything is asked of Slack.
     await ctx.session.token();
     const threadTs = typeof message.thread_ts === 'string' && message.thread_ts ? message.thread_ts : message.ts;
     const view = await openIssueFromMessage(
       ctx,
-      o.platform,
-      o.issues,
+      options.platform,
+      options.issues,
       {
         text: typeof message.text === 'string' ? message.text : '',
         files: filesOf(message),

@@ -34,7 +34,7 @@ export interface ShortcutMessage extends MessageForIssue {
  */
 async function mentionWriter(
   ctx: RequestContext,
-  s: Platform,
+  platform: Platform,
   text: string,
   slackName: (userId: string) => Promise<string | null>,
 ): Promise<(userId: string, given: string | null) => string> {
@@ -43,7 +43,7 @@ async function mentionWriter(
   await Promise.all(
     ids.map(async (id) => {
       try {
-        written.set(id, `@${await s.people.idOrUsername(ctx, { kind: 'slack', userId: id })}`);
+        written.set(id, `@${await platform.people.idOrUsername(ctx, { kind: 'slack', userId: id })}`);
       } catch (err) {
         if (!(err instanceof UnknownPersonError)) throw err;
         const name = await slackName(id);
@@ -55,10 +55,10 @@ async function mentionWriter(
 }
 
 /** The project the channel uses by default, as the server knows it; null when the channel has none. */
-async function channelProject(ctx: RequestContext, s: Platform, ops: IssueOperations): Promise<Project | null> {
+async function channelProject(ctx: RequestContext, platform: Platform, ops: IssueOperations): Promise<Project | null> {
   let project: Project;
   try {
-    project = await s.resolveProject(ctx, null);
+    project = await platform.resolveProject(ctx, null);
   } catch (err) {
     if (err instanceof ProjectRequiredError) return null;
     throw err;
@@ -69,23 +69,23 @@ async function channelProject(ctx: RequestContext, s: Platform, ops: IssueOperat
 /** The prefilled form for a message; throws (not connected, no such project) before any form is opened. */
 export async function openIssueFromMessage(
   ctx: RequestContext,
-  s: Platform,
+  platform: Platform,
   ops: IssueOperations,
-  m: ShortcutMessage,
+  message: ShortcutMessage,
   slackName: (userId: string) => Promise<string | null>,
 ): Promise<ModalView> {
   // Not connected: the Connect prompt, and no form.
   await ctx.session.token();
   const [project, writeMention] = await Promise.all([
-    channelProject(ctx, s, ops),
-    mentionWriter(ctx, s, m.text, slackName),
+    channelProject(ctx, platform, ops),
+    mentionWriter(ctx, platform, message.text, slackName),
   ]);
-  const draft = draftIssue(m, writeMention);
+  const draft = draftIssue(message, writeMention);
   const metadata = encodeModalMetadata(
     IssueModals.fromMessage,
     ctx.channelId,
-    { ...(project ? { p: projectButtonKey(project) } : {}), th: m.threadTs },
-    { responseUrl: m.responseUrl, at: ctx.now },
+    { ...(project ? { p: projectButtonKey(project) } : {}), th: message.threadTs },
+    { responseUrl: message.responseUrl, at: ctx.now },
   );
   return buildIssueForm({
     projectLabel: project ? projectLabel(project) : null,
@@ -100,16 +100,17 @@ export async function openIssueFromMessage(
 
 /** The form submitted: checked (the project too, when it was typed), then the issue, answered in the thread. */
 export async function submitIssueFromMessage(
-  v: ModalValue<typeof IssueModals.fromMessage>,
+  value: ModalValue<typeof IssueModals.fromMessage>,
   ctx: ModalContext,
-  s: Platform,
+  platform: Platform,
   ops: IssueOperations,
 ): Promise<ModalAnswer> {
   const read = readIssueForm(ctx.values);
   const errors: Record<string, string> = {};
-  if (!read.ok) for (const [k, e] of Object.entries(read.errors)) if (e !== undefined) errors[k] = e;
+  if (!read.ok)
+    for (const [field, error] of Object.entries(read.errors)) if (error !== undefined) errors[field] = error;
   let typed: Project | null = null;
-  if (v.p === undefined) {
+  if (value.p === undefined) {
     const field = readProjectField(ctx.values);
     if (!field.ok) errors[IssueFormFields.project] = field.error;
     else {
@@ -125,7 +126,7 @@ export async function submitIssueFromMessage(
   const form = read.form;
   let assigneeIds: number[];
   try {
-    assigneeIds = await s.people.ids(ctx, form.assignees);
+    assigneeIds = await platform.people.ids(ctx, form.assignees);
   } catch (err) {
     if (!(err instanceof UnknownPersonError)) throw err;
     return { kind: 'errors', errors: { [IssueFormFields.assignees]: unknownAssignee(err.reason, err.who) } };
@@ -133,7 +134,7 @@ export async function submitIssueFromMessage(
   return {
     kind: 'accept',
     reply: async () => {
-      const project = typed ?? (await s.resolveProject(ctx, refOf(v.p as string | number)));
+      const project = typed ?? (await platform.resolveProject(ctx, refOf(value.p as string | number)));
       const issue = await ops.create(ctx, project, {
         title: form.title,
         ...(form.description !== undefined ? { description: form.description } : {}),
@@ -144,8 +145,8 @@ export async function submitIssueFromMessage(
       });
       return {
         kind: 'thread',
-        threadTs: v.th,
-        message: buildIssueCreatedFromMessage(project, issue, ctx.actor.userId, s.serverUrl),
+        threadTs: value.th,
+        message: buildIssueCreatedFromMessage(project, issue, ctx.actor.userId, platform.serverUrl),
       };
     },
   };

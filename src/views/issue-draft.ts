@@ -38,22 +38,26 @@ export function cutAtWord(text: string, max: number, tail = '…'): string {
 
 function filesPart(files: MessageForIssue['files']): string {
   if (files.length === 0) return '';
-  const named = files.slice(0, FILES_NAMED).map((f) => `- ${cutAtWord(f.name.replace(/\s+/g, ' '), FILE_NAME_MAX)}`);
+  const named = files
+    .slice(0, FILES_NAMED)
+    .map((file) => `- ${cutAtWord(file.name.replace(/\s+/g, ' '), FILE_NAME_MAX)}`);
   const more = files.length > FILES_NAMED ? [`- and ${files.length - FILES_NAMED} more`] : [];
   return ['Files attached to the message in Slack:', ...named, ...more].join('\n');
 }
 
-export function draftIssue(m: MessageForIssue, writeMention: WriteMention): IssueDraft {
-  const body = slackMarkupToPlain(m.text, writeMention).trim();
+export function draftIssue(message: MessageForIssue, writeMention: WriteMention): IssueDraft {
+  const body = slackMarkupToPlain(message.text, writeMention).trim();
   const firstLine =
     body
       .split('\n')
       .find((l) => l.trim())
       ?.trim() ??
-    m.files[0]?.name.trim() ??
+    message.files[0]?.name.trim() ??
     '';
   const title = cutAtWord(firstLine.replace(/\s+/g, ' '), DRAFT_TITLE_MAX);
-  const tail = [filesPart(m.files), m.permalink ? `From Slack: ${m.permalink}` : ''].filter(Boolean).join('\n\n');
+  const tail = [filesPart(message.files), message.permalink ? `From Slack: ${message.permalink}` : '']
+    .filter(Boolean)
+    .join('\n\n');
   const separator = body && tail ? '\n\n' : '';
   const room = DESCRIPTION_MAX - tail.length - separator.length;
   const cut = body.length > room;

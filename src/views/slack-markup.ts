@@ -45,10 +45,10 @@ function entityText(inner: string, writeMention: WriteMention): string {
 export function slackMarkupToPlain(text: string, writeMention: WriteMention): string {
   let out = '';
   let at = 0;
-  for (const m of text.matchAll(/<([^<>\n]*)>/g)) {
-    out += unescapeSlack(text.slice(at, m.index));
-    out += entityText(m[1] ?? '', writeMention);
-    at = m.index + m[0].length;
+  for (const entity of text.matchAll(/<([^<>\n]*)>/g)) {
+    out += unescapeSlack(text.slice(at, entity.index));
+    out += entityText(entity[1] ?? '', writeMention);
+    at = entity.index + entity[0].length;
   }
   return out + unescapeSlack(text.slice(at));
 }
