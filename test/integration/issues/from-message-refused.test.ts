@@ -73,4 +73,19 @@ describe('"Create issue" where the bot cannot post', () => {
     expect(findSurfaceProblems(sent.records((r) => r.method !== 'chat.postMessage'))).toEqual([]);
     fake.refusePosts('C0PRIVATE', null);
   });
+
+  it('answers ephemerally when the form was sent after its response_url expired', async () => {
+    const { slack, fake } = app.bot;
+    fake.refusePosts('C0PRIVATE', 'not_in_channel');
+    const posted = slack.writeMessage(PEOPLE.bob, 'C0PRIVATE', 'Filters reset on reload');
+    const opening = await slack.shortcut(PEOPLE.alice, ShortcutIds.issueFromMessage, posted);
+    const opened = await opening.waitFor((r) => r.method === 'views.open' && r.ok, 5000);
+    app.clock.advance(31 * 60 * 1000);
+    const sent = await slack.submitView(PEOPLE.alice, opened?.view as Record<string, unknown>, { project: 'demo/web' });
+    const told = await sent.waitForMessage((t) => /not a member/.test(t));
+    expect(told).toMatchObject({ ephemeral: true, visibleTo: 'U0ALICE', source: 'chat.postEphemeral' });
+    expect(messageText(told as FakeMessage)).toMatch(/\|Filters reset on reload>\* created by <@U0ALICE>/);
+    expect(sent.records((r) => r.kind === 'response_url')).toEqual([]);
+    fake.refusePosts('C0PRIVATE', null);
+  });
 });

@@ -133,7 +133,7 @@ describe('"Create issue" on a message', () => {
     ]);
   });
 
-  it('answers a message in a thread in that thread, linking to the reply itself', async () => {
+  it('answers a message in a thread in that thread, linking to the reply itself, without a confidential title', async () => {
     const parent = h.bot.slack.writeMessage(PEOPLE.bob, 'C0SHORT', 'Deploys are slow');
     const reply = h.bot.slack.writeMessage(PEOPLE.eve, 'C0SHORT', 'Staging took 40 minutes today', {
       threadTs: parent.ts,
@@ -144,12 +144,13 @@ describe('"Create issue" on a message', () => {
       `From Slack: ${permalinkOf(reply)}?thread_ts=${parent.ts}&cid=C0SHORT`,
     );
     expect(JSON.parse(String(view.private_metadata)).v.th).toBe(parent.ts);
-    await h.bot.slack.submitView(PEOPLE.bob, view, {});
+    await h.bot.slack.submitView(PEOPLE.bob, view, { confidential: 'yes' });
     const answer = await threadReply('C0SHORT', parent.ts);
-    expect(answer.text).toContain('created by <@U0BOB>');
+    // Everyone in the channel reads the reply: a confidential issue's title is not in it.
+    expect(answer.text).toMatch(/^Issue `demo\/web#\d+` \*<[^|]+\|Confidential issue>\* created by <@U0BOB>$/);
     expect(h.calls().filter((c) => c.method === 'POST')).toEqual([
       call('POST', `${WEB}/issues`, 'bob', {
-        body: expect.objectContaining({ title: 'Staging took 40 minutes today' }),
+        body: expect.objectContaining({ title: 'Staging took 40 minutes today', confidential: 'true' }),
         status: 201,
       }),
     ]);
