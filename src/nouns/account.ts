@@ -15,7 +15,12 @@ import { ephemeral, noun, type Reply } from './types.js';
 
 // The account and channel commands, and the buttons that belong to no one noun.
 
-const n = noun('account', (d) => createAccountOperations(d));
+const n = noun('account', (d) =>
+  Object.assign(createAccountOperations(d), {
+    /** The Workflow Builder steps the person always allows, listed under whoami with Revoke. */
+    stepConsents: (teamId: string, userId: string) => d.steps.consents(teamId, userId),
+  }),
+);
 
 export const account = n.define({
   commands: {
@@ -39,10 +44,16 @@ export const account = n.define({
     async disconnect(_cmd, ctx, s, ops) {
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
     },
-    async whoami(_cmd, ctx, s) {
+    async whoami(_cmd, ctx, s, ops) {
       const timeZone = await s.timeZoneOf(ctx.actor.userId);
+      const stepConsents = await ops.stepConsents(ctx.actor.teamId, ctx.actor.userId);
       return ephemeral(
-        buildWhoami(await ctx.session.connection(), { serverUrl: s.serverUrl, slashCommand: s.slashCommand, timeZone }),
+        buildWhoami(await ctx.session.connection(), {
+          serverUrl: s.serverUrl,
+          slashCommand: s.slashCommand,
+          timeZone,
+          stepConsents,
+        }),
       );
     },
     async use(cmd, ctx, s, ops) {
