@@ -63,6 +63,8 @@ export interface FakeRecord {
   violations: string[];
   message?: FakeMessage;
   view?: Record<string, unknown>;
+  /** The call came with a workflow token (of this function execution) instead of the bot token. */
+  viaExecution?: string;
 }
 
 export class FakeWorkspace extends EventEmitter {

@@ -219,6 +219,7 @@ export class FakeSlack extends FakeWorkspace {
     else if (this.workflowTokens.has(token)) {
       const execution = this.functionExecutions.get(this.workflowTokens.get(token) as string);
       // Slack revokes a workflow token once its step has completed.
+      if (execution) rec.viaExecution = execution.id;
       response =
         execution && execution.ended === null
           ? callMethod(this, method, body, rec, execution.id)

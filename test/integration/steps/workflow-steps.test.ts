@@ -3,7 +3,7 @@ import { functionExecutedEvent } from '../../../src/console/payloads.js';
 import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
 import { buttonsOfView, messageText } from '../../support/slack-driver.js';
-import { PEOPLE, type PersonName } from '../../support/start-app.js';
+import { PEOPLE, type PersonName, startApp } from '../../support/start-app.js';
 
 // Workflow Builder steps through the whole app: Slack's signed function_executed → the bot → the person's consent
 // DM → the simulator (with that person's token) → functions.completeSuccess / completeError on the fake Slack.
@@ -112,6 +112,11 @@ describe('Run a pipeline', () => {
     expect(after).toContain('You allowed it once.');
     expect(after).toContain(`Started <`);
     expect(after).not.toContain('[Allow once]');
+
+    // No workflow token reaches the bot's log.
+    const tokens = [...fake().workflowTokens.keys()];
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(h.bot.logs.join('\n')).not.toContain(token);
 
     // Once was once: the next run asks again.
     const again = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
@@ -266,6 +271,41 @@ describe('Create an issue, always allowed', () => {
     expect(after).not.toContain('Workflow steps you always allow');
     const next = await runStep(RUN, { project: 'demo/shop', ref: 'main', user_id: PEOPLE.alice.id });
     await questionFor('alice', next.from);
+  });
+});
+
+describe('a step waiting in the database', () => {
+  it('is answered on another replica (or after a restart), and swept there with the token stored by the first', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    // A second bot on the same database and key, behind the same Slack app.
+    const replica = await startApp({
+      gitlabUrl: h.sim.url,
+      dataDir: h.bot.dataDir,
+      fake: fake(),
+      encryptionKey: h.bot.config.encryption.key.toString('base64'),
+      now: h.clock.now,
+    });
+    try {
+      const clicked = await replica.slack.click(PEOPLE.alice, buttonOf(question, /^Allow once$/));
+      expect(clicked.ack.status).toBe(200);
+      expect((await endOf(executionId)).method).toBe('functions.completeSuccess');
+      expect(h.calls()).toEqual([call('POST', `${WEB}/pipeline`, 'alice', { body: { ref: 'main' }, status: 201 })]);
+      // One nobody answers is failed by the other replica's sweep, with the workflow token stored (sealed) by the first.
+      const second = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+      await questionFor('alice', second.from);
+      h.clock.advance(HOUR);
+      await replica.bot.steps.sweep();
+      expect(await endOf(second.executionId)).toMatchObject({
+        error: 'not allowed by @alice: no answer within an hour',
+      });
+      const ended = fake().records.find(
+        (r) => r.method === 'functions.completeError' && r.body.function_execution_id === second.executionId,
+      );
+      expect(ended?.viaExecution).toBe(second.executionId);
+    } finally {
+      await replica.stop();
+    }
   });
 });
 
