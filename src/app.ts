@@ -13,6 +13,7 @@ import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
+import { registerMessageShortcut } from './listeners/message-shortcut.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
@@ -220,6 +221,7 @@ export function createApp(deps: AppDeps): BotApp {
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
   registerWorkflowSteps(app, { steps });
+  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;
