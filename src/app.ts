@@ -220,8 +220,8 @@ export function createApp(deps: AppDeps): BotApp {
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
-  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
   registerWorkflowSteps(app, { steps });
+  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

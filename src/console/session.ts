@@ -480,6 +480,17 @@ export function createSession(d: SessionDeps): Session {
         if (answers.length > 0) d.write(answers.map(describe).join('\n'));
         return true;
       }
+      case 'step': {
+        const parsed = parseStepLine(line.slice(word.length), d.people);
+        if (!parsed.ok) {
+          d.write(parsed.error);
+          return true;
+        }
+        const { it } = await d.slack.runStep(parsed.step, parsed.inputs);
+        await settle(it);
+        await show(it);
+        return true;
+      }
       case 'shortcut': {
         const [what, n] = rest;
         if (what?.toLowerCase() !== 'issue' || !n || !/^\d+$/.test(n)) {
@@ -501,17 +512,6 @@ export function createSession(d: SessionDeps): Session {
           return true;
         }
         const it = await d.slack.shortcut(person(), ShortcutIds.issueFromMessage, message);
-        await settle(it);
-        await show(it);
-        return true;
-      }
-      case 'step': {
-        const parsed = parseStepLine(line.slice(word.length), d.people);
-        if (!parsed.ok) {
-          d.write(parsed.error);
-          return true;
-        }
-        const { it } = await d.slack.runStep(parsed.step, parsed.inputs);
         await settle(it);
         await show(it);
         return true;
