@@ -77,7 +77,7 @@ export const events = n.define({
           sort: f.sort,
         }),
         place,
-        ctx: { serverUrl: s.serverUrl, now: ctx.now, projects, here },
+        ctx: { serverUrl: s.serverUrl, now: ctx.now, timeZone: await s.timeZoneOf(ctx.actor.userId), projects, here },
         notice,
       });
     },

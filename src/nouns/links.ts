@@ -62,8 +62,11 @@ async function previewsOf(ctx: RequestContext, ops: LinkOperations, targets: Lin
   return read.filter((p): p is LinkPreview => p !== null);
 }
 
-function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, s: Platform): Unfurls {
-  return Object.fromEntries(previews.map((p) => [p.url, buildUnfurlCard(p, { serverUrl: s.serverUrl, now: ctx.now })]));
+/** Previews in the zone of the person who posted the links (a channel has no one zone). */
+async function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, s: Platform): Promise<Unfurls> {
+  const timeZone = await s.timeZoneOf(ctx.actor.userId);
+  const o = { serverUrl: s.serverUrl, now: ctx.now, timeZone };
+  return Object.fromEntries(previews.map((p) => [p.url, buildUnfurlCard(p, o)]));
 }
 
 /** Shows the previews a prompt asked about, as the person who pressed it (the poster), then says so on the prompt. */
@@ -79,7 +82,7 @@ async function showAsked(
   return {
     kind: 'unfurl',
     target: { channel: v.c, ts: v.t },
-    unfurls: unfurlsOf(previews, ctx, s),
+    unfurls: await unfurlsOf(previews, ctx, s),
     after: { kind: 'update', message: answer(previews.length) },
   };
 }
@@ -127,7 +130,7 @@ export const links = n.define({
             )
           : null;
       if (shown.length === 0) return prompt ?? none;
-      return { kind: 'unfurl', target, unfurls: unfurlsOf(shown, ctx, s), ...(prompt ? { after: prompt } : {}) };
+      return { kind: 'unfurl', target, unfurls: await unfurlsOf(shown, ctx, s), ...(prompt ? { after: prompt } : {}) };
     }),
   ],
   commands: {

@@ -138,6 +138,7 @@ export const mergeRequests = n.define({
       const message = buildCommits({ iid }, project, page.items, {
         serverUrl: s.serverUrl,
         now: ctx.now,
+        timeZone: await s.timeZoneOf(ctx.actor.userId),
         total: page.total,
       });
       return { kind: 'message', message, inChannel: cmd.share };
@@ -149,7 +150,11 @@ export const mergeRequests = n.define({
     async 'mr.versions'(cmd, ctx, s, ops) {
       const { project, iid } = await resolve(ctx, s, cmd.target);
       const page = await ops.versions(ctx, project, iid);
-      const message = buildVersions({ iid }, project, page.items, { now: ctx.now, slashCommand: s.slashCommand });
+      const message = buildVersions({ iid }, project, page.items, {
+        now: ctx.now,
+        timeZone: await s.timeZoneOf(ctx.actor.userId),
+        slashCommand: s.slashCommand,
+      });
       return { kind: 'message', message, inChannel: cmd.share };
     },
     async 'mr.version'(cmd, ctx, s, ops) {
@@ -158,6 +163,7 @@ export const mergeRequests = n.define({
       const answer = buildVersion({ iid }, project, v, {
         serverUrl: s.serverUrl,
         now: ctx.now,
+        timeZone: await s.timeZoneOf(ctx.actor.userId),
         where: cmd.share ? 'in this channel' : 'in a direct message',
       });
       return diffReply(answer, cmd.share);

@@ -3,7 +3,7 @@ import { type AwardTarget, awardTargetRef } from '../gitlab/award-emoji.js';
 import { projectPageUrl } from '../gitlab/project.js';
 import type { AwardEmoji } from '../gitlab/schemas.js';
 import { type Block, context, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, when } from './common.js';
+import { type CardContext, type TimeContext, when } from './common.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { bold, code, joinMd, linked, type Md, md, mention } from './mrkdwn.js';
 
@@ -42,8 +42,8 @@ export function groupAwards(awards: readonly AwardEmoji[]): { name: string; awar
 
 const who = (a: AwardEmoji) => linked(a.user.web_url, `@${a.user.username}`);
 
-export function awardRow(a: AwardEmoji, now: Date): Block {
-  return section(md`${emoji(a.name)} ${code(a.name)} by ${who(a)} · ${when(a.created_at, now)} · award ${a.id}`);
+export function awardRow(a: AwardEmoji, at: Date | TimeContext): Block {
+  return section(md`${emoji(a.name)} ${code(a.name)} by ${who(a)} · ${when(a.created_at, at)} · award ${a.id}`);
 }
 
 export function buildAwardList(
@@ -64,18 +64,17 @@ export function buildAwardList(
     notice: o.ctx.notice,
     empty: md`No award emoji on ${linkedTarget(o.ctx.serverUrl, target)} yet.`,
     items: groups.flatMap((g) => g.awards),
-    row: (a) => awardRow(a, o.ctx.now),
+    row: (a) => awardRow(a, o.ctx),
     page,
     place: o.place,
   });
 }
 
 export function buildAwardCard(a: AwardEmoji, target: AwardTarget, c: CardContext): SlackMessage {
-  const date = Number.isNaN(Date.parse(a.created_at)) ? '' : ` (${a.created_at.slice(0, 10)})`;
   const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a)})`;
   return message(md`Award ${a.id}: :${a.name}: by @${a.user.username} on ${awardTargetRef(target)}`, [
     section(text),
-    context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c.now)}${date}`]),
+    context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c)}`]),
   ]);
 }
 

@@ -17,6 +17,8 @@ import type { Notice } from './notice.js';
 export interface EventContext {
   serverUrl: string;
   now: Date;
+  /** The reader's zone, for the absolute half of each time (digests: the digest's own zone). */
+  timeZone?: string | undefined;
   /** Paths of the projects the events happened in, by id: events carry only the id. */
   projects: ReadonlyMap<number, string>;
   /** The project a list is about: its references are written short (`#12` instead of `demo/web#12`). */
@@ -255,7 +257,7 @@ export function eventSentence(e: Event, c: EventContext): Md {
 
 /** One event as a list line: the sentence and when. */
 export function eventLine(e: Event, c: EventContext): Md {
-  const at = e.created_at ? md` · ${when(e.created_at, c.now)}` : '';
+  const at = e.created_at ? md` · ${when(e.created_at, c)}` : '';
   return md`${eventSentence(e, c)}${at}`;
 }
 

@@ -100,6 +100,8 @@ export function buildMarkAllDonePrompt(o: TodoButtonOptions): SlackMessage {
 
 export interface TodoRowOptions extends TodoButtonOptions {
   now: Date;
+  /** The viewer's zone, for the absolute half of the time (UTC, said so, when unknown). */
+  timeZone?: string | undefined;
   /** References without the project, for rows grouped under their project. */
   short?: boolean;
   /** The todo's id, for `todo done <id>` (lists show it). */
@@ -111,7 +113,7 @@ export function todoRow(todo: Todo, o: TodoRowOptions): Block {
   const pending = todo.state === 'pending';
   const lines: Text[] = [
     md`${pending ? '' : ':white_check_mark: '}${todoSubject(todo, { short: o.short ?? false })}`,
-    md`${todoWhy(todo)} · ${when(todo.created_at, o.now)}${o.showId ? md` · id ${code(String(todo.id))}` : ''}`,
+    md`${todoWhy(todo)} · ${when(todo.created_at, o)}${o.showId ? md` · id ${code(String(todo.id))}` : ''}`,
   ];
   // A mention's todo carries the comment that mentioned the person; the title alone says the rest.
   const body = todo.body.replace(/\s+/g, ' ').trim();
@@ -147,7 +149,15 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
       ? md`No pending todos${o.filters ? md` match (${o.filters})` : ''}. :tada:`
       : md`No done todos${o.filters ? md` match (${o.filters})` : ''}.`,
     items: todos,
-    row: (todo, i) => todoRow(todo, { now: o.ctx.now, place: o.place, owner: o.owner, slot: i, showId: true }),
+    row: (todo, i) =>
+      todoRow(todo, {
+        now: o.ctx.now,
+        timeZone: o.ctx.timeZone,
+        place: o.place,
+        owner: o.owner,
+        slot: i,
+        showId: true,
+      }),
     page: { ...page, page: page.page ?? o.place?.page ?? 1 },
     place: null,
   });

@@ -66,7 +66,7 @@ describe('todoRow', () => {
       slot: 3,
     }) as Section;
     expect(row.text.text).toBe(
-      `*<${SERVER}/demo/web/issues/4|demo/web#4>* Cart total is off\nAssigned to you by @bob · 3 hours ago`,
+      `*<${SERVER}/demo/web/issues/4|demo/web#4>* Cart total is off\nAssigned to you by @bob · 2 Mar 2026, 07:00 UTC · 3 hours ago`,
     );
     expect(row.accessory?.text.text).toBe('Done');
     expect(row.accessory?.action_id).toBe('gl:todo.done#3');
