@@ -4,6 +4,7 @@ import { projectPageUrl } from '../gitlab/project.js';
 import type { AwardEmoji } from '../gitlab/schemas.js';
 import { type Block, context, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, type TimeContext, when } from './common.js';
+import { emojiMd } from './emoji.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { bold, code, joinMd, linked, type Md, md, mention } from './mrkdwn.js';
 
@@ -24,10 +25,8 @@ export function awardTargetUrl(serverUrl: string, t: AwardTarget): string | null
 
 const linkedTarget = (serverUrl: string, t: AwardTarget) => linked(awardTargetUrl(serverUrl, t), awardTargetRef(t));
 
-/** The emoji as Slack draws it; a name Slack could not read as an emoji is shown as code. */
-export function emoji(name: string): Md {
-  return /^[a-z0-9_+-]+$/.test(name) ? md`:${name}:` : code(name);
-}
+/** The emoji as Slack draws it (see emoji.ts: never a shortcode Slack would show broken). */
+export const emoji = (name: string): Md => emojiMd(name);
 
 /** Awards in groups of one emoji, the groups in the order their first award came. */
 export function groupAwards(awards: readonly AwardEmoji[]): { name: string; awards: AwardEmoji[] }[] {
@@ -72,7 +71,7 @@ export function buildAwardList(
 
 export function buildAwardCard(a: AwardEmoji, target: AwardTarget, c: CardContext): SlackMessage {
   const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a)})`;
-  return message(md`Award ${a.id}: :${a.name}: by @${a.user.username} on ${awardTargetRef(target)}`, [
+  return message(md`Award ${a.id}: ${emoji(a.name)} by @${a.user.username} on ${awardTargetRef(target)}`, [
     section(text),
     context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c)}`]),
   ]);
