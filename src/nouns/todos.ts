@@ -62,9 +62,9 @@ export const todos = n.define({
     },
   },
   commands: {
-    async 'todo.done'(cmd, ctx, _s, ops) {
+    async 'todo.done'(cmd, ctx, s, ops) {
       const todo = await ops.markDone(ctx, cmd.args.id);
-      return ephemeral(buildTodoDone(todo, ctx.actor.userId));
+      return ephemeral(buildTodoDone(todo, ctx.actor.userId, s.serverUrl));
     },
     async 'todo.done-all'(_cmd, ctx, s, ops) {
       return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), s.slashCommand));
@@ -86,8 +86,8 @@ export const todos = n.define({
         const notice = stale(TODO_ALREADY_DONE);
         return { kind: 'update', message: await s.redrawList(place, ctx, { expect: 'todo.list', notice }) };
       }
-      if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId));
-      const notice = done('done', ctx.actor.userId, todoSubject(todo));
+      if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId, s.serverUrl));
+      const notice = done('done', ctx.actor.userId, todoSubject(todo, { serverUrl: s.serverUrl }));
       return { kind: 'update', message: await redrawListAfterWrite(s, ctx, place, { expect: 'todo.list', notice }) };
     }),
     n.on(TodoButtons.doneAll, async (v, ctx, s, ops): Promise<Reply> => {

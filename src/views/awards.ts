@@ -1,6 +1,6 @@
 import type { Refusal } from '../errors.js';
 import { type AwardTarget, awardTargetRef } from '../gitlab/award-emoji.js';
-import { projectPageUrl } from '../gitlab/project.js';
+import { onServer, projectPageUrl } from '../gitlab/project.js';
 import type { AwardEmoji } from '../gitlab/schemas.js';
 import { type Block, context, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, type TimeContext, when } from './common.js';
@@ -39,10 +39,13 @@ export function groupAwards(awards: readonly AwardEmoji[]): { name: string; awar
   return [...groups].map(([name, list]) => ({ name, awards: list }));
 }
 
-const who = (a: AwardEmoji) => linked(a.user.web_url, `@${a.user.username}`);
+/** Who gave an award, linked to their profile on the configured server whatever host the server wrote. */
+const who = (a: AwardEmoji, serverUrl: string) => linked(onServer(serverUrl, a.user.web_url), `@${a.user.username}`);
 
-export function awardRow(a: AwardEmoji, at: Date | TimeContext): Block {
-  return section(md`${emoji(a.name)} ${code(a.name)} by ${who(a)} · ${when(a.created_at, at)} · award ${a.id}`);
+export function awardRow(a: AwardEmoji, c: TimeContext & { serverUrl: string }): Block {
+  return section(
+    md`${emoji(a.name)} ${code(a.name)} by ${who(a, c.serverUrl)} · ${when(a.created_at, c)} · award ${a.id}`,
+  );
 }
 
 export function buildAwardList(
@@ -70,7 +73,7 @@ export function buildAwardList(
 }
 
 export function buildAwardCard(a: AwardEmoji, target: AwardTarget, c: CardContext): SlackMessage {
-  const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a)})`;
+  const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a, c.serverUrl)})`;
   return message(md`Award ${a.id}: ${emoji(a.name)} by @${a.user.username} on ${awardTargetRef(target)}`, [
     section(text),
     context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c)}`]),
