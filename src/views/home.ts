@@ -149,7 +149,7 @@ function todoBlocks(i: HomeInput, read: SectionRead<Page<Todo>>): Block[] {
   const todos = read.value.items.slice(0, HOME_ROWS);
   if (todos.length === 0) return [...blocks, section('No pending todos. :tada:')];
   todos.forEach((todo, slot) => {
-    blocks.push(todoRow(todo, { now: i.now, owner: i.userId, slot }));
+    blocks.push(todoRow(todo, { serverUrl: i.serverUrl, now: i.now, timeZone: i.timeZone, owner: i.userId, slot }));
   });
   blocks.push(...more(read.value, todos.length, `${i.slashCommand} todos`));
   blocks.push(actions([markAllDoneButton({ owner: i.userId })]));
