@@ -1,4 +1,5 @@
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
+import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 // The schema, for both engines, in one place.
 //
@@ -95,6 +96,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   SCHEDULE_TABLES_SQLITE,
   // 6: what must happen once, claimed by the first replica (store/claim-store.ts).
   CLAIMS_SQLITE_DDL,
+  // 7: cards that follow a pipeline or a job until it finishes, and their final DM (store/follow-store.ts).
+  FOLLOWS_SQLITE_DDL,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -178,6 +181,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   SCHEDULE_TABLES_POSTGRES,
   // 6
   CLAIMS_POSTGRES_DDL,
+  // 7
+  FOLLOWS_POSTGRES_DDL,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {
