@@ -1,5 +1,7 @@
 import { JobButtons } from '../buttons/ci.js';
 import { RefusedError } from '../errors.js';
+import type { FollowService } from '../follow/service.js';
+import { jobDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
@@ -22,12 +24,15 @@ import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
+import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
 
-const n = noun('job', (d) => createJobOperations(d));
+type Ops = JobOperations & { follows: FollowService | undefined };
+
+const n = noun('job', (d): Ops => ({ ...createJobOperations(d), follows: d.follows }));
 
 /** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
 async function factsOf(ctx: RequestContext, ops: JobOperations, project: Project, job: Job): Promise<JobFacts> {
@@ -112,30 +117,63 @@ async function actOnJob(
   /** From a button drawn earlier, which may be out of date (a typed command is not). */
   fromCard: boolean,
 ): Promise<SlackMessage> {
+  return (await actOnJobFor(ctx, s, ops, project, id, action, place, fromCard)).message;
+}
+
+/** The card after an action, and the job the action left (null when it did nothing: the card was out of date). */
+async function actOnJobFor(
+  ctx: RequestContext,
+  s: Platform,
+  ops: JobOperations,
+  project: Project,
+  id: number,
+  action: JobAction,
+  place: ListPlace | null,
+  fromCard: boolean,
+): Promise<{ message: SlackMessage; acted: Job | null }> {
+  const unchanged = async (p: Promise<SlackMessage>) => ({ message: await p, acted: null });
   // Canceling something that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
     if (!CANCELABLE.has(current.status)) {
-      return redraw(ctx, s, ops, project, current, stale(jobStaleText('not-running')), place);
+      return unchanged(redraw(ctx, s, ops, project, current, stale(jobStaleText('not-running')), place));
     }
   }
   try {
     const job = await ops.act(ctx, project, id, action);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
-    return redraw(ctx, s, ops, project, job, done(action, ctx.actor.userId, detail), place);
+    return {
+      message: await redraw(ctx, s, ops, project, job, done(action, ctx.actor.userId, detail), place),
+      acted: job,
+    };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
     // The refusal stands when the job as it is now does not explain it, or cannot be read either.
     const explained = await explainRefusal(ctx, ops, project, id, action).catch(() => null);
     if (!explained) throw err;
-    return redraw(ctx, s, ops, project, explained.job, explained.notice, place, explained.facts);
+    return unchanged(redraw(ctx, s, ops, project, explained.job, explained.notice, place, explained.facts));
   }
 }
+
+/** What a card that follows a job starts from. */
+const followedJob = (project: Project, job: Job): Followed => ({
+  kind: 'job',
+  project,
+  id: job.id,
+  ref: job.ref,
+  status: job.status,
+  drawn: jobDrawn(job),
+});
+
+/** Retry and Play start something: the card they redraw follows it (the retry is a new job). */
+const FOLLOWS_ACTION = new Set<JobAction>(['retry', 'play']);
 
 const act = (action: JobAction) =>
   n.on(JobButtons[action], async (v, ctx, s, ops): Promise<Reply> => {
     const project = await s.resolveProject(ctx, refOf(v.p));
-    return { kind: 'update', message: await actOnJob(ctx, s, ops, project, v.j, action, placeOf(v), true) };
+    const r = await actOnJobFor(ctx, s, ops, project, v.j, action, placeOf(v), true);
+    if (!r.acted || !FOLLOWS_ACTION.has(action)) return { kind: 'update', message: r.message };
+    return followClicked(ctx, ops.follows, followedJob(project, r.acted), r.message, placeOf(v) !== null);
   });
 
 function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
@@ -170,7 +208,9 @@ export const jobs = n.define({
     async 'job.show'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
       const job = await ops.get(ctx, project, cmd.target.id);
-      return { kind: 'message', message: await jobCard(ctx, s, ops, project, job), inChannel: cmd.share };
+      const card = await jobCard(ctx, s, ops, project, job);
+      if (!cmd.flags.follow) return { kind: 'message', message: card, inChannel: cmd.share };
+      return answerFollowing(ctx, ops.follows, followedJob(project, job), card, cmd.share);
     },
     async 'job.retry'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);

@@ -1,7 +1,9 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import { ProjectRequiredError, RefusedError } from '../errors.js';
+import type { FollowService } from '../follow/service.js';
+import { pipelineDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
-import type { Pipeline } from '../gitlab/schemas.js';
+import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
 import { createPipelineOperations, type PipelineOperations } from '../operations/pipelines.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -16,10 +18,13 @@ import {
   pipelineRow,
   pipelineStaleText,
 } from '../views/pipelines.js';
+import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform } from './types.js';
 
-const n = noun('pipeline', (d) => createPipelineOperations(d));
+type Ops = PipelineOperations & { follows: FollowService | undefined };
+
+const n = noun('pipeline', (d): Ops => ({ ...createPipelineOperations(d), follows: d.follows }));
 
 const RUNNING = new Set(['created', 'pending', 'running']);
 
@@ -38,6 +43,12 @@ async function pipelineCard(
   return buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, s, { notice }));
 }
 
+/** A card drawn after a change, with what it shows of the pipeline (for a card that follows it). */
+interface Redrawn {
+  message: SlackMessage;
+  shows: { pipeline: Pipeline; jobs: Job[] | null } | null;
+}
+
 async function redraw(
   ctx: RequestContext,
   s: Platform,
@@ -46,21 +57,37 @@ async function redraw(
   pipeline: Pipeline,
   notice: Notice,
   place: ListPlace | null,
-): Promise<SlackMessage> {
+): Promise<Redrawn> {
   // The card also shows the pipeline's jobs, read once more after the change; what the change answered is
   // drawn whatever that read meets.
   if (!place) {
     const read = await readOrWhy(() => ops.withJobs(ctx, project, pipeline.id));
     if (read.ok) {
-      return buildPipelineCard(read.value.pipeline, read.value.jobs, project, await cardContext(ctx, s, { notice }));
+      const { pipeline: now, jobs } = read.value;
+      const message = buildPipelineCard(now, jobs, project, await cardContext(ctx, s, { notice }));
+      return { message, shows: { pipeline: now, jobs } };
     }
     const said = unreadAfter(notice, `Pipeline #${pipeline.id} and its jobs`, read.why);
-    return buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice: said }));
+    const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice: said }));
+    return { message, shows: { pipeline, jobs: null } };
   }
   const row = pipelineRow(pipeline, project, place, 'now', s.serverUrl);
   const withRow = { ...notice, row };
-  return redrawListAfterWrite(s, ctx, place, { expect: 'pipeline.list', notice: withRow });
+  return {
+    message: await redrawListAfterWrite(s, ctx, place, { expect: 'pipeline.list', notice: withRow }),
+    shows: null,
+  };
 }
+
+/** What a card that follows a pipeline starts from. */
+const followedPipeline = (project: Project, p: Pipeline, jobs: Job[] | null): Followed => ({
+  kind: 'pipeline',
+  project,
+  id: p.id,
+  ref: p.ref,
+  status: p.status,
+  drawn: pipelineDrawn(p, jobs ?? []),
+});
 
 async function actOnPipeline(
   ctx: RequestContext,
@@ -72,21 +99,25 @@ async function actOnPipeline(
   place: ListPlace | null,
   /** From a button drawn earlier, which may be out of date (a typed command is not). */
   fromCard: boolean,
-): Promise<SlackMessage> {
+): Promise<Redrawn & { acted: boolean }> {
   // Canceling a pipeline that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
-    if (!RUNNING.has(current.status))
-      return redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
+    if (!RUNNING.has(current.status)) {
+      const r = await redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
+      return { ...r, acted: false };
+    }
   }
   try {
     const pipeline = await ops.act(ctx, project, id, action);
-    return redraw(ctx, s, ops, project, pipeline, done(action, ctx.actor.userId, `pipeline #${id}`), place);
+    const notice = done(action, ctx.actor.userId, `pipeline #${id}`);
+    return { ...(await redraw(ctx, s, ops, project, pipeline, notice, place)), acted: true };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard || action !== 'cancel') throw err;
     const current = await ops.get(ctx, project, id).catch(() => null);
     if (current && !RUNNING.has(current.status)) {
-      return redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
+      const r = await redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
+      return { ...r, acted: false };
     }
     throw err;
   }
@@ -121,11 +152,16 @@ export const pipelines = n.define({
   commands: {
     async 'pipeline.show'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return {
-        kind: 'message',
-        message: await pipelineCard(ctx, s, ops, project, cmd.target.id),
-        inChannel: cmd.share,
-      };
+      if (!cmd.flags.follow) {
+        return {
+          kind: 'message',
+          message: await pipelineCard(ctx, s, ops, project, cmd.target.id),
+          inChannel: cmd.share,
+        };
+      }
+      const { pipeline, jobs } = await ops.withJobs(ctx, project, cmd.target.id);
+      const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, s));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, jobs), card, cmd.share);
     },
     async 'pipeline.run'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project).catch((err: unknown) => {
@@ -137,11 +173,15 @@ export const pipelines = n.define({
       const pipeline = await ops.run(ctx, project, cmd.args.ref);
       const notice = done('run', ctx.actor.userId, `on ${cmd.args.ref}`);
       // A new pipeline has no jobs worth a second read yet.
-      return ephemeral(buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice })));
+      const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice }));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, cmd.share);
     },
     async 'pipeline.retry'(cmd, ctx, s, ops) {
       const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnPipeline(ctx, s, ops, project, cmd.target.id, 'retry', null, false));
+      const r = await actOnPipeline(ctx, s, ops, project, cmd.target.id, 'retry', null, false);
+      if (!r.acted || !r.shows) return { kind: 'message', message: r.message, inChannel: cmd.share };
+      const what = followedPipeline(project, r.shows.pipeline, r.shows.jobs);
+      return answerFollowing(ctx, ops.follows, what, r.message, cmd.share);
     },
     async 'pipeline.cancel'(cmd, ctx, s) {
       const project = await s.resolveProject(ctx, cmd.target.project);
@@ -157,11 +197,15 @@ export const pipelines = n.define({
     }),
     n.on(PipelineButtons.retry, async (v, ctx, s, ops) => {
       const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await actOnPipeline(ctx, s, ops, project, v.i, 'retry', placeOf(v), true) };
+      const r = await actOnPipeline(ctx, s, ops, project, v.i, 'retry', placeOf(v), true);
+      if (!r.acted || !r.shows) return { kind: 'update', message: r.message };
+      const what = followedPipeline(project, r.shows.pipeline, r.shows.jobs);
+      return followClicked(ctx, ops.follows, what, r.message, placeOf(v) !== null);
     }),
     n.on(PipelineButtons.cancel, async (v, ctx, s, ops) => {
       const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await actOnPipeline(ctx, s, ops, project, v.i, 'cancel', placeOf(v), true) };
+      const r = await actOnPipeline(ctx, s, ops, project, v.i, 'cancel', placeOf(v), true);
+      return { kind: 'update', message: r.message };
     }),
     n.on(PipelineButtons.jobs, async (v, ctx, s) => {
       const project = await s.resolveProject(ctx, refOf(v.p));
