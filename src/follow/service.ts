@@ -8,7 +8,7 @@ import {
   type PacingClock,
   realClock,
 } from '../digest/pacing.js';
-import { SlackRefusedError } from '../digest/slack.js';
+import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
 import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type { Transport } from '../gitlab/http.js';
@@ -108,8 +108,11 @@ export interface StartFollow {
 export interface FollowService {
   /** Starts following; the first poll comes after the poll interval. */
   start(s: StartFollow): Promise<void>;
-  /** Posts a shared card in a channel, for a follow to redraw (SlackRefusedError when Slack says no). */
-  postCard(channel: string, message: SlackMessage): Promise<{ ts: string }>;
+  /**
+   * Posts a shared card in a channel, for a follow to redraw; `refused` names why the bot may not post there
+   * (not a member, an archived channel…).
+   */
+  postCard(channel: string, message: SlackMessage): Promise<{ ts: string } | { refused: string }>;
   /** Polls what is due (everything not held elsewhere with `all`); resolves with how many were polled. */
   pollDue(o?: { all?: boolean }): Promise<number>;
   startTimers(): void;
@@ -394,7 +397,14 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
         ephemeral ? (id) => o.sealer.seal(ephemeral.responseUrl, sealedFor(id)).value : undefined,
       );
     },
-    postCard: (channel, message) => o.slack.post(channel, message),
+    async postCard(channel, message) {
+      try {
+        return await o.slack.post(channel, message);
+      } catch (err) {
+        if (err instanceof SlackRefusedError && CHANNEL_ERRORS.has(err.error)) return { refused: err.error };
+        throw err;
+      }
+    },
     pollDue,
     startTimers() {
       if ((o.timer ?? 'interval') !== 'interval') return;

@@ -1,4 +1,3 @@
-import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
 import type { FollowCard, FollowService } from '../follow/service.js';
 import { DONE_STATUSES, type Drawn } from '../follow/state.js';
 import type { Project } from '../gitlab/project.js';
@@ -32,15 +31,13 @@ export async function answerFollowing(
   if (!follows || DONE_STATUSES.has(what.status)) return { kind: 'message', message: card, inChannel: share };
   let note: string | null = null;
   if (share && ctx.channelId) {
-    try {
-      const { ts } = await follows.postCard(ctx.channelId, withFollowLine(card, { kind: 'following', shared: true }));
-      await follows.start({ ...what, ctx, card: { kind: 'shared', channel: ctx.channelId, ts } });
+    const posted = await follows.postCard(ctx.channelId, withFollowLine(card, { kind: 'following', shared: true }));
+    if ('ts' in posted) {
+      await follows.start({ ...what, ctx, card: { kind: 'shared', channel: ctx.channelId, ts: posted.ts } });
       return { kind: 'none' };
-    } catch (err) {
-      if (!(err instanceof SlackRefusedError) || !CHANNEL_ERRORS.has(err.error)) throw err;
-      // The bot may not post here (not a member, an archived channel): the person still gets a card that follows.
-      note = `The card could not be posted in this channel (${err.error}); invite the bot to share it. It is shown to you alone.`;
     }
+    // The bot may not post here (not a member, an archived channel): the person still gets a card that follows.
+    note = `The card could not be posted in this channel (${posted.refused}); invite the bot to share it. It is shown to you alone.`;
   }
   const url = ctx.responseUrl ?? null;
   const followCard: FollowCard = url ? { kind: 'ephemeral', responseUrl: url, usesSpent: 1 } : { kind: 'none' };
