@@ -24,23 +24,66 @@ import { ephemeral, noun, type Platform } from './types.js';
 
 type Ops = PipelineOperations & { follows: FollowService | undefined };
 
-const n = noun('pipeline', (d): Ops => ({ ...createPipelineOperations(d), follows: d.follows }));
+const pipelineNoun = noun('pipeline', (deps): Ops => ({ ...createPipelineOperations(deps), follows: deps.follows }));
 
 const RUNNING = new Set(['created', 'pending', 'running']);
 
 /** A word that reads as a project (`group/app`, `42`) rather than a branch name. */
 const looksLikeProject = (word: string) => /^\d+$/.test(word) || /^[\w.-]+(\/[\w.-]+)+$/.test(word);
 
-async function pipelineCard(
-  ctx: RequestContext,
-  s: Platform,
-  ops: PipelineOperations,
-  project: Project,
-  id: number,
-  notice?: Notice,
-) {
+async function pipelineCard({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: PipelineOperations;
+  project: Project;
+  id: number;
+  notice?: Notice;
+}) {
   const { pipeline, jobs } = await ops.withJobs(ctx, project, id);
-  return buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, s, { notice }));
+  return buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform, { notice }));
+}
+
+async function redraw({
+  ctx,
+  platform,
+  ops,
+  project,
+  pipeline,
+  notice,
+  place,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: PipelineOperations;
+  project: Project;
+  pipeline: Pipeline;
+  notice: Notice;
+  place: ListPlace | null;
+}): Promise<Redrawn> {
+  // The card also shows the pipeline's jobs, read once more after the change; what the change answered is
+  // drawn whatever that read meets.
+  if (!place) {
+    const read = await readOrWhy(() => ops.withJobs(ctx, project, pipeline.id));
+    if (read.ok) {
+      const { pipeline: now, jobs } = read.value;
+      const message = buildPipelineCard(now, jobs, project, await cardContext(ctx, platform, { notice }));
+      return { message, shows: { pipeline: now, jobs } };
+    }
+    const said = unreadAfter(notice, `Pipeline #${pipeline.id} and its jobs`, read.why);
+    const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice: said }));
+    return { message, shows: { pipeline, jobs: null } };
+  }
+  const row = pipelineRow(pipeline, project, place, 'now', platform.serverUrl);
+  const withRow = { ...notice, row };
+  const options = { expect: 'pipeline.list' as const, notice: withRow };
+  return { message: await redrawListAfterWrite({ platform, ctx, place, options }), shows: null };
 }
 
 /** A card drawn after a change, with what it shows of the pipeline (for a card that follows it). */
@@ -49,168 +92,187 @@ interface Redrawn {
   shows: { pipeline: Pipeline; jobs: Job[] | null } | null;
 }
 
-async function redraw(
-  ctx: RequestContext,
-  s: Platform,
-  ops: PipelineOperations,
-  project: Project,
-  pipeline: Pipeline,
-  notice: Notice,
-  place: ListPlace | null,
-): Promise<Redrawn> {
-  // The card also shows the pipeline's jobs, read once more after the change; what the change answered is
-  // drawn whatever that read meets.
-  if (!place) {
-    const read = await readOrWhy(() => ops.withJobs(ctx, project, pipeline.id));
-    if (read.ok) {
-      const { pipeline: now, jobs } = read.value;
-      const message = buildPipelineCard(now, jobs, project, await cardContext(ctx, s, { notice }));
-      return { message, shows: { pipeline: now, jobs } };
-    }
-    const said = unreadAfter(notice, `Pipeline #${pipeline.id} and its jobs`, read.why);
-    const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice: said }));
-    return { message, shows: { pipeline, jobs: null } };
-  }
-  const row = pipelineRow(pipeline, project, place, 'now', s.serverUrl);
-  const withRow = { ...notice, row };
-  return {
-    message: await redrawListAfterWrite(s, ctx, place, { expect: 'pipeline.list', notice: withRow }),
-    shows: null,
-  };
-}
-
 /** What a card that follows a pipeline starts from. */
-const followedPipeline = (project: Project, p: Pipeline, jobs: Job[] | null): Followed => ({
+const followedPipeline = (project: Project, pipeline: Pipeline, jobs: Job[] | null): Followed => ({
   kind: 'pipeline',
   project,
-  id: p.id,
-  ref: p.ref,
-  status: p.status,
-  drawn: pipelineDrawn(p, jobs ?? []),
+  id: pipeline.id,
+  ref: pipeline.ref,
+  status: pipeline.status,
+  drawn: pipelineDrawn(pipeline, jobs ?? []),
 });
 
-async function actOnPipeline(
-  ctx: RequestContext,
-  s: Platform,
-  ops: PipelineOperations,
-  project: Project,
-  id: number,
-  action: 'retry' | 'cancel',
-  place: ListPlace | null,
-  /** From a button drawn earlier, which may be out of date (a typed command is not). */
-  fromCard: boolean,
-): Promise<Redrawn & { acted: boolean }> {
+async function actOnPipeline({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  action,
+  place,
+  fromCard,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: PipelineOperations;
+  project: Project;
+  id: number;
+  action: 'retry' | 'cancel';
+  place: ListPlace | null;
+  fromCard: boolean;
+}): Promise<Redrawn & { acted: boolean }> {
+  const unchanged = async (drawn: Promise<Redrawn>) => ({ ...(await drawn), acted: false });
   // Canceling a pipeline that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
-    if (!RUNNING.has(current.status)) {
-      const r = await redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
-      return { ...r, acted: false };
-    }
+    if (!RUNNING.has(current.status))
+      return unchanged(
+        redraw({
+          ctx,
+          platform,
+          ops,
+          project,
+          pipeline: current,
+          notice: stale(pipelineStaleText(current)),
+          place,
+        }),
+      );
   }
   try {
     const pipeline = await ops.act(ctx, project, id, action);
     const notice = done(action, ctx.actor.userId, `pipeline #${id}`);
-    return { ...(await redraw(ctx, s, ops, project, pipeline, notice, place)), acted: true };
+    return { ...(await redraw({ ctx, platform, ops, project, pipeline, notice, place })), acted: true };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard || action !== 'cancel') throw err;
     const current = await ops.get(ctx, project, id).catch(() => null);
     if (current && !RUNNING.has(current.status)) {
-      const r = await redraw(ctx, s, ops, project, current, stale(pipelineStaleText(current)), place);
-      return { ...r, acted: false };
+      return unchanged(
+        redraw({ ctx, platform, ops, project, pipeline: current, notice: stale(pipelineStaleText(current)), place }),
+      );
     }
     throw err;
   }
 }
 
-export const pipelines = n.define({
+export const pipelines = pipelineNoun.define({
   lists: {
-    async 'pipeline.list'(cmd, ctx, s, ops, place, notice) {
-      const f = cmd.flags;
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const perPage = pageSize(f.perPage);
+    async 'pipeline.list'(command, ctx, platform, ops, place, notice) {
+      const flags = command.flags;
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const perPage = pageSize(flags.perPage);
       const result = await ops.list(ctx, project, {
-        ...(f.page ? { page: f.page } : {}),
+        ...(flags.page ? { page: flags.page } : {}),
         ...(perPage ? { per_page: perPage } : {}),
-        ...(f.status ? { status: f.status as never } : {}),
-        ...(f.scope ? { scope: f.scope } : {}),
-        ...(f.ref ? { ref: f.ref } : {}),
-        ...(f.yamlErrors ? { yaml_errors: true } : {}),
-        ...(f.name ? { name: f.name } : {}),
-        ...(f.username ? { username: f.username } : {}),
-        ...(f.orderBy ? { order_by: f.orderBy } : {}),
-        ...(f.sort ? { sort: f.sort } : {}),
+        ...(flags.status ? { status: flags.status as never } : {}),
+        ...(flags.scope ? { scope: flags.scope } : {}),
+        ...(flags.ref ? { ref: flags.ref } : {}),
+        ...(flags.yamlErrors ? { yaml_errors: true } : {}),
+        ...(flags.name ? { name: flags.name } : {}),
+        ...(flags.username ? { username: flags.username } : {}),
+        ...(flags.orderBy ? { order_by: flags.orderBy } : {}),
+        ...(flags.sort ? { sort: flags.sort } : {}),
       });
       return buildPipelineList(result.items, project, result, {
         title: `Pipelines in ${projectLabel(project)}`,
-        filters: describeFilters({ ...f }),
+        filters: describeFilters({ ...flags }),
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, platform, { notice }),
       });
     },
   },
   commands: {
-    async 'pipeline.show'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      if (!cmd.flags.follow) {
+    async 'pipeline.show'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      if (!command.flags.follow) {
         return {
           kind: 'message',
-          message: await pipelineCard(ctx, s, ops, project, cmd.target.id),
-          inChannel: cmd.share,
+          message: await pipelineCard({ ctx, platform, ops, project, id: command.target.id }),
+          inChannel: command.share,
         };
       }
-      const { pipeline, jobs } = await ops.withJobs(ctx, project, cmd.target.id);
-      const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, s));
-      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, jobs), card, cmd.share);
+      const { pipeline, jobs } = await ops.withJobs(ctx, project, command.target.id);
+      const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, jobs), card, command.share);
     },
-    async 'pipeline.run'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project).catch((err: unknown) => {
+    async 'pipeline.run'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project).catch((err: unknown) => {
         // `pipeline run demo/web` in a channel without a default: the one word was meant as the project.
-        if (err instanceof ProjectRequiredError && looksLikeProject(cmd.args.ref)) return null;
+        if (err instanceof ProjectRequiredError && looksLikeProject(command.args.ref)) return null;
         throw err;
       });
-      if (!project) return ephemeral(buildRefMissing(cmd.args.ref, s.slashCommand));
-      const pipeline = await ops.run(ctx, project, cmd.args.ref);
-      const notice = done('run', ctx.actor.userId, `on ${cmd.args.ref}`);
+      if (!project) return ephemeral(buildRefMissing(command.args.ref, platform.slashCommand));
+      const pipeline = await ops.run(ctx, project, command.args.ref);
+      const notice = done('run', ctx.actor.userId, `on ${command.args.ref}`);
       // A new pipeline has no jobs worth a second read yet.
-      const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, s, { notice }));
-      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, cmd.share);
+      const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice }));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, command.share);
     },
-    async 'pipeline.retry'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const r = await actOnPipeline(ctx, s, ops, project, cmd.target.id, 'retry', null, false);
-      if (!r.acted || !r.shows) return { kind: 'message', message: r.message, inChannel: cmd.share };
-      const what = followedPipeline(project, r.shows.pipeline, r.shows.jobs);
-      return answerFollowing(ctx, ops.follows, what, r.message, cmd.share);
+    async 'pipeline.retry'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const id = command.target.id;
+      const retried = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id,
+        action: 'retry',
+        place: null,
+        fromCard: false,
+      });
+      if (!retried.acted || !retried.shows)
+        return { kind: 'message', message: retried.message, inChannel: command.share };
+      const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
+      return answerFollowing(ctx, ops.follows, what, retried.message, command.share);
     },
-    async 'pipeline.cancel'(cmd, ctx, s) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const id = cmd.target.id;
+    async 'pipeline.cancel'(command, ctx, platform) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const id = command.target.id;
       const value = { p: projectButtonKey(project), i: id };
       return ephemeral(buildConfirmPrompt(pipelineConfirmation({ id }, project), PipelineButtons.cancel, value));
     },
   },
   buttons: [
-    n.on(PipelineButtons.show, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return ephemeral(await pipelineCard(ctx, s, ops, project, v.i));
+    pipelineNoun.on(PipelineButtons.show, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return ephemeral(await pipelineCard({ ctx, platform, ops, project, id: value.i }));
     }),
-    n.on(PipelineButtons.retry, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      const r = await actOnPipeline(ctx, s, ops, project, v.i, 'retry', placeOf(v), true);
-      if (!r.acted || !r.shows) return { kind: 'update', message: r.message };
-      const what = followedPipeline(project, r.shows.pipeline, r.shows.jobs);
-      return followClicked(ctx, ops.follows, what, r.message, placeOf(v) !== null);
+    pipelineNoun.on(PipelineButtons.retry, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      const place = placeOf(value);
+      const retried = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id: value.i,
+        action: 'retry',
+        place,
+        fromCard: true,
+      });
+      if (!retried.acted || !retried.shows) return { kind: 'update', message: retried.message };
+      const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
+      return followClicked(ctx, ops.follows, what, retried.message, place !== null);
     }),
-    n.on(PipelineButtons.cancel, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      const r = await actOnPipeline(ctx, s, ops, project, v.i, 'cancel', placeOf(v), true);
-      return { kind: 'update', message: r.message };
+    pipelineNoun.on(PipelineButtons.cancel, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      const place = placeOf(value);
+      const canceled = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id: value.i,
+        action: 'cancel',
+        place,
+        fromCard: true,
+      });
+      return { kind: 'update', message: canceled.message };
     }),
-    n.on(PipelineButtons.jobs, async (v, ctx, s) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      const query = `jobs ${projectButtonKey(project)} --pipeline ${v.i}`;
-      return ephemeral(await s.redrawList({ query, page: 1 }, ctx, { expect: 'job.list' }));
+    pipelineNoun.on(PipelineButtons.jobs, async (value, ctx, platform) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      const query = `jobs ${projectButtonKey(project)} --pipeline ${value.i}`;
+      return ephemeral(await platform.redrawList({ query, page: 1 }, ctx, { expect: 'job.list' }));
     }),
   ],
 });
