@@ -3,6 +3,7 @@ import type { Config } from './config.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
 import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
+import { createFollowService, type FollowService, type FollowServiceOptions } from './follow/service.js';
 import { createTransport, type Transport } from './gitlab/http.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
@@ -12,6 +13,7 @@ import { createDeliveredOnce } from './listeners/delivered-once.js';
 import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
+import { createFollowSlack } from './listeners/follow-slack.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { registerMessageShortcut } from './listeners/message-shortcut.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
@@ -61,6 +63,11 @@ export interface AppDeps {
     DigestServiceOptions,
     'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
   >;
+  /** How cards that follow a pipeline or a job poll (tests: `timer: 'manual'` and `pollDue()`). */
+  follows?: Pick<
+    FollowServiceOptions,
+    'timer' | 'pollMs' | 'shareEveryMs' | 'leaseMs' | 'deadlineMs' | 'channelIntervalMs' | 'at'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -74,6 +81,7 @@ export interface BotApp {
   digests: DigestService;
   /** Workflow Builder steps; `sweep()` fails the ones nobody answered within their hour (a timer calls it too). */
   steps: StepService;
+  follows: FollowService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -185,6 +193,21 @@ export function createApp(deps: AppDeps): BotApp {
     gitlabUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
   });
+  // Cards that follow their pipeline or job: read as their person through the same access, paced like digests.
+  const follows = createFollowService({
+    pollMs: config.followPollMs,
+    ...deps.follows,
+    engine,
+    access,
+    sessionOf,
+    transport,
+    slack: createFollowSlack(app.client),
+    sealer: createSealer(config.encryption),
+    serverUrl: linkUrl,
+    slashCommand: config.slashCommand,
+    logger,
+    now,
+  });
   const opsDeps = {
     serverUrl: linkUrl,
     access,
@@ -193,6 +216,7 @@ export function createApp(deps: AppDeps): BotApp {
     digests,
     unfurls: createUnfurlStore(engine, now),
     steps: stepStore,
+    follows,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -278,11 +302,13 @@ export function createApp(deps: AppDeps): BotApp {
     dispatch,
     digests,
     steps,
+    follows,
     async start() {
       const started = await slack.start();
       await digests.start();
       stepSweep = setInterval(sweepSteps, STEP_SWEEP_MS);
       stepSweep.unref();
+      follows.startTimers();
       return started;
     },
     listening: () => slack.listening(),
@@ -290,6 +316,7 @@ export function createApp(deps: AppDeps): BotApp {
     async stop() {
       clearInterval(stepSweep);
       await digests.stop();
+      await follows.stop();
       await app.stop();
     },
     async shutdown(graceMs) {
@@ -306,7 +333,9 @@ export function createApp(deps: AppDeps): BotApp {
           graceTimer = setTimeout(resolve, graceMs);
         }),
       ]).finally(() => clearTimeout(graceTimer));
-      const [cut] = await Promise.all([inFlight.settle(graceMs), digestsStopped]);
+      // A follow being polled finishes its poll; one cut short is taken over after its lease (see follow/service.ts).
+      const followsStopped = Promise.race([follows.stop(), new Promise<void>((r) => setTimeout(r, graceMs).unref())]);
+      const [cut] = await Promise.all([inFlight.settle(graceMs), digestsStopped, followsStopped]);
       if (cut.length > 0) {
         logger.warn('shutdown grace period over; telling people their requests may not have completed', {
           count: cut.length,

@@ -25,6 +25,8 @@ export interface Config {
   logLevel: LogLevel;
   /** How long a shutdown waits for requests already taken before telling their people and stopping. */
   shutdownGraceMs: number;
+  /** How often a card that follows a pipeline or a job reads it again (FOLLOW_POLL_SECONDS). */
+  followPollMs: number;
 }
 
 export class ConfigError extends Error {
@@ -87,6 +89,7 @@ const EnvSchema = z.object({
   SLASH_COMMAND: optionalText,
   LOG_LEVEL: optionalText,
   SHUTDOWN_GRACE_MS: optionalText,
+  FOLLOW_POLL_SECONDS: optionalText,
 });
 
 /** Reads the environment table; throws one ConfigError naming every bad or missing variable. */
@@ -190,6 +193,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     else shutdownGraceMs = n;
   }
 
+  let followPollMs = 10_000;
+  if (e.FOLLOW_POLL_SECONDS) {
+    const n = Number(e.FOLLOW_POLL_SECONDS);
+    if (!Number.isInteger(n) || n < 1 || n > 60)
+      problems.push('FOLLOW_POLL_SECONDS must be a whole number of seconds between 1 and 60 (default 10).');
+    else followPollMs = n * 1000;
+  }
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
   return {
     slack: {
@@ -208,5 +219,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     slashCommand,
     logLevel,
     shutdownGraceMs,
+    followPollMs,
   };
 }

@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     tokens,
     channels: createChannelStore(engine),
     digests: digestTestSeam(),
+    follows: followTestSeam(),
   });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
@@ -149,6 +150,31 @@ function testTiming(text: string | undefined) {
     ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
     ...(typeof t.sweepMs === 'number' ? { sweepMs: t.sweepMs } : {}),
     ...(typeof t.spreadMs === 'number' ? { spreadMs: t.spreadMs } : {}),
+  };
+}
+
+/**
+ * Tests only: `FOLLOW_TEST_KILL_AT=before-dm|after-dm` makes the process kill itself (SIGKILL) when a follow's final
+ * DM reaches that point, to prove the DM comes exactly once across a restart. `FOLLOW_TEST_TIMING` (JSON: `pollMs`,
+ * `leaseMs`, `shareEveryMs`) lets process tests see polls and take-overs in a second.
+ */
+function followTestSeam(): NonNullable<Parameters<typeof createApp>[0]['follows']> {
+  const text = process.env.FOLLOW_TEST_TIMING;
+  const t = text ? (JSON.parse(text) as { pollMs?: number; leaseMs?: number; shareEveryMs?: number }) : {};
+  const point = process.env.FOLLOW_TEST_KILL_AT;
+  return {
+    ...(typeof t.pollMs === 'number' ? { pollMs: t.pollMs } : {}),
+    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
+    ...(typeof t.shareEveryMs === 'number' ? { shareEveryMs: t.shareEveryMs } : {}),
+    ...(point
+      ? {
+          at(reached: string) {
+            if (reached !== point) return;
+            process.kill(process.pid, 'SIGKILL');
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+          },
+        }
+      : {}),
   };
 }
 

@@ -53,6 +53,8 @@ export interface DemoOptions {
   now?: () => Date;
   /** How digests fire (default: node-cron, on real time); tests fire them by hand with `timer: 'manual'`. */
   digests?: AppDeps['digests'];
+  /** How cards that follow a pipeline poll (default: on real time); `tick` also polls them all at once. */
+  follows?: AppDeps['follows'];
   /** How long the console waits for the bot's answers (tests). */
   session?: Pick<SessionDeps, 'quietMs' | 'turnTimeoutMs' | 'mayNotAnswerMs'>;
 }
@@ -98,6 +100,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     channels: createChannelStore(db),
     now,
     ...(o.digests ? { digests: o.digests } : {}),
+    ...(o.follows ? { follows: o.follows } : {}),
   });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;
@@ -106,7 +109,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     people: DEMO_PEOPLE,
-    tick: async () => sim.tick(),
+    // The world moved on: cards that follow a pipeline look at it now rather than at their next poll.
+    tick: async () => {
+      await sim.tick();
+      await bot.follows.pollDue({ all: true });
+    },
     ask: o.ask,
     write: o.write,
     channel: CHANNEL.id,

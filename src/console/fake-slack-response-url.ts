@@ -3,7 +3,7 @@ import type { FakeRecord, FakeWorkspace } from './fake-slack-state.js';
 import type { Body } from './fake-slack-wire.js';
 
 // A response_url, as Slack serves it: a new message (ephemeral unless `in_channel`), or the message the click came
-// from replaced or deleted; at most five uses; blocks held to the same limits as chat.postMessage. Answers the HTTP
+// from (or, for a command, the message it posted) replaced or deleted; at most five uses; blocks held to the same limits as chat.postMessage. Answers the HTTP
 // status and body Slack would.
 
 export function answerResponseUrl(w: FakeWorkspace, id: string, body: Body): [number, Body] {
@@ -53,6 +53,9 @@ export function answerResponseUrl(w: FakeWorkspace, id: string, body: Body): [nu
       visibleTo: inChannel ? null : entry.user,
       source: 'response_url',
     });
+    // A slash command's response_url has no message of its own until it posts one: that one is what a later
+    // `replace_original` through it replaces (Slack: a command's URL only updates the message that command produced).
+    entry.originKey ??= rec.message.key;
   }
   rec.ok = true;
   w.record(rec);

@@ -59,6 +59,7 @@ function entryBlock(entry: Entry, slash: string): string {
   const aliases = entry.verbAliases && entry.verbAliases.length > 0 ? ` _(also ${entry.verbAliases.join(', ')})_` : '';
   const lines = [`*${capitalize(entry.summary)}*${aliases}`, `\`${synopsis(entry, slash, true)}\``];
   for (const flag of entry.flags as readonly FlagSpec[]) lines.push(describeFlag(flag));
+  if (entry.shareable) lines.push('• `--share` — post the card in the channel, where it keeps itself up to date');
   lines.push(`e.g. \`${example(entry, slash)}\``);
   return lines.join('\n');
 }

@@ -224,7 +224,7 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
   const bound = bindPositionals(entry, words, context);
   if (!bound.ok) return bound;
 
-  if (words.share && entry.access === 'write') {
+  if (words.share && entry.access === 'write' && !entry.shareable) {
     return fail(
       `\`--share\` only goes with commands that read: \`${slash} ${commandWords(entry)}\` changes something.`,
       at,

@@ -109,8 +109,10 @@ export type CommandSpec = {
   readonly flags: readonly FlagSpec[];
   /** `<project>` must be given unless a flag that `excludesProject` is. */
   readonly projectRequired?: boolean;
-  /** Reads accept `--share`; writes refuse it. */
+  /** Reads accept `--share`; writes refuse it, unless `shareable`. */
   readonly access: 'read' | 'write';
+  /** A write whose answer is a card that may be posted in the channel with `--share` (it follows what it started). */
+  readonly shareable?: boolean;
   readonly needsToken: boolean;
   /** An edit with nothing to change is refused before any call. */
   readonly needsAFlag?: boolean;

@@ -69,6 +69,7 @@ export function synopsis(entry: Entry, slash: string, withFlags: boolean): strin
       parts.push(flag.required ? flagSynopsis(flag) : `[${flagSynopsis(flag)}]`);
     }
     if (flags.some((f) => PAGING_FLAGS.has(f.name))) parts.push('[--page <n>] [--per-page <n>]');
+    if (entry.shareable) parts.push('[--share]');
   } else {
     for (const flag of flags) if (flag.required) parts.push(flagSynopsis(flag));
     if (flags.some((f) => !f.required)) parts.push('[flags]');

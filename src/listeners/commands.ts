@@ -45,6 +45,7 @@ export function registerCommandListener(app: App, o: CommandListenerOptions): vo
       channelId: command.channel_id || null,
       now: o.now(),
       session: o.sessionOf(actor),
+      responseUrl: command.response_url ?? null,
     };
     if (logger.getLevel?.() === 'debug') logger.debug('command received', { key: cmd.key, team: actor.teamId });
     // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).

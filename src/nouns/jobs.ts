@@ -1,5 +1,7 @@
 import { JobButtons } from '../buttons/ci.js';
 import { RefusedError } from '../errors.js';
+import type { FollowService } from '../follow/service.js';
+import { jobDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
@@ -22,12 +24,15 @@ import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { md } from '../views/mrkdwn.js';
 import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
+import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
 
-const jobNoun = noun('job', (deps) => createJobOperations(deps));
+type Ops = JobOperations & { follows: FollowService | undefined };
+
+const jobNoun = noun('job', (deps): Ops => ({ ...createJobOperations(deps), follows: deps.follows }));
 
 /** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
 async function factsOf({
@@ -153,51 +158,84 @@ async function actOnJob({
   place: ListPlace | null;
   fromCard: boolean;
 }): Promise<SlackMessage> {
+  return (await actOnJobFor({ ctx, platform, ops, project, id, action, place, fromCard })).message;
+}
+
+/** The card after an action, and the job the action left (null when it did nothing: the card was out of date). */
+async function actOnJobFor({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  action,
+  place,
+  fromCard,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: JobOperations;
+  project: Project;
+  id: number;
+  action: JobAction;
+  place: ListPlace | null;
+  fromCard: boolean;
+}): Promise<{ message: SlackMessage; acted: Job | null }> {
+  const unchanged = async (drawn: Promise<SlackMessage>) => ({ message: await drawn, acted: null });
   // Canceling something that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
     if (!CANCELABLE.has(current.status)) {
-      return redraw({ ctx, platform, ops, project, job: current, notice: stale(jobStaleText('not-running')), place });
+      return unchanged(
+        redraw({ ctx, platform, ops, project, job: current, notice: stale(jobStaleText('not-running')), place }),
+      );
     }
   }
   try {
     const job = await ops.act(ctx, project, id, action);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
-    return redraw({ ctx, platform, ops, project, job, notice: done(action, ctx.actor.userId, detail), place });
+    const notice = done(action, ctx.actor.userId, detail);
+    return { message: await redraw({ ctx, platform, ops, project, job, notice, place }), acted: job };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
     // The refusal stands when the job as it is now does not explain it, or cannot be read either.
     const explained = await explainRefusal({ ctx, ops, project, id, action }).catch(() => null);
     if (!explained) throw err;
-    return redraw({
-      ctx,
-      platform,
-      ops,
-      project,
-      job: explained.job,
-      notice: explained.notice,
-      place,
-      facts: explained.facts,
-    });
-  }
-}
-
-const act = (action: JobAction) =>
-  jobNoun.on(JobButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
-    const project = await platform.resolveProject(ctx, refOf(value.p));
-    return {
-      kind: 'update',
-      message: await actOnJob({
+    return unchanged(
+      redraw({
         ctx,
         platform,
         ops,
         project,
-        id: value.j,
-        action,
-        place: placeOf(value),
-        fromCard: true,
+        job: explained.job,
+        notice: explained.notice,
+        place,
+        facts: explained.facts,
       }),
-    };
+    );
+  }
+}
+
+/** What a card that follows a job starts from. */
+const followedJob = (project: Project, job: Job): Followed => ({
+  kind: 'job',
+  project,
+  id: job.id,
+  ref: job.ref,
+  status: job.status,
+  drawn: jobDrawn(job),
+});
+
+/** Retry and Play start something: the card they redraw follows it (the retry is a new job). */
+const FOLLOWS_ACTION = new Set<JobAction>(['retry', 'play']);
+
+const act = (action: JobAction) =>
+  jobNoun.on(JobButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
+    const project = await platform.resolveProject(ctx, refOf(value.p));
+    const place = placeOf(value);
+    const acted = await actOnJobFor({ ctx, platform, ops, project, id: value.j, action, place, fromCard: true });
+    if (!acted.acted || !FOLLOWS_ACTION.has(action)) return { kind: 'update', message: acted.message };
+    return followClicked(ctx, ops.follows, followedJob(project, acted.acted), acted.message, place !== null);
   });
 
 function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
@@ -232,11 +270,9 @@ export const jobs = jobNoun.define({
     async 'job.show'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const job = await ops.get(ctx, project, command.target.id);
-      return {
-        kind: 'message',
-        message: await jobCard({ ctx, platform, ops, project, job }),
-        inChannel: command.share,
-      };
+      const card = await jobCard({ ctx, platform, ops, project, job });
+      if (!command.flags.follow) return { kind: 'message', message: card, inChannel: command.share };
+      return answerFollowing(ctx, ops.follows, followedJob(project, job), card, command.share);
     },
     async 'job.retry'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);

@@ -1,7 +1,9 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import { ProjectRequiredError, RefusedError } from '../errors.js';
+import type { FollowService } from '../follow/service.js';
+import { pipelineDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
-import type { Pipeline } from '../gitlab/schemas.js';
+import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
 import { createPipelineOperations, type PipelineOperations } from '../operations/pipelines.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -16,10 +18,13 @@ import {
   pipelineRow,
   pipelineStaleText,
 } from '../views/pipelines.js';
+import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform } from './types.js';
 
-const pipelineNoun = noun('pipeline', (deps) => createPipelineOperations(deps));
+type Ops = PipelineOperations & { follows: FollowService | undefined };
+
+const pipelineNoun = noun('pipeline', (deps): Ops => ({ ...createPipelineOperations(deps), follows: deps.follows }));
 
 const RUNNING = new Set(['created', 'pending', 'running']);
 
@@ -61,26 +66,41 @@ async function redraw({
   pipeline: Pipeline;
   notice: Notice;
   place: ListPlace | null;
-}): Promise<SlackMessage> {
+}): Promise<Redrawn> {
   // The card also shows the pipeline's jobs, read once more after the change; what the change answered is
   // drawn whatever that read meets.
   if (!place) {
     const read = await readOrWhy(() => ops.withJobs(ctx, project, pipeline.id));
     if (read.ok) {
-      return buildPipelineCard(
-        read.value.pipeline,
-        read.value.jobs,
-        project,
-        await cardContext(ctx, platform, { notice }),
-      );
+      const { pipeline: now, jobs } = read.value;
+      const message = buildPipelineCard(now, jobs, project, await cardContext(ctx, platform, { notice }));
+      return { message, shows: { pipeline: now, jobs } };
     }
     const said = unreadAfter(notice, `Pipeline #${pipeline.id} and its jobs`, read.why);
-    return buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice: said }));
+    const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice: said }));
+    return { message, shows: { pipeline, jobs: null } };
   }
   const row = pipelineRow(pipeline, project, place, 'now', platform.serverUrl);
   const withRow = { ...notice, row };
-  return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'pipeline.list', notice: withRow } });
+  const options = { expect: 'pipeline.list' as const, notice: withRow };
+  return { message: await redrawListAfterWrite({ platform, ctx, place, options }), shows: null };
 }
+
+/** A card drawn after a change, with what it shows of the pipeline (for a card that follows it). */
+interface Redrawn {
+  message: SlackMessage;
+  shows: { pipeline: Pipeline; jobs: Job[] | null } | null;
+}
+
+/** What a card that follows a pipeline starts from. */
+const followedPipeline = (project: Project, pipeline: Pipeline, jobs: Job[] | null): Followed => ({
+  kind: 'pipeline',
+  project,
+  id: pipeline.id,
+  ref: pipeline.ref,
+  status: pipeline.status,
+  drawn: pipelineDrawn(pipeline, jobs ?? []),
+});
 
 async function actOnPipeline({
   ctx,
@@ -100,45 +120,35 @@ async function actOnPipeline({
   action: 'retry' | 'cancel';
   place: ListPlace | null;
   fromCard: boolean;
-}): Promise<SlackMessage> {
+}): Promise<Redrawn & { acted: boolean }> {
+  const unchanged = async (drawn: Promise<Redrawn>) => ({ ...(await drawn), acted: false });
   // Canceling a pipeline that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
     if (!RUNNING.has(current.status))
-      return redraw({
-        ctx,
-        platform,
-        ops,
-        project,
-        pipeline: current,
-        notice: stale(pipelineStaleText(current)),
-        place,
-      });
+      return unchanged(
+        redraw({
+          ctx,
+          platform,
+          ops,
+          project,
+          pipeline: current,
+          notice: stale(pipelineStaleText(current)),
+          place,
+        }),
+      );
   }
   try {
     const pipeline = await ops.act(ctx, project, id, action);
-    return redraw({
-      ctx,
-      platform,
-      ops,
-      project,
-      pipeline,
-      notice: done(action, ctx.actor.userId, `pipeline #${id}`),
-      place,
-    });
+    const notice = done(action, ctx.actor.userId, `pipeline #${id}`);
+    return { ...(await redraw({ ctx, platform, ops, project, pipeline, notice, place })), acted: true };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard || action !== 'cancel') throw err;
     const current = await ops.get(ctx, project, id).catch(() => null);
     if (current && !RUNNING.has(current.status)) {
-      return redraw({
-        ctx,
-        platform,
-        ops,
-        project,
-        pipeline: current,
-        notice: stale(pipelineStaleText(current)),
-        place,
-      });
+      return unchanged(
+        redraw({ ctx, platform, ops, project, pipeline: current, notice: stale(pipelineStaleText(current)), place }),
+      );
     }
     throw err;
   }
@@ -173,11 +183,16 @@ export const pipelines = pipelineNoun.define({
   commands: {
     async 'pipeline.show'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
-      return {
-        kind: 'message',
-        message: await pipelineCard({ ctx, platform, ops, project, id: command.target.id }),
-        inChannel: command.share,
-      };
+      if (!command.flags.follow) {
+        return {
+          kind: 'message',
+          message: await pipelineCard({ ctx, platform, ops, project, id: command.target.id }),
+          inChannel: command.share,
+        };
+      }
+      const { pipeline, jobs } = await ops.withJobs(ctx, project, command.target.id);
+      const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, jobs), card, command.share);
     },
     async 'pipeline.run'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project).catch((err: unknown) => {
@@ -189,22 +204,26 @@ export const pipelines = pipelineNoun.define({
       const pipeline = await ops.run(ctx, project, command.args.ref);
       const notice = done('run', ctx.actor.userId, `on ${command.args.ref}`);
       // A new pipeline has no jobs worth a second read yet.
-      return ephemeral(buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice })));
+      const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice }));
+      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, command.share);
     },
     async 'pipeline.retry'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
-      return ephemeral(
-        await actOnPipeline({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: command.target.id,
-          action: 'retry',
-          place: null,
-          fromCard: false,
-        }),
-      );
+      const id = command.target.id;
+      const retried = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id,
+        action: 'retry',
+        place: null,
+        fromCard: false,
+      });
+      if (!retried.acted || !retried.shows)
+        return { kind: 'message', message: retried.message, inChannel: command.share };
+      const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
+      return answerFollowing(ctx, ops.follows, what, retried.message, command.share);
     },
     async 'pipeline.cancel'(command, ctx, platform) {
       const project = await platform.resolveProject(ctx, command.target.project);
@@ -220,35 +239,35 @@ export const pipelines = pipelineNoun.define({
     }),
     pipelineNoun.on(PipelineButtons.retry, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return {
-        kind: 'update',
-        message: await actOnPipeline({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: value.i,
-          action: 'retry',
-          place: placeOf(value),
-          fromCard: true,
-        }),
-      };
+      const place = placeOf(value);
+      const retried = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id: value.i,
+        action: 'retry',
+        place,
+        fromCard: true,
+      });
+      if (!retried.acted || !retried.shows) return { kind: 'update', message: retried.message };
+      const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
+      return followClicked(ctx, ops.follows, what, retried.message, place !== null);
     }),
     pipelineNoun.on(PipelineButtons.cancel, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return {
-        kind: 'update',
-        message: await actOnPipeline({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: value.i,
-          action: 'cancel',
-          place: placeOf(value),
-          fromCard: true,
-        }),
-      };
+      const place = placeOf(value);
+      const canceled = await actOnPipeline({
+        ctx,
+        platform,
+        ops,
+        project,
+        id: value.i,
+        action: 'cancel',
+        place,
+        fromCard: true,
+      });
+      return { kind: 'update', message: canceled.message };
     }),
     pipelineNoun.on(PipelineButtons.jobs, async (value, ctx, platform) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));

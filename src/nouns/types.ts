@@ -1,5 +1,6 @@
 import type { HomeView, ModalView } from '@slack/types';
 import type { DigestService } from '../digest/types.js';
+import type { FollowService } from '../follow/service.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
@@ -116,11 +117,15 @@ export interface OperationDeps {
   unfurls: UnfurlStore;
   /** Workflow Builder steps: the "Always" consents people gave them (listed with Revoke). */
   steps: StepStore;
+  /** Cards that keep themselves up to date until their pipeline or job finishes (absent: answers do not follow). */
+  follows?: FollowService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */
 export interface CommandContext extends RequestContext {
   text: string;
+  /** The command's response_url, which its answer is delivered through (a following card redraws through it). */
+  responseUrl?: string | null;
 }
 
 export interface ButtonContext extends RequestContext {

@@ -1,4 +1,5 @@
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
+import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
 // The schema, for both engines, in one place.
@@ -98,6 +99,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CLAIMS_SQLITE_DDL,
   // 7: Workflow Builder steps: executions waiting for their person's consent, and "Always" consents (step-tables.ts).
   STEP_TABLES_SQLITE,
+  // 8: cards that follow a pipeline or a job until it finishes, and their final DM (store/follow-store.ts).
+  FOLLOWS_SQLITE_DDL,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -183,6 +186,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CLAIMS_POSTGRES_DDL,
   // 7
   STEP_TABLES_POSTGRES,
+  // 8
+  FOLLOWS_POSTGRES_DDL,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -18,7 +18,7 @@ export interface DemoConsole {
  * The demo console for one test file (started before its tests, closed after), printing into memory. `digests` and
  * `session` as in startDemo (a test fires digests by hand with `digests: { timer: 'manual' }`).
  */
-export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'session'> = {}): DemoConsole {
+export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'session'> = {}): DemoConsole {
   let demo: Demo | undefined;
   const output: string[] = [];
   const answers: string[] = [];

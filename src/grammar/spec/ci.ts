@@ -3,6 +3,13 @@ import { type RowSpec, rows } from './row.js';
 import { DESCRIPTION, PAGING, SORT, TZ } from './shared.js';
 
 const JOB_SCOPES = ['created', 'pending', 'running', 'failed', 'success', 'canceled', 'skipped', 'manual'] as const;
+/** `--follow` on a read of one pipeline or job: its card keeps itself up to date until it finishes. */
+const FOLLOW = {
+  name: 'follow',
+  type: 'bool',
+  summary: 'keep the card up to date until it finishes (an hour at most); the result comes by DM',
+} as const;
+
 const PIPELINE_STATUSES = [
   'created',
   'pending',
@@ -65,6 +72,7 @@ const JOB_ROWS = rows([
     key: 'job.show',
     verbAliases: ['view', 'get'],
     target: 'job',
+    flags: [FOLLOW],
     access: 'read',
     summary: 'one job as a card with its buttons',
     example: 'job demo/web 123',
@@ -177,6 +185,7 @@ const PIPELINE_ROWS = rows([
     key: 'pipeline.show',
     verbAliases: ['view', 'get'],
     target: 'pipeline',
+    flags: [FOLLOW],
     access: 'read',
     summary: 'one pipeline with its jobs by stage',
     example: 'pipeline demo/web 55',
@@ -187,14 +196,16 @@ const PIPELINE_ROWS = rows([
     target: 'project',
     args: [{ name: 'ref', type: 'string', placeholder: '<ref>' }],
     access: 'write',
-    summary: 'starts a pipeline on a branch or tag',
+    shareable: true,
+    summary: 'starts a pipeline on a branch or tag; its card keeps itself up to date until it finishes',
     example: 'pipeline run demo/web main',
   },
   {
     key: 'pipeline.retry',
     target: 'pipeline',
     access: 'write',
-    summary: 'retries the failed jobs of a pipeline',
+    shareable: true,
+    summary: 'retries the failed jobs of a pipeline; its card keeps itself up to date until it finishes',
     example: 'pipeline retry demo/web 55',
   },
   {

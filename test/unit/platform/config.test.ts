@@ -125,6 +125,16 @@ describe('loadConfig', () => {
     ]);
   });
 
+  it('reads FOLLOW_POLL_SECONDS (default 10 s) and refuses what is not 1 to 60 whole seconds', () => {
+    expect(loadConfig(valid()).followPollMs).toBe(10_000);
+    expect(loadConfig({ ...valid(), FOLLOW_POLL_SECONDS: '2' }).followPollMs).toBe(2000);
+    for (const bad of ['0', '61', '1.5', 'soon']) {
+      expect(problemsOf({ ...valid(), FOLLOW_POLL_SECONDS: bad })).toEqual([
+        'FOLLOW_POLL_SECONDS must be a whole number of seconds between 1 and 60 (default 10).',
+      ]);
+    }
+  });
+
   it('selects PostgreSQL with DATABASE_URL, and refuses it beside DATABASE_PATH, listed with every other problem', () => {
     const url = 'postgres://glbot:pw@db.internal:5432/glbot';
     expect(loadConfig({ ...valid(), DATABASE_URL: url }).databaseUrl).toBe(url);

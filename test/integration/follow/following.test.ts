@@ -1,0 +1,297 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { buttonOf, useBot, WEB } from '../../support/app-harness.js';
+import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
+import { messageText } from '../../support/slack-driver.js';
+
+// Cards that follow their pipeline or job (COMMANDS.md "Following a pipeline or a job"), through the whole app:
+// signed requests → the simulator (its runner moved on by `tick`) → the fake Slack, on the test's clock. Polls are
+// driven by the test (`pollDue`), each after the poll interval has passed on that clock.
+
+const POLL_MS = 5000;
+const SHARE_EVERY_MS = 12_000;
+const h = useBot({ follows: { timer: 'manual', pollMs: POLL_MS, shareEveryMs: SHARE_EVERY_MS } });
+
+const ALICE_DM = 'D0ALICE';
+const BOB_DM = 'D0BOB';
+
+/** Messages from before the test began (the fake Slack lives as long as the file). */
+const older = new Set<string>();
+beforeEach(() => {
+  for (const key of h.bot.fake.messages.keys()) older.add(key);
+});
+afterEach(async () => {
+  await h.bot.engine.run('DELETE FROM follows');
+  h.sim.setFaults({});
+});
+
+/** The simulator's runner moves on one step, the poll interval passes, and the bot polls what is due. */
+async function step(o: { tick?: boolean; ms?: number } = {}): Promise<number> {
+  if (o.tick !== false) h.sim.tick();
+  h.clock.advance(o.ms ?? POLL_MS);
+  return h.bot.bot.follows.pollDue();
+}
+
+/** Steps until nothing is followed any more (or `max` steps). */
+async function stepUntilDone(max = 12): Promise<number> {
+  for (let i = 1; i <= max; i++) {
+    await step();
+    if ((await h.bot.bot.follows.store.countActive()) === 0) return i;
+  }
+  return expect.fail(`still followed after ${max} steps`);
+}
+
+/** Waits until `n` follows are stored (a shared card's follow is stored once its post answered). */
+async function following(n: number): Promise<void> {
+  for (let i = 0; i < 200; i++) {
+    if ((await h.bot.bot.follows.store.countActive()) === n) return;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  expect(await h.bot.bot.follows.store.countActive()).toBe(n);
+}
+
+const posted = (channel: string): FakeMessage[] =>
+  [...h.bot.fake.messages.values()].filter(
+    (m) => m.channel === channel && !m.ephemeral && !m.deleted && !older.has(m.key),
+  );
+
+const records = (from: number, pred: (r: FakeRecord) => boolean) => h.bot.fake.since(from, pred);
+
+const pipelineIdOf = (text: string) => Number(/Pipeline #(\d+) · /.exec(text)?.[1]);
+
+/** No response_url was used more often than Slack allows. */
+function expectNoUsedUpUrls(from: number): void {
+  expect(records(from, (r) => r.kind === 'response_url' && r.error === 'used_url')).toEqual([]);
+  for (const entry of h.bot.fake.responseUrls.values()) expect(entry.uses).toBeLessThanOrEqual(5);
+}
+
+describe('an ephemeral card that follows its pipeline', () => {
+  it('/gl pipeline run: redrawn through its response_url at the changes that matter, never more than 5 uses, then one DM', async () => {
+    const from = h.bot.fake.lastSeq;
+    const seen = await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    const id = pipelineIdOf(seen.text);
+    expect(seen.message.ephemeral).toBe(true);
+    expect(seen.text).toContain('Kept up to date at each stage until it finishes; the result comes by DM.');
+    // Nothing is read before the poll interval has passed.
+    h.clock.advance(POLL_MS - 1);
+    expect(await h.bot.bot.follows.pollDue()).toBe(0);
+
+    const steps = await stepUntilDone();
+    expect(steps).toBeGreaterThan(3);
+    // Every read was alice's, of this pipeline and its jobs.
+    const reads = h.calls(1);
+    expect(reads.length).toBe(2 * steps);
+    for (const r of reads) expect([`${WEB}/pipelines/${id}`, `${WEB}/pipelines/${id}/jobs`]).toContain(r.path);
+    expect(new Set(reads.map((r) => r.user))).toEqual(new Set(['alice']));
+
+    // The card: the answer, started, each stage done, finished: five uses, no more.
+    const redraws = records(from, (r) => r.kind === 'response_url' && r.body.replace_original === true);
+    expect(redraws.length).toBe(4);
+    expectNoUsedUpUrls(from);
+    expect(seen.message.version).toBe(5);
+    const card = messageText(seen.message);
+    expect(card).toMatch(/\*Status\*\n:white_check_mark: success/);
+    expect(card).toContain('Finished; no longer followed.');
+
+    const dms = posted(ALICE_DM);
+    expect(dms).toHaveLength(1);
+    const dm = messageText(dms[0] as FakeMessage);
+    expect(dm).toMatch(new RegExp(`Pipeline #${id} on \`main\`> passed in \\d+s\\.`));
+    expect(dm).toContain(`<${h.sim.url}/demo/web/pipelines/${id}|`);
+    // Done: nothing is read or sent any more.
+    const after = h.calls().length;
+    expect(await step()).toBe(0);
+    expect(h.calls(after)).toEqual([]);
+    expect(posted(ALICE_DM)).toHaveLength(1);
+  });
+
+  it('keeps the last use for the end when more stages finish than uses are left', async () => {
+    const from = h.bot.fake.lastSeq;
+    const seen = await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    // Nothing is looked at until several steps have passed: the card then meets the pipeline further on.
+    for (let i = 0; i < 3; i++) h.sim.tick();
+    await stepUntilDone();
+    expectNoUsedUpUrls(from);
+    expect(messageText(seen.message)).toContain('Finished; no longer followed.');
+    expect(posted(ALICE_DM)).toHaveLength(1);
+  });
+
+  it('/gl pipeline retry: follows the retried pipeline; a failed end is DM’d with its failed jobs and their Retry', async () => {
+    const seen = await h.ask('alice', 'pipeline retry demo/web 2', /Retried by/);
+    expect(seen.text).toContain('Kept up to date at each stage');
+    // Its unit tests fail again.
+    await stepUntilDone();
+    const dms = posted(ALICE_DM);
+    expect(dms).toHaveLength(1);
+    const dm = dms[0] as FakeMessage;
+    expect(messageText(dm)).toMatch(/Pipeline #2 on `chore\/webpack-5`> failed/);
+    expect(messageText(dm)).toMatch(/:x: <[^|]+\/-\/jobs\/\d+\|unit-tests> \(test\)/);
+    // Its Retry retries the failed job, with the token of whoever clicks it.
+    const from = h.calls().length;
+    await h.click('alice', buttonOf(dm, /^Retry$/));
+    await h.waitForCalls((c) => c.slice(from).some((r) => r.method === 'POST' && /\/jobs\/\d+\/retry$/.test(r.path)));
+  });
+
+  it('/gl pipeline <id> --follow and /gl job <id> --follow follow what they show; a finished one is not followed', async () => {
+    const run = await h.ask('bob', 'pipeline run demo/web main', /Started by/);
+    const id = pipelineIdOf(run.text);
+    await h.bot.engine.run('DELETE FROM follows');
+    const followed = await h.ask('alice', `pipeline demo/web ${id} --follow`, /Pipeline #/);
+    expect(followed.text).toContain('Kept up to date');
+    await step();
+    const jobs = (await (await h.api('alice', `projects/demo%2Fweb/pipelines/${id}/jobs`)).json()) as {
+      id: number;
+      status: string;
+    }[];
+    const job = jobs.find((j) => j.status === 'running') ?? jobs[0];
+    const jobCard = await h.ask('alice', `job demo/web ${job?.id} --follow`, /Job #|compile/);
+    expect(jobCard.text).toContain('Kept up to date');
+    expect(await h.bot.bot.follows.store.countActive()).toBe(2);
+    await stepUntilDone();
+    const dms = posted(ALICE_DM).map(messageText);
+    expect(dms).toHaveLength(2);
+    expect(dms.some((t) => /Job #\d+ `compile` on `main`> passed/.test(t))).toBe(true);
+    expect(dms.some((t) => new RegExp(`Pipeline #${id} on \`main\`> passed`).test(t))).toBe(true);
+    expect(posted(BOB_DM)).toHaveLength(0);
+
+    const done = await h.ask('alice', `pipeline demo/web ${id} --follow`, /Pipeline #/);
+    expect(done.text).not.toContain('Kept up to date');
+    expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+  });
+});
+
+describe('a shared card', () => {
+  it('--share posts the card in the channel and redraws it with chat.update only when it changed, at most every few seconds', async () => {
+    const from = h.bot.fake.lastSeq;
+    const it = await h.command('alice', 'pipeline run demo/web main --share', { channel: 'C0FOLLOW' });
+    const post = await it.waitForMessage((t) => /Pipeline #\d+ · main/.test(t));
+    expect(post?.ephemeral).toBe(false);
+    expect(post?.channel).toBe('C0FOLLOW');
+    expect(messageText(post as FakeMessage)).toContain('Kept up to date until it finishes');
+    await following(1);
+    const updates = () => records(from, (r) => r.method === 'chat.update' && r.ok).length;
+
+    // Changed, and the card was drawn longer ago than the pace: redrawn.
+    h.clock.advance(SHARE_EVERY_MS);
+    await step({ ms: 0 });
+    expect(updates()).toBe(1);
+    // Nothing changed: not redrawn.
+    await step({ tick: false });
+    expect(updates()).toBe(1);
+    // Changed again, but within the pace: it waits for it, and is redrawn once it has passed.
+    await step();
+    expect(updates()).toBe(1);
+    h.clock.advance(SHARE_EVERY_MS);
+    await h.bot.bot.follows.pollDue();
+    expect(updates()).toBe(2);
+
+    for (let i = 0; i < 12 && (await h.bot.bot.follows.store.countActive()) > 0; i++)
+      await step({ ms: SHARE_EVERY_MS });
+    expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+    const card = messageText(post as FakeMessage);
+    expect(card).toMatch(/\*Status\*\n:white_check_mark: success/);
+    expect(card).toContain('Finished; no longer followed.');
+    expect(posted(ALICE_DM)).toHaveLength(1);
+    // The channel's card is the only post there: redrawn in place, never posted again.
+    expect(posted('C0FOLLOW')).toHaveLength(1);
+  });
+
+  it('a Retry click on a job card follows the new job; a Play click follows the started job', async () => {
+    const card = await h.ask('alice', 'job demo/web 8 --share', /unit-tests/, { channel: 'C0FOLLOW' });
+    const retried = await h.press('bob', buttonOf(card, /^Retry$/), /Retried by/);
+    expect(retried.text).toContain('Kept up to date');
+    const newJob = Number(/Job #(\d+)/.exec(retried.text)?.[1]);
+    expect(newJob).toBeGreaterThan(8);
+
+    const manual = await h.ask('alice', 'job demo/web 13', /Play/);
+    const played = await h.press('alice', buttonOf(manual, /^Play$/), /Started by/);
+    expect(played.message.ephemeral).toBe(true);
+    expect(played.text).toContain('Kept up to date at each stage');
+    expect(await h.bot.bot.follows.store.countActive()).toBe(2);
+
+    const from = h.calls().length;
+    await stepUntilDone();
+    // Each follow reads with the token of the person who clicked.
+    const reads = h.calls(from);
+    expect(reads.filter((r) => r.path === `${WEB}/jobs/${newJob}`).every((r) => r.user === 'bob')).toBe(true);
+    expect(reads.filter((r) => r.path === `${WEB}/jobs/13`).every((r) => r.user === 'alice')).toBe(true);
+    expect(posted(BOB_DM).map(messageText)).toEqual([expect.stringMatching(new RegExp(`Job #${newJob} `))]);
+    expect(posted(ALICE_DM).map(messageText)).toEqual([expect.stringMatching(/Job #13 /)]);
+    // The shared card was redrawn in place with chat.update.
+    expect(messageText(retried.message)).toContain('Finished; no longer followed.');
+    expect(retried.message.key).toBe(card.message.key);
+  });
+
+  it('a Retry click on a pipeline card follows the pipeline', async () => {
+    const card = await h.ask('alice', 'pipeline demo/web 2', /Pipeline #2 /);
+    const retried = await h.press('alice', buttonOf(card, /^Retry$/), /Retried by/);
+    expect(retried.text).toContain('Kept up to date');
+    await stepUntilDone();
+    expect(posted(ALICE_DM).map(messageText)).toEqual([expect.stringMatching(/Pipeline #2 on /)]);
+  });
+});
+
+describe('when following stops early', () => {
+  it('stops after an hour with a DM saying it is still running', async () => {
+    const from = h.bot.fake.lastSeq;
+    const seen = await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    const id = pipelineIdOf(seen.text);
+    await step({ tick: false });
+    h.clock.advance(60 * 60 * 1000);
+    await step({ tick: false });
+    expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+    expect(posted(ALICE_DM).map(messageText)).toEqual([
+      expect.stringContaining(
+        `Stopped following <${h.sim.url}/demo/web/pipelines/${id}|Pipeline #${id} on \`main\`>: an hour has passed`,
+      ),
+    ]);
+    // Slack's 30 minutes of the response_url are long over: the card is left as it was, the DM says it all.
+    expect(records(from, (r) => r.kind === 'response_url' && r.body.replace_original === true)).toEqual([]);
+    expect(messageText(seen.message)).toContain('Kept up to date at each stage');
+  });
+
+  it('stops when the server refuses the follower’s token, says so once, and reads nothing more', async () => {
+    await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    h.sim.revoke('alice');
+    try {
+      await step();
+      expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+      const dms = posted(ALICE_DM).map(messageText);
+      expect(dms).toEqual([expect.stringContaining('the server refused your token; connect again with `/gl connect`')]);
+      const after = h.calls().length;
+      await step();
+      expect(h.calls(after)).toEqual([]);
+    } finally {
+      h.sim.revoke('alice', { restore: true });
+      await h.bot.tokens.save({
+        teamId: 'T0TEST',
+        userId: 'U0ALICE',
+        token: 'sim-alice-token',
+        serverUrl: h.sim.url,
+        verifiedAt: h.clock.now(),
+        username: 'alice',
+      });
+    }
+  });
+});
+
+describe('the words', () => {
+  it('refuses --share on a write that does not follow, and --follow where it does not go, with a clear message', async () => {
+    const cancel = await h.ask('alice', 'pipeline cancel demo/web 7 --share', /--share/);
+    expect(cancel.text).toContain('`--share` only goes with commands that read');
+    const list = await h.ask('alice', 'pipelines demo/web --follow', /--follow/);
+    expect(list.text).toMatch(/--follow/);
+    expect(h.calls()).toEqual([]);
+    expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+  });
+
+  it('help shows --follow and --share where they go', async () => {
+    const help = await h.ask('alice', 'help pipeline', /pipeline/);
+    expect(help.text).toContain('--follow');
+    expect(help.text).toContain('post the card in the channel, where it keeps itself up to date');
+  });
+});
+
+it('reads nothing more than a command would when nothing is followed', async () => {
+  expect(await step()).toBe(0);
+  expect(h.calls()).toEqual([]);
+});
