@@ -17,6 +17,7 @@ import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
+import { createWatchSlack } from './listeners/watch-slack.js';
 import type { Logger } from './logger.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
 import { NOUNS } from './nouns/index.js';
@@ -34,7 +35,10 @@ import { createDigestStore } from './store/digest-store.js';
 import type { SqlEngine } from './store/engine.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
+import { createWatchStore } from './store/watch-store.js';
 import { buildInterrupted } from './views/errors.js';
+import { createWatchService, type WatchServiceOptions } from './watch/service.js';
+import type { WatchService } from './watch/types.js';
 
 export interface AppDeps {
   config: Config;
@@ -53,6 +57,11 @@ export interface AppDeps {
     DigestServiceOptions,
     'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
   >;
+  /** How pipeline watches are polled and paced (tests drive them with their clock: `timer: 'manual'`). */
+  watches?: Pick<
+    WatchServiceOptions,
+    'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -64,6 +73,7 @@ export interface BotApp {
   platform: Platform;
   dispatch: Dispatch;
   digests: DigestService;
+  watches: WatchService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -113,6 +123,7 @@ export function createApp(deps: AppDeps): BotApp {
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId);
+      await watches.resumeCreator(teamId, userId);
     },
   });
 
@@ -155,6 +166,20 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
+  const watches = createWatchService({
+    ...deps.watches,
+    store: createWatchStore(engine),
+    engine,
+    access,
+    sessionOf,
+    slack: createWatchSlack(app.client),
+    isAdmin: (userId) => digests.isAdmin(userId),
+    transport,
+    serverUrl: linkUrl,
+    slashCommand: config.slashCommand,
+    logger,
+    now,
+  });
   const opsDeps = {
     serverUrl: linkUrl,
     access,
@@ -162,6 +187,7 @@ export function createApp(deps: AppDeps): BotApp {
     channels: deps.channels,
     digests,
     unfurls: createUnfurlStore(engine, now),
+    watches,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -185,6 +211,7 @@ export function createApp(deps: AppDeps): BotApp {
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
+    if (check.ok) await watches.resumeCreator(actor.teamId, actor.userId);
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
@@ -235,15 +262,18 @@ export function createApp(deps: AppDeps): BotApp {
     platform,
     dispatch,
     digests,
+    watches,
     async start() {
       const started = await slack.start();
       await digests.start();
+      await watches.start();
       return started;
     },
     listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
       await digests.stop();
+      await watches.stop();
       await app.stop();
     },
     async shutdown(graceMs) {
@@ -254,7 +284,7 @@ export function createApp(deps: AppDeps): BotApp {
       // short is settled at the next start, so nothing is lost or posted twice).
       let graceTimer: NodeJS.Timeout | undefined;
       const digestsStopped = Promise.race([
-        digests.stop(),
+        Promise.all([digests.stop(), watches.stop()]),
         new Promise<void>((resolve) => {
           graceTimer = setTimeout(resolve, graceMs);
         }),

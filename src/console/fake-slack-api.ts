@@ -47,6 +47,7 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
         visibleTo: ephemeral ? String(body.user) : null,
         source: method,
         ...(meta ? { metadata: meta.metadata } : {}),
+        ...(!ephemeral && typeof body.thread_ts === 'string' && body.thread_ts ? { threadTs: body.thread_ts } : {}),
       });
       return ephemeral
         ? ok({ message_ts: rec.message.ts })
@@ -97,7 +98,10 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
     case 'conversations.history': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
       const channel = w.resolveChannel(body.channel);
-      const shown = [...w.messages.values()].filter((m) => m.channel === channel && !m.deleted && !m.ephemeral);
+      // Replies in a thread are not in the channel's history (conversations.replies has them), as in Slack.
+      const shown = [...w.messages.values()].filter(
+        (m) => m.channel === channel && !m.deleted && !m.ephemeral && !m.threadTs,
+      );
       const page = historyPage(shown, body);
       if ('error' in page) return err(page.error);
       const withMetadata = truthy(body.include_all_metadata);
@@ -106,6 +110,25 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
         has_more: page.has_more,
         pin_count: 0,
         ...(body.latest ? { latest: String(body.latest) } : {}),
+        response_metadata: { next_cursor: page.next_cursor },
+      });
+    }
+    case 'conversations.replies': {
+      if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+      const channel = w.resolveChannel(body.channel);
+      const parent = w.messages.get(`${channel}:${String(body.ts ?? '')}`);
+      if (!parent || parent.deleted || parent.ephemeral) return err('thread_not_found');
+      const thread = [...w.messages.values()].filter(
+        (m) => m.channel === channel && !m.deleted && m.threadTs === parent.ts,
+      );
+      const page = historyPage(thread, body);
+      if ('error' in page) return err(page.error);
+      const withMetadata = truthy(body.include_all_metadata);
+      // The parent first, then its replies oldest first, as Slack answers.
+      const replies = [...page.messages].reverse();
+      return ok({
+        messages: [parent, ...replies].map((m) => w.apiMessage(m, withMetadata)),
+        has_more: page.has_more,
         response_metadata: { next_cursor: page.next_cursor },
       });
     }

@@ -13,6 +13,7 @@ import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
 import { todos } from './todos.js';
 import type { Noun } from './types.js';
+import { watches } from './watches.js';
 
 /** Every noun the bot carries out. Adding a noun is its own files and one line here. */
 export const NOUNS: readonly Noun[] = [
@@ -28,6 +29,7 @@ export const NOUNS: readonly Noun[] = [
   keys,
   mergeRequests,
   digests,
+  watches,
   home,
   links,
 ];

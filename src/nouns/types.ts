@@ -13,6 +13,7 @@ import type { UnfurlStore } from '../store/unfurl-store.js';
 import type { Block, SlackMessage } from '../views/blocks.js';
 import type { ListPlace } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
+import type { WatchService } from '../watch/types.js';
 
 // A noun is one registration: its command handlers, its list renderers, its buttons (each with
 // the value schema it decodes), its modals, the Slack events it answers, and the operations they need. The app
@@ -108,6 +109,8 @@ export interface OperationDeps {
   digests: DigestService;
   /** Who lets previews of their non-public links show in which channels without asking. */
   unfurls: UnfurlStore;
+  /** Pipeline watches: their store and poller (one per app). */
+  watches: WatchService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */
