@@ -101,17 +101,21 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
       window.worstMs = Math.max(window.worstMs, lateMs);
     }
   }
-  function reportLateness(): void {
-    const now = o.now().getTime();
-    if (now - window.since < 60_000) return;
-    if (window.behind > 0) {
-      log.warn('watch polls are behind: every watch is polled less often than once a minute, in turn', {
-        polls: window.polls,
-        behind: window.behind,
-        worstSeconds: Math.round(window.worstMs / 1000),
-      });
-    }
-    window = { since: now, polls: 0, behind: 0, worstMs: 0 };
+  async function reportLateness(): Promise<void> {
+    const now = o.now();
+    const elapsed = now.getTime() - window.since;
+    // A clock set back starts a new minute.
+    if (elapsed >= 0 && elapsed < 60_000) return;
+    const seen = window;
+    window = { since: now.getTime(), polls: 0, behind: 0, worstMs: 0 };
+    if (seen.behind === 0) return;
+    const backlog = await store.backlog(now, BEHIND_MS).catch(() => null);
+    log.warn('watch polls are behind: every watch is polled less often than once a minute, in turn', {
+      polls: seen.polls,
+      behind: seen.behind,
+      worstSeconds: Math.round(seen.worstMs / 1000),
+      ...(backlog ? { waiting: backlog.late } : {}),
+    });
   }
 
   let cycling: Promise<{ polled: number; posted: number }> | null = null;
@@ -154,7 +158,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
       await store.recordIdle(replica, idle);
       if (all || batch.length < BATCH) break;
     }
-    reportLateness();
+    await reportLateness();
     return { polled, posted };
   }
 
