@@ -80,6 +80,7 @@ async function main(): Promise<void> {
     tokens,
     channels: createChannelStore(engine),
     digests: digestTestSeam(),
+    watches: watchTestSeam(),
   });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
@@ -149,6 +150,31 @@ function testTiming(text: string | undefined) {
     ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
     ...(typeof t.sweepMs === 'number' ? { sweepMs: t.sweepMs } : {}),
     ...(typeof t.spreadMs === 'number' ? { spreadMs: t.spreadMs } : {}),
+  };
+}
+
+/**
+ * Tests only: `WATCH_TEST_KILL_AT=before-post|after-post|after-update|after-reply` makes the process kill itself
+ * (SIGKILL) when a watch's delivery reaches that point; `WATCH_TEST_TIMING` (JSON: `intervalMs`, `tickMs`,
+ * `leaseMs`) lets process tests see polls and take-overs in seconds.
+ */
+function watchTestSeam(): NonNullable<Parameters<typeof createApp>[0]['watches']> {
+  const text = process.env.WATCH_TEST_TIMING;
+  const t = text ? (JSON.parse(text) as { intervalMs?: number; tickMs?: number; leaseMs?: number }) : {};
+  const point = process.env.WATCH_TEST_KILL_AT;
+  return {
+    ...(typeof t.intervalMs === 'number' ? { intervalMs: t.intervalMs } : {}),
+    ...(typeof t.tickMs === 'number' ? { tickMs: t.tickMs } : {}),
+    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
+    ...(point
+      ? {
+          at(reached: string) {
+            if (reached !== point) return;
+            process.kill(process.pid, 'SIGKILL');
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+          },
+        }
+      : {}),
   };
 }
 
