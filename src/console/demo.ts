@@ -106,7 +106,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     people: DEMO_PEOPLE,
-    tick: async () => sim.tick(),
+    tick: async () => {
+      sim.tick();
+      // What the tick changed reaches watched channels now, not at the watches' next minute.
+      await bot.watches.poll({ all: true });
+    },
     ask: o.ask,
     write: o.write,
     channel: CHANNEL.id,

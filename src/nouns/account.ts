@@ -1,4 +1,5 @@
 import { AccountButtons, LinkButtons, ListButtons, NoopButtons } from '../buttons/common.js';
+import { connectionProblem } from '../connection.js';
 import { buildHelp, type CommandKey } from '../grammar/index.js';
 import { createAccountOperations } from '../operations/account.js';
 import {
@@ -11,11 +12,12 @@ import {
   buildWhoami,
 } from '../views/account.js';
 import { buildHelpMessage, buildUsageMessage } from '../views/help.js';
+import { withWatches } from '../views/watches.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
 // The account and channel commands, and the buttons that belong to no one noun.
 
-const n = noun('account', (d) => createAccountOperations(d));
+const n = noun('account', (d) => ({ ...createAccountOperations(d), watches: d.watches }));
 
 export const account = n.define({
   commands: {
@@ -39,11 +41,13 @@ export const account = n.define({
     async disconnect(_cmd, ctx, s, ops) {
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
     },
-    async whoami(_cmd, ctx, s) {
+    async whoami(_cmd, ctx, s, ops) {
       const timeZone = await s.timeZoneOf(ctx.actor.userId);
-      return ephemeral(
-        buildWhoami(await ctx.session.connection(), { serverUrl: s.serverUrl, slashCommand: s.slashCommand, timeZone }),
-      );
+      const connection = await ctx.session.connection();
+      const shown = buildWhoami(connection, { serverUrl: s.serverUrl, slashCommand: s.slashCommand, timeZone });
+      if (!connection || connectionProblem(connection, s.serverUrl)) return ephemeral(shown);
+      const watches = await ops.watches.listForCreator(ctx.actor.teamId, ctx.actor.userId);
+      return ephemeral(withWatches(shown, watches, s.slashCommand));
     },
     async use(cmd, ctx, s, ops) {
       if (cmd.flags.clear) {

@@ -168,3 +168,41 @@ export function buildWatchChannelRefusedDm(w: Watch, error: string, slashCommand
   const text = md`Watch #${w.id} (${watchSubject(w)}) is paused: Slack refused to post in ${channelRef(w.channelId)} (${code(error)}). Invite the bot there, then resume it with ${code(`${slashCommand} watch resume ${w.id}`)}; nothing it found is lost.`;
   return message(text, [section(md`:pause_button: ${text}`)]);
 }
+
+// ── the person's own watches (whoami, Home) ──────────────────────────────────────────────────────────────────
+
+/** Watches a person's Home and whoami show (the rest by `watch list` in their channels). */
+export const OWN_WATCHES_SHOWN = 5;
+
+/** A message (whoami) with a line naming the person's watches under it. */
+export function withWatches(shown: SlackMessage, watches: readonly Watch[], slashCommand: string): SlackMessage {
+  const rows = watches
+    .slice(0, OWN_WATCHES_SHOWN)
+    .map((w) => md`#${w.id} ${watchSubject(w)} → ${channelRef(w.channelId)}${w.active ? '' : ' (paused)'}`);
+  const more = watches.length - rows.length;
+  const line =
+    watches.length === 0
+      ? md`You watch no pipelines: ${code(`${slashCommand} watch pipelines group/project`)} in a channel.`
+      : md`Your watches: ${joinMd(rows, ' · ')}${more > 0 ? md` and ${more} more` : ''}`;
+  return { ...shown, blocks: [...(shown.blocks ?? []), context([line])] };
+}
+
+/** The Home's section of the person's watches, with the buttons of the list. */
+export function ownWatchBlocks(watches: readonly Watch[], o: { slashCommand: string; now: Date }): Block[] {
+  const blocks: Block[] = [header('My watches')];
+  if (watches.length === 0) {
+    return [
+      ...blocks,
+      section(
+        md`You watch no pipelines. ${code(`${o.slashCommand} watch pipelines group/project`)} tells a channel when they fail.`,
+      ),
+    ];
+  }
+  const shown = watches.slice(0, OWN_WATCHES_SHOWN);
+  shown.forEach((w, slot) => {
+    blocks.push(section(watchRow(w, o.now)), actions(watchButtons(w, 'home', slot)));
+  });
+  const left = watches.length - shown.length;
+  if (left > 0) blocks.push(context([md`And ${left} more: ${code(`${o.slashCommand} watch list`)} in their channels`]));
+  return blocks;
+}

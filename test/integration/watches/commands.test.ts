@@ -1,9 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { buttonOf, call, confirmText, useBot } from '../../support/app-harness.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
-import { buttonsOf, messageText } from '../../support/slack-driver.js';
+import { buttonsOf, buttonsOfView, messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
+import { homeButton, openHome, pressOnHome } from '../home/support.js';
 
 // Every row of "Alerts and watches" that is a watch, and every watch button, typed into Slack end to end: the
 // reads the simulator logged (and whose token made them), and what each person and the channel see.
@@ -237,5 +238,29 @@ describe('a creator whose token the server refuses', () => {
         .map((m) => messageText(m))
         .join('\n'),
     ).toMatch(/Pipeline #\d+ failed · fix\/checkout-total/);
+  });
+});
+
+describe('the person’s own watches', () => {
+  it('are named by whoami and listed on their Home, where Pause and Resume act on them', async () => {
+    const none = await h.ask('bob', 'whoami', /connected/, { channel: 'C0WOWN1' });
+    expect(none.text).toContain('You watch no pipelines: `/gl watch pipelines group/project` in a channel.');
+    const id = await watch('bob', 'watch pipelines demo/web --ref main', 'C0WOWN1');
+    const who = await h.ask('bob', 'whoami', /connected/, { channel: 'C0WOWN1' });
+    expect(who.text).toContain(`Your watches: #${id} failed pipelines of demo/web on \`main\` → <#C0WOWN1>`);
+
+    const home = await openHome(h, 'bob');
+    expect(home.text).toContain('My watches');
+    expect(home.text).toContain(`*#${id}* failed pipelines of demo/web on \`main\` → <#C0WOWN1> · by <@U0BOB>`);
+    const paused = await pressOnHome(
+      h,
+      'bob',
+      homeButton(home, /^Pause$/, buttonsOfView(home.view).filter((b) => b.text === 'Pause').length - 1),
+    );
+    expect(paused.text).toContain(`Paused by <@U0BOB> · watch #${id}`);
+    expect(h.bot.db.prepare('SELECT active FROM watches WHERE id = ?').get(id)).toEqual({ active: 0 });
+    const resumed = await pressOnHome(h, 'bob', homeButton(paused, /^Resume$/));
+    expect(resumed.text).toContain(`Resumed by <@U0BOB> · watch #${id}`);
+    expect(h.bot.db.prepare('SELECT active FROM watches WHERE id = ?').get(id)).toEqual({ active: 1 });
   });
 });
