@@ -73,9 +73,19 @@ const errorName = (err: unknown) =>
 export function createPoller(d: PollerDeps) {
   const { store, slack, logger } = d;
 
-  const creatorCtx = (w: Watch): RequestContext => {
+  /**
+   * The creator's request context for one poll. Polls of one cycle share a session per creator (`sessions`), so that
+   * a person with many watches has their token read and opened once a minute, not once a watch.
+   */
+  const creatorCtx = (w: Watch, sessions?: Map<string, Session>): RequestContext => {
     const actor = { teamId: w.teamId, userId: w.creatorId, userName: '' };
-    return { actor, channelId: w.channelId, now: d.now(), session: d.sessionOf(actor) };
+    const key = `${w.teamId}:${w.creatorId}`;
+    let session = sessions?.get(key);
+    if (!session) {
+      session = d.sessionOf(actor);
+      sessions?.set(key, session);
+    }
+    return { actor, channelId: w.channelId, now: d.now(), session };
   };
 
   async function dm(userId: string, message: SlackMessage): Promise<void> {
@@ -234,11 +244,11 @@ export function createPoller(d: PollerDeps) {
     return posted;
   }
 
-  /** Polls one claimed watch. The caller releases its lease (idle ones a batch at a time). */
-  async function poll(c: ClaimedWatch): Promise<PollOutcome> {
+  /** Polls one claimed watch. The caller releases its lease (idle ones a batch at a time). A token refused on the way pauses the creator's watches (the next cycle gets a new session). */
+  async function poll(c: ClaimedWatch, sessions?: Map<string, Session>): Promise<PollOutcome> {
     const w = c.watch;
     let posted = c.open ? await deliverOpen(w, true) : 0;
-    const ctx = creatorCtx(w);
+    const ctx = creatorCtx(w, sessions);
     let items: PipelineBasic[];
     try {
       const page = await d.access.withClient(ctx, (client) =>

@@ -128,13 +128,14 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
       const batch = await store.claimDue(replica, now, new Date(now.getTime() + leaseMs), all ? 100_000 : BATCH, dueBy);
       if (batch.length === 0) break;
       const idle: [number, PollRecord][] = [];
+      const sessions = new Map<string, Session>();
       await Promise.all(
         batch.map((c) =>
           limiter.run(async () => {
             noteLateness(o.now().getTime() - c.watch.nextPollAt.getTime());
             let keep = false;
             try {
-              const outcome = await poller.poll(c);
+              const outcome = await poller.poll(c, sessions);
               polled += 1;
               if (outcome.kind === 'idle') {
                 idle.push([c.watch.id, outcome.record]);
