@@ -28,11 +28,11 @@ export interface FakeMessage {
   version: number;
   source: string;
   files?: { id: string; name: string; content: string }[];
+  /** The ts of the thread it was posted in (chat.postMessage's thread_ts), if any. */
+  threadTs?: string;
   /** Who wrote it when it is not the app's own message (a person's message, for unfurls). */
   user?: string;
   metadata?: MessageMetadata;
-  /** The ts of the message whose thread this reply is in (chat.postMessage's `thread_ts`). */
-  threadTs?: string;
   /** chat.unfurl's unfurls by URL; a later call for the same URL replaces its unfurl. */
   unfurls?: Record<string, Record<string, unknown>>;
 }
@@ -165,6 +165,7 @@ export class FakeWorkspace extends EventEmitter {
       Object.assign(out, { user: this.bot.userId, bot_id: this.bot.botId, app_id: this.bot.appId, team: this.team.id });
     if (m.blocks) out.blocks = m.blocks;
     if (m.threadTs) out.thread_ts = m.threadTs;
+    if (m.files) out.files = m.files.map((f) => ({ id: f.id, name: f.name, title: f.name }));
     if (m.version > 1) out.edited = { user: m.user ?? this.bot.userId, ts: m.ts };
     if (m.unfurls)
       out.attachments = Object.entries(m.unfurls).map(([url, u], i) => ({ ...u, from_url: url, id: i + 1 }));
