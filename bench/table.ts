@@ -71,6 +71,9 @@ export function judge(r: Json): Record<string, Target> {
     client_vs_gitbeaker_worst_read: { ...atLeast(worst('ratio'), 1, '1.0×'), floor: worst('got_floor_ratio') },
     parser_median_us: atMost(n(r, 'parser.median_us'), 20, '20 µs'),
     cpu_per_command_postgres_vs_sqlite: atMost(n(r, 'postgres.cpu_postgres_per_sqlite'), 1.25, '1.25×'),
+    watch_api_calls_per_idle_poll: atMost(n(r, 'watches.api_calls_per_idle_poll'), 1, '1'),
+    watch_cpu_ms_per_idle_poll: atMost(n(r, 'watches.bot_cpu_ms_per_idle_poll'), 0.5, '0.5 ms'),
+    watch_cycle_of_1000_ms: { ...atMost(n(r, 'watches.cycle_wall_ms'), 59_999, '1 min'), target: '< 60000 ms' },
   };
   return Object.fromEntries(Object.entries(targets).filter(([, t]) => t.value !== null));
 }

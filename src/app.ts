@@ -21,6 +21,7 @@ import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
+import { createWatchSlack } from './listeners/watch-slack.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './logger.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
@@ -44,7 +45,10 @@ import { createSealer } from './store/sealer.js';
 import { createStepStore } from './store/step-store.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
+import { createWatchStore } from './store/watch-store.js';
 import { buildInterrupted } from './views/errors.js';
+import { createWatchService, type WatchServiceOptions } from './watch/service.js';
+import type { WatchService } from './watch/types.js';
 
 export interface AppDeps {
   config: Config;
@@ -68,6 +72,11 @@ export interface AppDeps {
     FollowServiceOptions,
     'timer' | 'pollMs' | 'shareEveryMs' | 'leaseMs' | 'deadlineMs' | 'channelIntervalMs' | 'at'
   >;
+  /** How pipeline watches are polled and paced (tests drive them with their clock: `timer: 'manual'`). */
+  watches?: Pick<
+    WatchServiceOptions,
+    'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -82,6 +91,7 @@ export interface BotApp {
   /** Workflow Builder steps; `sweep()` fails the ones nobody answered within their hour (a timer calls it too). */
   steps: StepService;
   follows: FollowService;
+  watches: WatchService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -134,6 +144,7 @@ export function createApp(deps: AppDeps): BotApp {
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId);
+      await watches.resumeCreator(teamId, userId);
     },
   });
 
@@ -208,6 +219,20 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
+  const watches = createWatchService({
+    ...deps.watches,
+    store: createWatchStore(engine),
+    engine,
+    access,
+    sessionOf,
+    slack: createWatchSlack(app.client),
+    isAdmin: (userId) => digests.isAdmin(userId),
+    transport,
+    serverUrl: linkUrl,
+    slashCommand: config.slashCommand,
+    logger,
+    now,
+  });
   const opsDeps = {
     serverUrl: linkUrl,
     access,
@@ -217,6 +242,7 @@ export function createApp(deps: AppDeps): BotApp {
     unfurls: createUnfurlStore(engine, now),
     steps: stepStore,
     follows,
+    watches,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -240,6 +266,7 @@ export function createApp(deps: AppDeps): BotApp {
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
+    if (check.ok) await watches.resumeCreator(actor.teamId, actor.userId);
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
@@ -303,12 +330,14 @@ export function createApp(deps: AppDeps): BotApp {
     digests,
     steps,
     follows,
+    watches,
     async start() {
       const started = await slack.start();
       await digests.start();
       stepSweep = setInterval(sweepSteps, STEP_SWEEP_MS);
       stepSweep.unref();
       follows.startTimers();
+      await watches.start();
       return started;
     },
     listening: () => slack.listening(),
@@ -317,6 +346,7 @@ export function createApp(deps: AppDeps): BotApp {
       clearInterval(stepSweep);
       await digests.stop();
       await follows.stop();
+      await watches.stop();
       await app.stop();
     },
     async shutdown(graceMs) {
@@ -328,7 +358,7 @@ export function createApp(deps: AppDeps): BotApp {
       // short is settled at the next start, so nothing is lost or posted twice).
       let graceTimer: NodeJS.Timeout | undefined;
       const digestsStopped = Promise.race([
-        digests.stop(),
+        Promise.all([digests.stop(), watches.stop()]),
         new Promise<void>((resolve) => {
           graceTimer = setTimeout(resolve, graceMs);
         }),

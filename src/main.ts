@@ -81,6 +81,7 @@ async function main(): Promise<void> {
     channels: createChannelStore(engine),
     digests: digestTestSeam(),
     follows: followTestSeam(),
+    watches: watchTestSeam(),
   });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
@@ -166,6 +167,31 @@ function followTestSeam(): NonNullable<Parameters<typeof createApp>[0]['follows'
     ...(typeof t.pollMs === 'number' ? { pollMs: t.pollMs } : {}),
     ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
     ...(typeof t.shareEveryMs === 'number' ? { shareEveryMs: t.shareEveryMs } : {}),
+    ...(point
+      ? {
+          at(reached: string) {
+            if (reached !== point) return;
+            process.kill(process.pid, 'SIGKILL');
+            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+          },
+        }
+      : {}),
+  };
+}
+
+/**
+ * Tests only: `WATCH_TEST_KILL_AT=before-post|after-post|after-update|after-reply` makes the process kill itself
+ * (SIGKILL) when a watch's delivery reaches that point; `WATCH_TEST_TIMING` (JSON: `intervalMs`, `tickMs`,
+ * `leaseMs`) lets process tests see polls and take-overs in seconds.
+ */
+function watchTestSeam(): NonNullable<Parameters<typeof createApp>[0]['watches']> {
+  const text = process.env.WATCH_TEST_TIMING;
+  const t = text ? (JSON.parse(text) as { intervalMs?: number; tickMs?: number; leaseMs?: number }) : {};
+  const point = process.env.WATCH_TEST_KILL_AT;
+  return {
+    ...(typeof t.intervalMs === 'number' ? { intervalMs: t.intervalMs } : {}),
+    ...(typeof t.tickMs === 'number' ? { tickMs: t.tickMs } : {}),
+    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
     ...(point
       ? {
           at(reached: string) {

@@ -109,10 +109,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     people: DEMO_PEOPLE,
-    // The world moved on: cards that follow a pipeline look at it now rather than at their next poll.
     tick: async () => {
       await sim.tick();
+      // The world moved on: following cards and watched channels see it now, not at their next poll.
       await bot.follows.pollDue({ all: true });
+      await bot.watches.poll({ all: true });
     },
     ask: o.ask,
     write: o.write,

@@ -132,6 +132,25 @@ export function callMethod(
         response_metadata: { next_cursor: page.next_cursor },
       });
     }
+    case 'conversations.replies': {
+      if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+      const channel = w.resolveChannel(body.channel);
+      const parent = w.messages.get(`${channel}:${String(body.ts ?? '')}`);
+      if (!parent || parent.deleted || parent.ephemeral) return err('thread_not_found');
+      const thread = [...w.messages.values()].filter(
+        (m) => m.channel === channel && !m.deleted && m.threadTs === parent.ts,
+      );
+      const page = historyPage(thread, body);
+      if ('error' in page) return err(page.error);
+      const withMetadata = truthy(body.include_all_metadata);
+      // The parent first, then its replies oldest first, as Slack answers.
+      const replies = [...page.messages].reverse();
+      return ok({
+        messages: [parent, ...replies].map((m) => w.apiMessage(m, withMetadata)),
+        has_more: page.has_more,
+        response_metadata: { next_cursor: page.next_cursor },
+      });
+    }
     case 'views.open':
     case 'views.push':
     case 'views.update':

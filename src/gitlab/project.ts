@@ -54,7 +54,7 @@ export type Resource =
   | { kind: 'merge_request_version'; project: Project; iid: number; id: number }
   /** A branch or tag named in a command (`pipeline run demo/web main`). */
   | { kind: 'ref'; project: Project; ref: string }
-  | { kind: 'todo' | 'key' | 'user' | 'award' | 'note' | 'digest'; id: number | string }
+  | { kind: 'todo' | 'key' | 'user' | 'award' | 'note' | 'digest' | 'watch'; id: number | string }
   | { kind: 'artifacts'; project: Project; ref: string; job: string };
 
 /**

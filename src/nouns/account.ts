@@ -1,4 +1,5 @@
 import { AccountButtons, LinkButtons, ListButtons, NoopButtons } from '../buttons/common.js';
+import { connectionProblem } from '../connection.js';
 import { buildHelp, type CommandKey } from '../grammar/index.js';
 import { createAccountOperations } from '../operations/account.js';
 import {
@@ -11,6 +12,7 @@ import {
   buildWhoami,
 } from '../views/account.js';
 import { buildHelpMessage, buildUsageMessage } from '../views/help.js';
+import { withWatches } from '../views/watches.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
 // The account and channel commands, and the buttons that belong to no one noun.
@@ -19,6 +21,7 @@ const accountNoun = noun('account', (deps) =>
   Object.assign(createAccountOperations(deps), {
     /** The Workflow Builder steps the person always allows, listed under whoami with Revoke. */
     stepConsents: (teamId: string, userId: string) => deps.steps.consents(teamId, userId),
+    watches: deps.watches,
   }),
 );
 
@@ -46,15 +49,17 @@ export const account = accountNoun.define({
     },
     async whoami(_cmd, ctx, platform, ops) {
       const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+      const connection = await ctx.session.connection();
       const stepConsents = await ops.stepConsents(ctx.actor.teamId, ctx.actor.userId);
-      return ephemeral(
-        buildWhoami(await ctx.session.connection(), {
-          serverUrl: platform.serverUrl,
-          slashCommand: platform.slashCommand,
-          timeZone,
-          stepConsents,
-        }),
-      );
+      const shown = buildWhoami(connection, {
+        serverUrl: platform.serverUrl,
+        slashCommand: platform.slashCommand,
+        timeZone,
+        stepConsents,
+      });
+      if (!connection || connectionProblem(connection, platform.serverUrl)) return ephemeral(shown);
+      const watches = await ops.watches.listForCreator(ctx.actor.teamId, ctx.actor.userId);
+      return ephemeral(withWatches(shown, watches, platform.slashCommand));
     },
     async use(command, ctx, platform, ops) {
       if (command.flags.clear) {

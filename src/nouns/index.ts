@@ -14,6 +14,7 @@ import { schedules } from './schedules.js';
 import { steps } from './steps.js';
 import { todos } from './todos.js';
 import type { Noun } from './types.js';
+import { watches } from './watches.js';
 
 /** Every noun the bot carries out. Adding a noun is its own files and one line here. */
 export const NOUNS: readonly Noun[] = [
@@ -29,6 +30,7 @@ export const NOUNS: readonly Noun[] = [
   keys,
   mergeRequests,
   digests,
+  watches,
   home,
   links,
   steps,

@@ -15,6 +15,7 @@ import type { UnfurlStore } from '../store/unfurl-store.js';
 import type { Block, SlackMessage } from '../views/blocks.js';
 import type { ListPlace } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
+import type { WatchService } from '../watch/types.js';
 
 // A noun is one registration: its command handlers, its list renderers, its buttons (each with
 // the value schema it decodes), its modals, the Slack events it answers, and the operations they need. The app
@@ -119,6 +120,8 @@ export interface OperationDeps {
   steps: StepStore;
   /** Cards that keep themselves up to date until their pipeline or job finishes (absent: answers do not follow). */
   follows?: FollowService;
+  /** Pipeline watches: their store and poller (one per app). */
+  watches: WatchService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

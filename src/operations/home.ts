@@ -2,6 +2,7 @@ import type { DigestService } from '../digest/types.js';
 import { BotError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
 import { HOME_ROWS, type HomeReads, type SectionRead } from '../views/home.js';
+import type { WatchService } from '../watch/types.js';
 import type { GitlabAccess } from './access.js';
 import type { Actor, RequestContext } from './context.js';
 import { createDigestOperations } from './digests.js';
@@ -29,10 +30,11 @@ async function section<T>(read: Promise<T>): Promise<SectionRead<T>> {
   }
 }
 
-const everyOk = (r: HomeReads) => r.todos.ok && r.mergeRequests.ok && r.issues.ok && r.digests.ok;
+const everyOk = (r: HomeReads) =>
+  r.todos.ok && r.mergeRequests.ok && r.issues.ok && r.digests.ok && (r.watches?.ok ?? true);
 
 export function createHomeOperations(
-  o: { access: GitlabAccess; digests: DigestService },
+  o: { access: GitlabAccess; digests: DigestService; watches?: WatchService },
   keep: { ms?: number; people?: number } = {},
 ) {
   const todos = createTodoOperations(o);
@@ -47,7 +49,8 @@ export function createHomeOperations(
   const keyOf = (a: Pick<Actor, 'teamId' | 'userId'>) => `${a.teamId}:${a.userId}`;
 
   const readAll = async (ctx: RequestContext): Promise<HomeReads> => {
-    const [t, m, i, d] = await Promise.all([
+    const watches = o.watches;
+    const [t, m, i, d, w] = await Promise.all([
       section(todos.list(ctx, { state: 'pending', perPage: HOME_ROWS })),
       section(
         o.access.withClient(ctx, (c) =>
@@ -56,8 +59,9 @@ export function createHomeOperations(
       ),
       section(issues.list(ctx, { kind: 'mine' }, { scope: 'assigned-to-me', state: 'opened', per_page: HOME_ROWS })),
       section(digests.owned(ctx).then((owned) => owned.map((digest) => ({ digest, next: digests.nextRun(digest) })))),
+      watches ? section(watches.listForCreator(ctx.actor.teamId, ctx.actor.userId)) : null,
     ]);
-    return { todos: t, mergeRequests: m, issues: i, digests: d };
+    return { todos: t, mergeRequests: m, issues: i, digests: d, ...(w ? { watches: w } : {}) };
   };
 
   return {

@@ -2,6 +2,7 @@ import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
+import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
 // The schema, for both engines, in one place.
 //
 // HOW TO ADD A TABLE (or change one): append ONE step to BOTH lists below, at the same index, in the same commit.
@@ -101,6 +102,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   STEP_TABLES_SQLITE,
   // 8: cards that follow a pipeline or a job until it finishes, and their final DM (store/follow-store.ts).
   FOLLOWS_SQLITE_DDL,
+  // 9: pipeline watches, the statuses they remember and their cards (store/watch-tables.ts).
+  WATCH_TABLES_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -188,6 +191,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   STEP_TABLES_POSTGRES,
   // 8
   FOLLOWS_POSTGRES_DDL,
+  // 9
+  WATCH_TABLES_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -7,6 +7,7 @@ import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
 import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
+import type { Watch } from '../store/watch-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
@@ -20,6 +21,7 @@ import { code, link, Md, md, type Text } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
 import { buildStepConsentBlocks } from './steps.js';
 import { markAllDoneButton, todoRow } from './todos.js';
+import { ownWatchBlocks } from './watches.js';
 
 // The person's Home tab: who they are connected as, and what waits for them — pending todos, open merge requests
 // and issues assigned to them, their digests — each with the buttons its own cards carry. Without a usable token
@@ -45,6 +47,8 @@ export interface HomeReads {
   mergeRequests: SectionRead<Page<MergeRequest>>;
   issues: SectionRead<Page<Issue>>;
   digests: SectionRead<DigestRow[]>;
+  /** The pipeline watches the person made (the bot's own store). */
+  watches?: SectionRead<Watch[]>;
 }
 
 /** An answer shown on top of the Home: at most this many of its blocks (a longer one is shown as its text). */
@@ -206,6 +210,11 @@ function digestBlocks(i: HomeInput, read: SectionRead<DigestRow[]>): Block[] {
   return blocks;
 }
 
+function watchBlocks(i: HomeInput, read: SectionRead<Watch[]>): Block[] {
+  if (!read.ok) return [header('My watches'), ...trouble('watches', read, i.serverUrl)];
+  return ownWatchBlocks(read.value, { slashCommand: i.slashCommand, now: i.now });
+}
+
 /** The Home of a connected person: their connection, then one section per read, each on its own. */
 export function buildHomeView(i: HomeInput): HomeView {
   const sections: Block[][] = [
@@ -213,6 +222,7 @@ export function buildHomeView(i: HomeInput): HomeView {
     mergeRequestBlocks(i, i.reads.mergeRequests),
     issueBlocks(i, i.reads.issues),
     digestBlocks(i, i.reads.digests),
+    ...(i.reads.watches ? [watchBlocks(i, i.reads.watches)] : []),
   ];
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
   for (const s of sections) blocks.push(divider(), ...s);

@@ -10,6 +10,7 @@ import type { Md } from './mrkdwn.js';
 import { pipelineRefusal, refRefusal } from './pipelines.js';
 import { scheduleRefusal } from './schedules.js';
 import { todoRefusal } from './todos.js';
+import { watchRefusal } from './watches.js';
 
 /** The words for a refusal of an action on a resource; null when the status says it best. */
 export type RefusalWords = (r: Refusal, label: string) => Md | null;
@@ -26,4 +27,5 @@ export const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
   award: awardRefusal,
   issue: issueRefusal,
   merge_request: mergeRequestRefusal,
+  watch: watchRefusal,
 };

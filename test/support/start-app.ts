@@ -50,6 +50,8 @@ export interface StartAppOptions {
    * so that no poll of a timer lands in another test's request log).
    */
   follows?: AppDeps['follows'];
+  /** How pipeline watches are polled (`{ timer: 'manual' }` lets a test drive them with its clock). */
+  watches?: AppDeps['watches'];
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (default: Slack's own); `QUICK_SLACK` for tests that meet retries. */
@@ -120,6 +122,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
     ...(o.digests ? { digests: o.digests } : {}),
     follows: o.follows ?? { timer: 'manual' },
+    ...(o.watches ? { watches: o.watches } : {}),
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
   });

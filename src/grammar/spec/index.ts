@@ -7,6 +7,7 @@ import { DIGEST_NOUNS, DIGEST_ROWS } from './digests.js';
 import { ISSUE_NOUNS, ISSUE_ROWS } from './issues.js';
 import { LINK_NOUNS, LINK_ROWS } from './links.js';
 import { MERGE_REQUEST_NOUNS, MERGE_REQUEST_ROWS } from './merge-requests.js';
+import { WATCH_NOUNS, WATCH_ROWS } from './watches.js';
 
 /**
  * The `/gl` language in one table (COMMANDS.md), written one file per noun group and joined here in a fixed order
@@ -52,6 +53,7 @@ export const NOUNS = [
   ...AWARD_NOUNS,
   ...ACTIVITY_NOUNS,
   ...DIGEST_NOUNS,
+  ...WATCH_NOUNS,
   ...LINK_NOUNS,
 ] as const satisfies readonly NounSpec[];
 
@@ -63,6 +65,7 @@ export const SPEC = [
   ...AWARD_ROWS,
   ...ACTIVITY_ROWS,
   ...DIGEST_ROWS,
+  ...WATCH_ROWS,
   ...LINK_ROWS,
 ] as const satisfies readonly CommandSpec[];
 

@@ -9,6 +9,7 @@ import { projectPath } from '../present.js';
 import { addNote, recordEvent } from './activity.js';
 import { createCommit } from './commits.js';
 import { nextRunAfter } from './schedules.js';
+import { failThenFix } from './watched-pipelines.js';
 
 function runDueSchedules(state: State, at: Date): void {
   for (const s of state.schedules.values()) {
@@ -101,4 +102,5 @@ export function tick(state: State, at: Date): void {
   runnerStep(state, at);
   runDueSchedules(state, at);
   addActivity(state, at);
+  failThenFix(state, at);
 }

@@ -1,0 +1,176 @@
+// 1,000 pipeline watches due at once with nothing new, against the simulator (in a process of its own, so its CPU is
+// not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot CPU per idle poll (goal ≤ 0.5 ms),
+// wall time of one minute's cycle (goal: well inside the minute), and RSS.
+//
+//   npx tsx bench/watches.ts        (BENCH_WATCHES, default 1000)
+//
+// The first cycle warms the process (tokens opened, code compiled); the second is what every minute costs.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { DEMO_PEOPLE } from '../src/console/demo.js';
+import { startFakeSlack } from '../src/console/fake-slack.js';
+import { createLogger } from '../src/logger.js';
+import { createChannelStore } from '../src/store/channel-store.js';
+import { openDatabase } from '../src/store/database.js';
+import { createSqliteEngine } from '../src/store/engine.js';
+import { createSealer } from '../src/store/sealer.js';
+import { createTokenStore } from '../src/store/token-store.js';
+import { createWatchStore } from '../src/store/watch-store.js';
+import { encodeSeen } from '../src/watch/seen.js';
+
+const COUNT = Number(process.env.BENCH_WATCHES ?? 1000);
+const root = path.resolve(import.meta.dirname, '..');
+const TEAM = 'T0TEST';
+const CREATORS = [
+  { person: DEMO_PEOPLE.alice, token: 'sim-alice-token', username: 'alice' },
+  { person: DEMO_PEOPLE.bob, token: 'sim-bob-token', username: 'bob' },
+  { person: DEMO_PEOPLE.root, token: 'sim-root-token', username: 'root' },
+];
+
+function startSim(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
+    cwd: root,
+    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
+  });
+}
+
+async function requestCount(simUrl: string): Promise<number> {
+  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
+  return log.at(-1)?.seq ?? 0;
+}
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+const round3 = (x: number) => Math.round(x * 1000) / 1000;
+
+const sim = await startSim();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-watches-'));
+const botToken = `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`;
+const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));
+try {
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
+    SLACK_API_URL: fake.apiUrl,
+    PORT: '0',
+    GITLAB_URL: sim.url,
+    TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    DATABASE_PATH: path.join(dataDir, 'bot.db'),
+  });
+  const db = openDatabase(config.databasePath);
+  const engine = createSqliteEngine(db);
+  const tokens = createTokenStore(engine, createSealer(config.encryption));
+  for (const c of CREATORS) {
+    await tokens.save({
+      teamId: TEAM,
+      userId: c.person.id,
+      token: c.token,
+      serverUrl: config.gitlabUrl,
+      verifiedAt: new Date(),
+      username: c.username,
+    });
+  }
+
+  // The watches, each in a channel of its own, starting from the pipelines there are now: nothing is new to any.
+  const page = (await (
+    await fetch(`${sim.url}/api/v4/projects/1/pipelines?per_page=20&order_by=id&sort=desc`, {
+      headers: { 'PRIVATE-TOKEN': 'sim-alice-token' },
+    })
+  ).json()) as { id: number; status: string }[];
+  const store = createWatchStore(engine);
+  const due = new Date(Date.now() - 1000);
+  for (let i = 0; i < COUNT; i++) {
+    const creator = CREATORS[i % CREATORS.length] as (typeof CREATORS)[number];
+    await store.create(
+      {
+        teamId: TEAM,
+        channelId: `CW${String(i).padStart(7, '0')}`,
+        creatorId: creator.person.id,
+        project: { id: 1, path: 'demo/web' },
+        ref: null,
+        statusFilter: 'failed',
+        seen: encodeSeen(page),
+        floorId: page[0]?.id ?? 0,
+        nextPollAt: due,
+      },
+      due,
+    );
+  }
+
+  const logger = createLogger({ level: 'warn', sink: () => {} });
+  const bot = createApp({
+    config,
+    logger,
+    engine,
+    tokens,
+    channels: createChannelStore(engine),
+    watches: { timer: 'manual' },
+  });
+  await bot.start();
+
+  const cycle = async () => {
+    db.prepare('UPDATE watches SET next_poll_at = ?').run(new Date(Date.now() - 1000).toISOString());
+    const callsBefore = await requestCount(sim.url);
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const { polled, posted } = await bot.watches.poll();
+    const wallMs = performance.now() - t0;
+    const cpuPerPoll = cpuMs(process.cpuUsage(cpu)) / COUNT;
+    const calls = (await requestCount(sim.url)) - callsBefore;
+    return { polled, posted, calls, wallMs, cpuPerPoll };
+  };
+  const warm = await cycle();
+  const steady = await cycle();
+  const posts = fake.calls('chat.postMessage').length;
+  await bot.stop();
+  db.close();
+
+  const callsPerPoll = steady.calls / COUNT;
+  process.stdout.write(
+    `${JSON.stringify({
+      benchmark: 'watches: one minute of polls, nothing new',
+      node: process.version,
+      cpus: os.cpus().length,
+      // CPU per poll grows with the machine's load (time slices, caches): read it next to this.
+      load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      watches: COUNT,
+      polled: steady.polled,
+      slack_posts: posts,
+      api_calls_per_idle_poll: round3(callsPerPoll),
+      bot_cpu_ms_per_idle_poll: round3(steady.cpuPerPoll),
+      cycle_wall_ms: Math.round(steady.wallMs),
+      first_cycle_cpu_ms_per_poll: round3(warm.cpuPerPoll),
+      first_cycle_wall_ms: Math.round(warm.wallMs),
+      polls_per_second: Math.round(COUNT / (steady.wallMs / 1000)),
+      rss_mb: mb(process.memoryUsage().rss),
+      peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+      goals: { api_calls_per_idle_poll: 1, bot_cpu_ms_per_idle_poll: 0.5, cycle_wall_ms: 60_000 },
+      meets_goals:
+        callsPerPoll <= 1 &&
+        steady.cpuPerPoll <= 0.5 &&
+        steady.wallMs < 60_000 &&
+        steady.polled === COUNT &&
+        posts === 0,
+    })}\n`,
+  );
+} finally {
+  await fake.close();
+  sim.child.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

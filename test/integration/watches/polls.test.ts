@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { call, useBot } from '../../support/app-harness.js';
+import type { FakeMessage } from '../../support/fake-slack.js';
+import { buttonsOf, messageText } from '../../support/slack-driver.js';
+
+// Watches on the test's clock, through the whole app: the simulator's runner fails a pipeline of demo/web between
+// two polls and later passes one of the same branch (src/sim/domain/watched-pipelines.ts); the channel sees the
+// failure once, then its card redrawn as fixed and a reply in its thread. Every read is the creator's.
+
+const h = useBot({ watches: { timer: 'manual', channelIntervalMs: 0 } });
+
+const MINUTE = 60_000;
+const PIPELINES = '/api/v4/projects/1/pipelines';
+const poll = call('GET', PIPELINES, 'alice', { query: { per_page: '20', order_by: 'id', sort: 'desc' } });
+const idOf = (text: string) => Number(/Watch #(\d+)/.exec(text)?.[1]);
+
+function postsIn(channel: string): FakeMessage[] {
+  return [...h.bot.fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral && !m.threadTs);
+}
+function repliesIn(channel: string): FakeMessage[] {
+  return [...h.bot.fake.messages.values()].filter((m) => m.channel === channel && m.threadTs);
+}
+
+/** A minute later, one poll of every due watch. */
+async function nextMinute(ms = MINUTE + 1000) {
+  h.clock.advance(ms);
+  const from = h.calls().length;
+  const result = await h.bot.bot.watches.poll();
+  return { result, calls: h.calls(from) };
+}
+
+function ticks(n: number) {
+  for (let i = 0; i < n; i++) h.sim.tick();
+}
+
+afterEach(async () => {
+  for (const { id } of h.bot.db.prepare('SELECT id FROM watches').all() as { id: number }[]) {
+    await h.bot.bot.watches.remove(id);
+  }
+  h.sim.setFaults({});
+});
+
+describe('a watch of demo/web across polls', () => {
+  it('posts a pipeline that failed between two polls once, with its failed jobs, then redraws it when a later one passes', async () => {
+    const made = await h.ask('alice', 'watch pipelines demo/web', /Watch #\d+/, { channel: 'C0WPOLL1' });
+    const id = idOf(made.text);
+    // The first poll finds what was there when the watch was made: nothing is posted.
+    expect((await nextMinute()).calls).toEqual([poll]);
+    expect(postsIn('C0WPOLL1')).toEqual([]);
+
+    ticks(1); // a pipeline starts on fix/checkout-total
+    expect((await nextMinute()).calls).toEqual([poll]);
+    expect(postsIn('C0WPOLL1')).toEqual([]);
+
+    ticks(4); // it failed
+    const failedRound = await nextMinute();
+    const [card] = postsIn('C0WPOLL1');
+    expect(card).toBeDefined();
+    const text = messageText(card as FakeMessage);
+    const pipelineId = Number(/Pipeline #(\d+) failed/.exec(text)?.[1]);
+    expect(failedRound.calls).toEqual([
+      poll,
+      call('GET', `${PIPELINES}/${pipelineId}/jobs`, 'alice', { query: { scope: ['failed'], per_page: '20' } }),
+    ]);
+    expect(text).toContain(`Pipeline #${pipelineId} failed · fix/checkout-total`);
+    expect(text).toContain('unit-tests');
+    expect(text).toContain(`Watch #${id}`);
+    expect(buttonsOf(card as FakeMessage).map((b) => b.text)).toEqual([
+      'Retry',
+      'Retry pipeline',
+      'Jobs',
+      'Open in GitLab',
+    ]);
+    expect(card?.metadata).toMatchObject({ event_type: 'gl_watch_card', event_payload: { watch: id } });
+
+    // Nothing new: one read, nothing posted again.
+    expect((await nextMinute()).calls).toEqual([poll]);
+    expect(postsIn('C0WPOLL1')).toHaveLength(1);
+
+    ticks(1); // the fix passed
+    const fixedRound = await nextMinute(2 * 60 * MINUTE);
+    expect(fixedRound.calls).toEqual([poll]);
+    const [redrawn] = postsIn('C0WPOLL1');
+    expect(postsIn('C0WPOLL1')).toHaveLength(1);
+    const after = messageText(redrawn as FakeMessage);
+    expect(redrawn?.version).toBe(2);
+    expect(after).toMatch(new RegExp(`Fixed by <[^|]+/pipelines/${pipelineId + 1}\\|#${pipelineId + 1}> · 2 h later`));
+    expect(buttonsOf(redrawn as FakeMessage).map((b) => b.text)).toEqual(['Open in GitLab']);
+    const replies = repliesIn('C0WPOLL1');
+    expect(replies).toHaveLength(1);
+    expect(replies[0]?.threadTs).toBe(card?.ts);
+    expect(messageText(replies[0] as FakeMessage)).toContain(
+      `pipeline #${pipelineId + 1} on \`fix/checkout-total\` passed`,
+    );
+
+    // And nothing more after that.
+    ticks(3);
+    await nextMinute();
+    expect(postsIn('C0WPOLL1')).toHaveLength(1);
+    expect(repliesIn('C0WPOLL1')).toHaveLength(1);
+  });
+});
+
+describe('polling that falls behind', () => {
+  it('says so in one log line a minute, however many polls were late', async () => {
+    for (const channel of ['C0WLATE1', 'C0WLATE2', 'C0WLATE3']) {
+      await h.ask('alice', 'watch pipelines demo/web', /Watch #\d+/, { channel });
+    }
+    const from = h.bot.logs.length;
+    const behind = () => h.bot.logs.slice(from).filter((l) => l.includes('watch polls are behind'));
+    // The server was too slow for three minutes: every watch is polled late, once, and moves on a whole slot.
+    h.clock.advance(4 * MINUTE);
+    expect((await h.bot.bot.watches.poll()).polled).toBe(3);
+    expect(behind()).toHaveLength(1);
+    expect(behind()[0]).toContain('"behind":3');
+    h.clock.advance(20_000);
+    expect((await h.bot.bot.watches.poll()).polled).toBe(0);
+    h.clock.advance(50_000);
+    expect((await h.bot.bot.watches.poll()).polled).toBe(3);
+    expect(behind()).toHaveLength(1);
+  });
+});
