@@ -1,8 +1,10 @@
 import { defineConfig } from 'vitest/config';
 
-// Files that change what the whole process sees (environment variables read when a module loads, a test file
-// imported again by another) run each in a fresh process; every other file shares its worker's loaded modules.
+// Files that change or read what the whole process holds (environment variables read when a module loads, a test
+// file imported again by another, node-cron's registry of every task) run each in a fresh process; every other
+// file shares its worker's loaded modules.
 const OWN_PROCESS = [
+  'test/integration/digests/restart.test.ts',
   'test/integration/digests/replicas.test.ts',
   'test/integration/digests/replicas-postgres.test.ts',
   'test/integration/replicas/requests-once.test.ts',
