@@ -34,6 +34,7 @@ import {
 import { describeFilters, pageSize } from '../views/lists.js';
 import { code, linked, md } from '../views/mrkdwn.js';
 import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
+import { submitIssueFromMessage } from './issue-from-message.js';
 import { cardContext, readOrWhy, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
@@ -619,6 +620,7 @@ export const issues = issueNoun.define({
     }),
   ],
   modals: [
+    issueNoun.modal(IssueModals.fromMessage, submitIssueFromMessage),
     issueNoun.modal(IssueModals.create, async (value, ctx, platform, ops) => {
       const read = readIssueForm(ctx.values);
       if (!read.ok) return { kind: 'errors', errors: definedOnly(read.errors) };

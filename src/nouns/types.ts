@@ -38,6 +38,11 @@ export type UnfurlTarget =
 export type Reply =
   /** A new message: ephemeral to the person unless inChannel; then `after`, when given. */
   | { kind: 'message'; message: SlackMessage; inChannel?: boolean; after?: Reply }
+  /**
+   * A reply in a thread of the request's channel, seen by everyone there; when Slack refuses the bot's post, the
+   * person alone is told why, with the reply.
+   */
+  | { kind: 'thread'; threadTs: string; message: SlackMessage }
   /** Redraw the message whose button was clicked, in place. */
   | { kind: 'update'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }
