@@ -7,7 +7,14 @@ import { type Body, truthy } from './fake-slack-wire.js';
 // (always HTTP 200), refuses blocks that break the limits, and records what it showed people on the record of the
 // call (`rec.message`, `rec.view`).
 
-export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Omit<FakeRecord, 'seq'>): Body {
+export function callMethod(
+  w: FakeWorkspace,
+  method: string,
+  body: Body,
+  rec: Omit<FakeRecord, 'seq'>,
+  /** The function execution whose workflow token made the call, if one did. */
+  viaExecution?: string,
+): Body {
   const ok = (extra: Body = {}) => ({ ok: true, ...extra });
   const err = (error: string) => ({ ok: false, error });
   const checkBlocks = (): Body | null => {
@@ -49,6 +56,7 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
         visibleTo: ephemeral ? String(body.user) : null,
         source: method,
         ...(meta ? { metadata: meta.metadata } : {}),
+        ...(viaExecution ? { functionExecutionId: viaExecution } : {}),
       });
       return ephemeral
         ? ok({ message_ts: rec.message.ts })
@@ -161,6 +169,22 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       w.views.set(id, stored);
       rec.view = stored;
       return ok({ view: stored });
+    }
+    case 'functions.completeSuccess':
+    case 'functions.completeError': {
+      const execution = w.functionExecutions.get(String(body.function_execution_id ?? ''));
+      if (!execution) return err('function_execution_not_found');
+      if (execution.ended !== null) return err('execution_not_in_running_state');
+      if (method === 'functions.completeError') {
+        if (typeof body.error !== 'string' || body.error === '') return err('invalid_arguments');
+        execution.ended = { error: body.error };
+      } else {
+        let outputs = body.outputs;
+        if (typeof outputs === 'string') outputs = JSON.parse(outputs);
+        if (!outputs || typeof outputs !== 'object') return err('invalid_arguments');
+        execution.ended = { outputs: outputs as Record<string, unknown> };
+      }
+      return ok();
     }
     case 'users.info': {
       const u = w.users.get(String(body.user ?? ''));

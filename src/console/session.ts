@@ -5,6 +5,7 @@ import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
 import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
+import { describeStepEnd, parseStepLine, STEP_HELP } from './step-command.js';
 
 // The console's conversation: one line in, what Slack would have shown out. Lines are
 // slash commands, button presses by number, or console commands (as, tick, help, quit).
@@ -65,6 +66,7 @@ const HELP = [
   '                       answer goes in its thread (messages in channels are numbered like buttons, and',
   '                       a message keeps its number when it is updated)',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
+  STEP_HELP,
   '  y, n                 answer the last "Yes, …" prompt of a typed command (its Yes or Never mind)',
   '  help, quit',
   'What the bot sends on its own (a digest on its cron, a DM) is printed when it is sent.',
@@ -73,8 +75,12 @@ const HELP = [
 /** The "Never mind" of a typed command's confirmation prompt. */
 const DISMISS_ACTION = actionIdFor(NoopButtons.dismiss);
 
-/** A record of something people see: a message the app sent or changed, or a view it opened or published. */
-const shows = (r: FakeRecord): boolean => (!!r.message && !r.message.user) || (!!r.view && r.ok);
+/**
+ * A record of something people see: a message the app sent or changed, a view it opened or published, or a
+ * workflow step it completed.
+ */
+const shows = (r: FakeRecord): boolean =>
+  (!!r.message && !r.message.user) || (!!r.view && r.ok) || (r.ok && r.method.startsWith('functions.complete'));
 
 /** Which numbers a message's buttons got, for the version of it that was shown. */
 interface NumberedMessage {
@@ -233,6 +239,13 @@ export function createSession(d: SessionDeps): Session {
       return;
     }
     const out = it.messages().map(describe);
+    for (const rec of it.records(shows)) {
+      const ended = describeStepEnd(rec, d.fake);
+      if (ended) {
+        printedViews.add(rec.seq);
+        out.push(ended);
+      }
+    }
     for (const rec of it.records((r: FakeRecord) => r.method === 'views.publish' && r.ok && !!r.view)) {
       printedViews.add(rec.seq);
       out.push(describeHome(String(rec.body.user_id), rec.view as Record<string, unknown>));
@@ -271,6 +284,9 @@ export function createSession(d: SessionDeps): Session {
           const gone = removal(m);
           if (gone) out.push(gone);
         } else if (numbered.get(m.key)?.version !== m.version) out.push(describe(m));
+      } else if (describeStepEnd(r, d.fake) && !printedViews.has(r.seq)) {
+        printedViews.add(r.seq);
+        out.push(describeStepEnd(r, d.fake) as string);
       } else if (r.method === 'views.publish' && r.ok && r.view && !printedViews.has(r.seq)) {
         printedViews.add(r.seq);
         out.push(describeHome(String(r.body.user_id), r.view));
@@ -476,6 +492,17 @@ export function createSession(d: SessionDeps): Session {
         d.write(maskTokens(describe(d.fake.messages.get(message.key) ?? message)));
         const answers = it.messages().filter((m) => m.key !== message.key);
         if (answers.length > 0) d.write(answers.map(describe).join('\n'));
+        return true;
+      }
+      case 'step': {
+        const parsed = parseStepLine(line.slice(word.length), d.people);
+        if (!parsed.ok) {
+          d.write(parsed.error);
+          return true;
+        }
+        const { it } = await d.slack.runStep(parsed.step, parsed.inputs);
+        await settle(it);
+        await show(it);
         return true;
       }
       case 'shortcut': {

@@ -2,6 +2,7 @@ import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import {
   blockActionsBody,
   eventCallbackBody,
+  functionExecutedEvent,
   messageShortcutBody,
   type SlackPerson,
   slashCommandBody,
@@ -281,6 +282,7 @@ export class SlackDriver {
     const triggerId = fake.issueTrigger();
     const it = new Interaction(fake, fake.lastSeq, { channel: m.channel, user, triggerId });
     const responseUrl = fake.registerResponseUrl({ channel: m.channel, user: user.id, originKey: m.key });
+    const execution = m.functionExecutionId ? fake.functionExecutions.get(m.functionExecutionId) : undefined;
     const raw = blockActionsBody({
       user,
       channel: m.channel,
@@ -290,6 +292,16 @@ export class SlackDriver {
       button,
       responseUrl,
       triggerId,
+      ...(execution
+        ? {
+            functionContext: {
+              executionId: execution.id,
+              callbackId: execution.callbackId,
+              inputs: execution.inputs,
+              token: fake.issueWorkflowToken(execution.id),
+            },
+          }
+        : {}),
     });
     it.ack = await this.post(raw, sign);
     return it;
@@ -411,6 +423,45 @@ export class SlackDriver {
       links,
     });
     return { unfurlId, it };
+  }
+
+  /**
+   * A workflow reaches a Workflow Builder step of the app: Slack starts a function execution and sends
+   * function_executed with its workflow token. `deliver` posts the same callback again (a retry: same event_id).
+   */
+  async runStep(
+    step: { callbackId: string; title: string },
+    inputs: Record<string, unknown>,
+  ): Promise<{ it: Interaction; executionId: string; deliver(o?: { retry?: number }): Promise<Ack> }> {
+    const fake = this.o.fake;
+    const { executionId, token } = fake.startFunctionExecution(step.callbackId, inputs);
+    const event = functionExecutedEvent({
+      callbackId: step.callbackId,
+      title: step.title,
+      inputs,
+      executionId,
+      workflowExecutionId: fake.nextId('Wx'),
+      token,
+    });
+    const raw = eventCallbackBody(event);
+    const it = new Interaction(fake, fake.lastSeq, { channel: null, user: { id: '', name: '' }, triggerId: '' });
+    // Slack signs each delivery anew: here each one a second before the previous, so each has its own signature.
+    const first = Math.floor(Date.now() / 1000);
+    let sent = 0;
+    const deliver = async (o: { retry?: number } = {}) => {
+      const timestamp = first - sent;
+      sent += 1;
+      const { headers, body } = signedRequest(this.o.signingSecret, raw, { timestamp });
+      headers['content-type'] = 'application/json';
+      if (o.retry) {
+        headers['x-slack-retry-num'] = String(o.retry);
+        headers['x-slack-retry-reason'] = 'http_timeout';
+      }
+      const res = await fetch(`${this.o.botUrl}/slack/events`, { method: 'POST', headers, body });
+      return { status: res.status, text: await res.text(), json: null };
+    };
+    it.ack = await deliver();
+    return { it, executionId, deliver };
   }
 
   /** An Events API event (e.g. app_home_opened), signed like Slack's. */

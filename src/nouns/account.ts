@@ -15,7 +15,12 @@ import { ephemeral, noun, type Reply } from './types.js';
 
 // The account and channel commands, and the buttons that belong to no one noun.
 
-const accountNoun = noun('account', (deps) => createAccountOperations(deps));
+const accountNoun = noun('account', (deps) =>
+  Object.assign(createAccountOperations(deps), {
+    /** The Workflow Builder steps the person always allows, listed under whoami with Revoke. */
+    stepConsents: (teamId: string, userId: string) => deps.steps.consents(teamId, userId),
+  }),
+);
 
 export const account = accountNoun.define({
   commands: {
@@ -39,13 +44,15 @@ export const account = accountNoun.define({
     async disconnect(_command, ctx, platform, ops) {
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), platform.serverUrl));
     },
-    async whoami(_cmd, ctx, platform) {
+    async whoami(_cmd, ctx, platform, ops) {
       const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+      const stepConsents = await ops.stepConsents(ctx.actor.teamId, ctx.actor.userId);
       return ephemeral(
         buildWhoami(await ctx.session.connection(), {
           serverUrl: platform.serverUrl,
           slashCommand: platform.slashCommand,
           timeZone,
+          stepConsents,
         }),
       );
     },

@@ -83,7 +83,13 @@ export const events = eventNoun.define({
           sort: flags.sort,
         }),
         place,
-        ctx: { serverUrl: platform.serverUrl, now: ctx.now, projects, here },
+        ctx: {
+          serverUrl: platform.serverUrl,
+          now: ctx.now,
+          timeZone: await platform.timeZoneOf(ctx.actor.userId),
+          projects,
+          here,
+        },
         notice,
       });
     },

@@ -3,6 +3,7 @@ import { type ConnectionProblem, connectionProblem } from '../connection.js';
 import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import type { RequestContext } from '../operations/context.js';
 import { createHomeOperations, type HomeOperations, type HomeReads } from '../operations/home.js';
+import type { StepConsent } from '../store/step-store.js';
 import { buildConnectHome, buildHomeView } from '../views/home.js';
 import { type HomeRedraw, noun, type Platform } from './types.js';
 
@@ -11,7 +12,16 @@ import { type HomeRedraw, noun, type Platform } from './types.js';
 // from: Done and Mark all done of todos, Merge of merge requests (the same modal pinned to the head sha), the
 // digests' Pause/Resume and Run now, Connect and Disconnect.
 
-const homeNoun = noun('home', (deps) => createHomeOperations(deps));
+/** The Home's reads, and the Workflow Builder steps the person always allows (listed with Revoke). */
+type HomeOps = HomeOperations & { stepConsents(actor: RequestContext['actor']): Promise<StepConsent[]> };
+
+const homeNoun = noun(
+  'home',
+  (deps): HomeOps =>
+    Object.assign(createHomeOperations(deps), {
+      stepConsents: (actor: RequestContext['actor']) => deps.steps.consents(actor.teamId, actor.userId),
+    }),
+);
 
 /** A section that met a token the server refused (or that did not open): the person has to connect again. */
 function lostConnection(reads: HomeReads): ConnectionProblem | null {
@@ -25,12 +35,7 @@ function lostConnection(reads: HomeReads): ConnectionProblem | null {
   return null;
 }
 
-async function drawHome(
-  ctx: RequestContext,
-  platform: Platform,
-  ops: HomeOperations,
-  redraw: HomeRedraw,
-): Promise<HomeView> {
+async function drawHome(ctx: RequestContext, platform: Platform, ops: HomeOps, redraw: HomeRedraw): Promise<HomeView> {
   const said = {
     serverUrl: platform.serverUrl,
     slashCommand: platform.slashCommand,
@@ -40,13 +45,14 @@ async function drawHome(
   const connection = await ctx.session.connection();
   const problem = connectionProblem(connection, platform.gitlabUrl);
   if (problem !== null || !connection) return buildConnectHome({ ...said, problem: problem ?? 'not_connected' });
-  const [reads, timeZone] = await Promise.all([
+  const [reads, timeZone, stepConsents] = await Promise.all([
     ops.read(ctx, { cached: redraw.cached === true }),
     platform.timeZoneOf(ctx.actor.userId),
+    ops.stepConsents(ctx.actor),
   ]);
   const lost = lostConnection(reads);
   if (lost) return buildConnectHome({ ...said, problem: lost });
-  return buildHomeView({ ...said, userId: ctx.actor.userId, now: ctx.now, timeZone, connection, reads });
+  return buildHomeView({ ...said, userId: ctx.actor.userId, now: ctx.now, timeZone, connection, reads, stepConsents });
 }
 
 export const home = homeNoun.define({

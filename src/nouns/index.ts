@@ -11,6 +11,7 @@ import { links } from './links.js';
 import { mergeRequests } from './merge-requests.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
+import { steps } from './steps.js';
 import { todos } from './todos.js';
 import type { Noun } from './types.js';
 
@@ -30,4 +31,5 @@ export const NOUNS: readonly Noun[] = [
   digests,
   home,
   links,
+  steps,
 ];

@@ -62,10 +62,11 @@ async function previewsOf(ctx: RequestContext, ops: LinkOperations, targets: Lin
   return read.filter((preview): preview is LinkPreview => preview !== null);
 }
 
-function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, platform: Platform): Unfurls {
-  return Object.fromEntries(
-    previews.map((preview) => [preview.url, buildUnfurlCard(preview, { serverUrl: platform.serverUrl, now: ctx.now })]),
-  );
+/** Previews in the zone of the person who posted the links (a channel has no one zone). */
+async function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, platform: Platform): Promise<Unfurls> {
+  const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+  const options = { serverUrl: platform.serverUrl, now: ctx.now, timeZone };
+  return Object.fromEntries(previews.map((preview) => [preview.url, buildUnfurlCard(preview, options)]));
 }
 
 /** Shows the previews a prompt asked about, as the person who pressed it (the poster), then says so on the prompt. */
@@ -87,7 +88,7 @@ async function showAsked({
   return {
     kind: 'unfurl',
     target: { channel: value.c, ts: value.t },
-    unfurls: unfurlsOf(previews, ctx, platform),
+    unfurls: await unfurlsOf(previews, ctx, platform),
     after: { kind: 'update', message: answer(previews.length) },
   };
 }
@@ -135,7 +136,12 @@ export const links = unfurlNoun.define({
             )
           : null;
       if (shown.length === 0) return prompt ?? none;
-      return { kind: 'unfurl', target, unfurls: unfurlsOf(shown, ctx, platform), ...(prompt ? { after: prompt } : {}) };
+      return {
+        kind: 'unfurl',
+        target,
+        unfurls: await unfurlsOf(shown, ctx, platform),
+        ...(prompt ? { after: prompt } : {}),
+      };
     }),
   ],
   commands: {

@@ -136,6 +136,7 @@ export const mergeRequests = mrNoun.define({
       const message = buildCommits({ iid }, project, page.items, {
         serverUrl: platform.serverUrl,
         now: ctx.now,
+        timeZone: await platform.timeZoneOf(ctx.actor.userId),
         total: page.total,
       });
       return { kind: 'message', message, inChannel: command.share };
@@ -149,6 +150,7 @@ export const mergeRequests = mrNoun.define({
       const page = await ops.versions(ctx, project, iid);
       const message = buildVersions({ iid }, project, page.items, {
         now: ctx.now,
+        timeZone: await platform.timeZoneOf(ctx.actor.userId),
         slashCommand: platform.slashCommand,
       });
       return { kind: 'message', message, inChannel: command.share };
@@ -159,6 +161,7 @@ export const mergeRequests = mrNoun.define({
       const answer = buildVersion({ iid }, project, value, {
         serverUrl: platform.serverUrl,
         now: ctx.now,
+        timeZone: await platform.timeZoneOf(ctx.actor.userId),
         where: command.share ? 'in this channel' : 'in a direct message',
       });
       return diffReply(answer, command.share);

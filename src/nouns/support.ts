@@ -9,20 +9,20 @@ import type { ListPlace } from '../views/lists.js';
 import { buildNoticeOnly, type Notice, unreadAfter } from '../views/notice.js';
 import type { ButtonContext, Platform } from './types.js';
 
-/** What a card is drawn with: the server, the time, and optionally a notice, the viewer's zone and username. */
+/**
+ * What a card is drawn with: the server, the time, the viewer's zone (from their Slack profile unless given) and
+ * optionally a notice and their server username.
+ */
 export async function cardContext(
   ctx: RequestContext,
   platform: Platform,
   options: { notice?: Notice | undefined; timeZone?: string; withViewer?: boolean } = {},
 ): Promise<CardContext> {
-  const viewer = options.withViewer ? ((await ctx.session.connection())?.username ?? null) : null;
-  return {
-    serverUrl: platform.serverUrl,
-    now: ctx.now,
-    timeZone: options.timeZone ?? 'UTC',
-    notice: options.notice,
-    viewer,
-  };
+  const [viewer, timeZone] = await Promise.all([
+    options.withViewer ? ctx.session.connection().then((c) => c?.username ?? null) : null,
+    options.timeZone ?? platform.timeZoneOf(ctx.actor.userId),
+  ]);
+  return { serverUrl: platform.serverUrl, now: ctx.now, timeZone, notice: options.notice, viewer };
 }
 
 /** The list a row button sits in, when its value carries one. */

@@ -62,9 +62,9 @@ export const todos = todoNoun.define({
     },
   },
   commands: {
-    async 'todo.done'(command, ctx, _platform, ops) {
+    async 'todo.done'(command, ctx, platform, ops) {
       const todo = await ops.markDone(ctx, command.args.id);
-      return ephemeral(buildTodoDone(todo, ctx.actor.userId));
+      return ephemeral(buildTodoDone(todo, ctx.actor.userId, platform.serverUrl));
     },
     async 'todo.done-all'(_command, ctx, platform, ops) {
       return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), platform.slashCommand));
@@ -86,8 +86,8 @@ export const todos = todoNoun.define({
         const notice = stale(TODO_ALREADY_DONE);
         return { kind: 'update', message: await platform.redrawList(place, ctx, { expect: 'todo.list', notice }) };
       }
-      if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId));
-      const notice = done('done', ctx.actor.userId, todoSubject(todo));
+      if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId, platform.serverUrl));
+      const notice = done('done', ctx.actor.userId, todoSubject(todo, { serverUrl: platform.serverUrl }));
       return {
         kind: 'update',
         message: await redrawListAfterWrite({ platform, ctx, place, options: { expect: 'todo.list', notice } }),

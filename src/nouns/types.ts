@@ -8,6 +8,7 @@ import type { Actor, RequestContext } from '../operations/context.js';
 import type { PeopleResolver } from '../operations/people.js';
 import type { SlackEventOf, SlackEventType } from '../slack-events.js';
 import type { ChannelStore } from '../store/channel-store.js';
+import type { StepStore } from '../store/step-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { UnfurlStore } from '../store/unfurl-store.js';
 import type { Block, SlackMessage } from '../views/blocks.js';
@@ -113,6 +114,8 @@ export interface OperationDeps {
   digests: DigestService;
   /** Who lets previews of their non-public links show in which channels without asking. */
   unfurls: UnfurlStore;
+  /** Workflow Builder steps: the "Always" consents people gave them (listed with Revoke). */
+  steps: StepStore;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

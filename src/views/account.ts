@@ -3,10 +3,12 @@ import { AccountButtons } from '../buttons/common.js';
 import { connectionProblem } from '../connection.js';
 import type { CommandKey } from '../grammar/index.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
+import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import { actions, button, type Confirmation, context, message, plain, type SlackMessage, section } from './blocks.js';
 import { formatDateTime } from './format.js';
 import { code, joinMd, link, md, mention } from './mrkdwn.js';
+import { buildStepConsentBlocks } from './steps.js';
 
 export interface ConnectModalInput {
   serverUrl: string;
@@ -109,7 +111,7 @@ export function buildConnectPrompt(reason: ConnectPromptReason, serverUrl: strin
 
 export function buildWhoami(
   connection: Connection | null,
-  o: { serverUrl: string; slashCommand: string; timeZone: string },
+  o: { serverUrl: string; slashCommand: string; timeZone: string; stepConsents?: readonly StepConsent[] },
 ): SlackMessage {
   const { serverUrl, slashCommand, timeZone } = o;
   const problem = connectionProblem(connection, serverUrl);
@@ -122,6 +124,7 @@ export function buildWhoami(
     [
       section(md`:white_check_mark: ${text}`),
       context([md`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
+      ...buildStepConsentBlocks(o.stepConsents ?? [], timeZone),
     ],
   );
 }

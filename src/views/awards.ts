@@ -1,9 +1,10 @@
 import type { Refusal } from '../errors.js';
 import { type AwardTarget, awardTargetRef } from '../gitlab/award-emoji.js';
-import { projectPageUrl } from '../gitlab/project.js';
+import { onServer, projectPageUrl } from '../gitlab/project.js';
 import type { AwardEmoji } from '../gitlab/schemas.js';
 import { type Block, context, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, when } from './common.js';
+import { type CardContext, type TimeContext, when } from './common.js';
+import { emojiMd } from './emoji.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { bold, code, joinMd, linked, type Md, md, mention } from './mrkdwn.js';
 
@@ -24,10 +25,8 @@ export function awardTargetUrl(serverUrl: string, t: AwardTarget): string | null
 
 const linkedTarget = (serverUrl: string, t: AwardTarget) => linked(awardTargetUrl(serverUrl, t), awardTargetRef(t));
 
-/** The emoji as Slack draws it; a name Slack could not read as an emoji is shown as code. */
-export function emoji(name: string): Md {
-  return /^[a-z0-9_+-]+$/.test(name) ? md`:${name}:` : code(name);
-}
+/** The emoji as Slack draws it (see emoji.ts: never a shortcode Slack would show broken). */
+export const emoji = (name: string): Md => emojiMd(name);
 
 /** Awards in groups of one emoji, the groups in the order their first award came. */
 export function groupAwards(awards: readonly AwardEmoji[]): { name: string; awards: AwardEmoji[] }[] {
@@ -40,10 +39,13 @@ export function groupAwards(awards: readonly AwardEmoji[]): { name: string; awar
   return [...groups].map(([name, list]) => ({ name, awards: list }));
 }
 
-const who = (a: AwardEmoji) => linked(a.user.web_url, `@${a.user.username}`);
+/** Who gave an award, linked to their profile on the configured server whatever host the server wrote. */
+const who = (a: AwardEmoji, serverUrl: string) => linked(onServer(serverUrl, a.user.web_url), `@${a.user.username}`);
 
-export function awardRow(a: AwardEmoji, now: Date): Block {
-  return section(md`${emoji(a.name)} ${code(a.name)} by ${who(a)} · ${when(a.created_at, now)} · award ${a.id}`);
+export function awardRow(a: AwardEmoji, c: TimeContext & { serverUrl: string }): Block {
+  return section(
+    md`${emoji(a.name)} ${code(a.name)} by ${who(a, c.serverUrl)} · ${when(a.created_at, c)} · award ${a.id}`,
+  );
 }
 
 export function buildAwardList(
@@ -64,18 +66,17 @@ export function buildAwardList(
     notice: o.ctx.notice,
     empty: md`No award emoji on ${linkedTarget(o.ctx.serverUrl, target)} yet.`,
     items: groups.flatMap((g) => g.awards),
-    row: (a) => awardRow(a, o.ctx.now),
+    row: (a) => awardRow(a, o.ctx),
     page,
     place: o.place,
   });
 }
 
 export function buildAwardCard(a: AwardEmoji, target: AwardTarget, c: CardContext): SlackMessage {
-  const date = Number.isNaN(Date.parse(a.created_at)) ? '' : ` (${a.created_at.slice(0, 10)})`;
-  const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a)})`;
-  return message(md`Award ${a.id}: :${a.name}: by @${a.user.username} on ${awardTargetRef(target)}`, [
+  const text = md`${emoji(a.name)} ${bold(code(a.name))} by ${a.user.name} (${who(a, c.serverUrl)})`;
+  return message(md`Award ${a.id}: ${emoji(a.name)} by @${a.user.username} on ${awardTargetRef(target)}`, [
     section(text),
-    context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c.now)}${date}`]),
+    context([md`Award ${a.id} on ${linkedTarget(c.serverUrl, target)} · ${when(a.created_at, c)}`]),
   ]);
 }
 

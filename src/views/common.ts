@@ -12,7 +12,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { formatRelative } from './format.js';
+import { formatWhen } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { italic, md, type Text } from './mrkdwn.js';
 import type { Notice } from './notice.js';
@@ -23,7 +23,7 @@ import type { Notice } from './notice.js';
 export interface CardContext {
   serverUrl: string;
   now: Date;
-  /** The viewer's IANA time zone, for times that people plan around (schedules). */
+  /** The viewer's IANA time zone: every absolute time on a card is drawn in it. */
   timeZone: string;
   notice?: Notice | undefined;
   /** The server username of the person the card is drawn for, when known (to leave out what they cannot do). */
@@ -44,12 +44,21 @@ export function openButton(url: string | null, text = 'Open in GitLab'): Button[
   return url ? [linkButton(text, url, 'open')] : [];
 }
 
-export function when(iso: string | null | undefined, now: Date): string {
+/** What a time on a card is drawn against: the injected now and the viewer's zone (UTC, said so, when unknown). */
+export interface TimeContext {
+  now: Date;
+  timeZone?: string | undefined;
+}
+
+/**
+ * A time from the server in the house style, "3 Mar 2026, 14:02 · 2 months ago", in the viewer's zone; given
+ * only `now` (no zone known), the absolute half is in UTC and says so.
+ */
+export function when(iso: string | null | undefined, at: Date | TimeContext): string {
   if (!iso) return '—';
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '—';
-  // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
-  return Math.abs(d.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(d, now);
+  return at instanceof Date ? formatWhen(d, at) : formatWhen(d, at.now, at.timeZone);
 }
 
 /** A typed command that cannot be undone first asks, with the button a card would carry and the same words. */

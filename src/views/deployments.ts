@@ -27,7 +27,7 @@ export function buildDeploymentCard(d: Deployment, project: Project, c: CardCont
       md`*Commit*\n${code(shortSha(d.sha))}`,
       md`*Deployed by*\n${d.user ? md`${d.user.name} (@${d.user.username})` : '—'}`,
       md`*Job*\n${jobText}`,
-      md`*When*\n${when(d.created_at, c.now)}`,
+      md`*When*\n${when(d.created_at, c)}`,
     ]),
     context([md`${projectLabel(project)} · #${d.iid} in this project`]),
     ...noticeBlocks(c.notice),
@@ -54,7 +54,7 @@ export function buildDeploymentList(
     row: (d, i) => {
       const job = d.deployable ? md` · ${statusEmoji(d.deployable.status)} job #${d.deployable.id}` : '';
       const by = d.user ? md` · @${d.user.username}` : '';
-      const text = md`:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx.now)}`;
+      const text = md`:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx)}`;
       const accessory = d.deployable
         ? button({
             text: 'Job',

@@ -32,12 +32,12 @@ function stateLine(d: Digest): Text {
 function nextRunText(d: Digest, next: Date | null, c: CardContext): Text {
   if (!d.active) return '— (paused)';
   if (!next) return '—';
-  return `${formatDateTime(next, c.timeZone)} (${when(next.toISOString(), c.now)})`;
+  return when(next.toISOString(), c);
 }
 
 function lastRunText(d: Digest, c: CardContext): string {
   if (!d.lastRunAt) return 'not yet';
-  const ago = when(d.lastRunAt.toISOString(), c.now);
+  const ago = when(d.lastRunAt.toISOString(), c);
   const result = d.lastResult ?? '';
   if (result === 'posted') return `${d.lastItems ?? 0} item${d.lastItems === 1 ? '' : 's'} posted ${ago}`;
   if (result === 'empty') return `nothing new ${ago}`;

@@ -4,7 +4,7 @@ import { onServer, projectOf, projectPageUrl, projectUrl } from '../gitlab/proje
 import type { Event, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, linkButton, when } from './common.js';
+import { type CardContext, linkButton, type TimeContext, when } from './common.js';
 import { digestFilters, digestTitle, removeConfirmation, slackTime } from './digests.js';
 import { commentExcerpt, eventTargetKey } from './events.js';
 import { formatDateTime } from './format.js';
@@ -296,9 +296,9 @@ export function buildEventsDigest(input: EventsDigestInput): SlackMessage {
 const TODO_ROWS = 40;
 
 /** A todo of a digest: the same words as the todo list (todos.ts), with a Done button that redraws the digest. */
-export function todoRow(t: Todo, digestId: number, now: Date, slot: number): Block {
+export function todoRow(t: Todo, digestId: number, at: TimeContext & { serverUrl: string }, slot: number): Block {
   return section(
-    md`${todoSubject(t, { short: true })} · ${todoWhy(t)} · ${when(t.created_at, now)}`,
+    md`${todoSubject(t, { serverUrl: at.serverUrl, short: true })} · ${todoWhy(t)} · ${when(t.created_at, at)}`,
     button({ text: 'Done', def: DigestButtons.done, value: { d: digestId, t: t.id }, slot }),
   );
 }
@@ -343,7 +343,7 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
     );
     for (const t of todos) {
       if (rows >= TODO_ROWS || blocks.length + 1 > room) break;
-      blocks.push(todoRow(t, d.id, input.now, rows));
+      blocks.push(todoRow(t, d.id, { serverUrl: input.serverUrl, now: input.now, timeZone: d.tz }, rows));
       rows += 1;
     }
   }

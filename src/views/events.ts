@@ -17,6 +17,8 @@ import type { Notice } from './notice.js';
 export interface EventContext {
   serverUrl: string;
   now: Date;
+  /** The reader's zone, for the absolute half of each time (digests: the digest's own zone). */
+  timeZone?: string | undefined;
   /** Paths of the projects the events happened in, by id: events carry only the id. */
   projects: ReadonlyMap<number, string>;
   /** The project a list is about: its references are written short (`#12` instead of `demo/web#12`). */
@@ -176,28 +178,33 @@ function pushRange(pd: NonNullable<Event['push_data']>): Md | '' {
 }
 
 /** What an event's target is, as a linked reference: "issue #12", "!3", "snippet $2", "milestone v1.0". */
-function targetOf(e: Event, p: Place): { ref: Md; title: string | null } {
+/** What an event is about; `placed` when its reference already names the project (`demo/web#3`). */
+function targetOf(e: Event, p: Place): { ref: Md; title: string | null; placed?: boolean } {
   const title = e.target_title ?? null;
   const iid = e.target_iid ?? null;
   switch (e.target_type) {
     case 'Issue':
       return iid === null
         ? { ref: md`an issue`, title }
-        : { ref: md`issue ${linked(p.page(`issues/${iid}`), `${p.prefix}#${iid}`)}`, title };
+        : { ref: md`issue ${linked(p.page(`issues/${iid}`), `${p.prefix}#${iid}`)}`, title, placed: true };
     case 'MergeRequest':
       return iid === null
         ? { ref: md`a merge request`, title }
-        : { ref: linked(p.page(`merge_requests/${iid}`), `${p.prefix}!${iid}`), title };
+        : { ref: linked(p.page(`merge_requests/${iid}`), `${p.prefix}!${iid}`), title, placed: true };
     case 'Milestone':
       return { ref: md`milestone`, title: title ?? (iid === null ? null : `%${iid}`) };
     case 'Snippet':
       return e.target_id === null
         ? { ref: md`a snippet`, title }
-        : { ref: md`snippet ${linked(p.page(`snippets/${e.target_id}`), `${p.prefix}$${e.target_id}`)}`, title };
+        : {
+            ref: md`snippet ${linked(p.page(`snippets/${e.target_id}`), `${p.prefix}$${e.target_id}`)}`,
+            title,
+            placed: true,
+          };
     case 'Note':
     case 'DiffNote':
     case 'DiscussionNote':
-      return { ref: noteTarget(e, p), title };
+      return { ref: noteTarget(e, p), title, placed: noteNamed(e) };
     default:
       return {
         // `WikiPage::Meta` → "wiki page"
@@ -211,6 +218,13 @@ function targetOf(e: Event, p: Place): { ref: Md; title: string | null } {
 }
 
 /** What a comment was on: its note says (9.5 sends it); without it, only that it was a comment. */
+/** Whether a comment's target has a reference of its own (which names the project). */
+function noteNamed(e: Event): boolean {
+  const n = e.note;
+  if (n?.noteable_type === 'Issue' || n?.noteable_type === 'MergeRequest') return (n.noteable_iid ?? null) !== null;
+  return n?.noteable_type === 'Snippet' && n.noteable_id !== null;
+}
+
 function noteTarget(e: Event, p: Place): Md {
   const n = e.note;
   const anchor = n ? `#note_${n.id}` : '';
@@ -250,12 +264,14 @@ export function eventSentence(e: Event, c: EventContext): Md {
   const target = targetOf(e, p);
   const title = target.title ? md` ${bold(truncate(target.title, 120))}` : '';
   const said = commentExcerpt(e.note?.body);
-  return md`${who} ${action} ${target.ref}${title}${said ? md`: ${said}` : ''}`;
+  // A target without a reference of its own ("an issue") still says which project it is in.
+  const where = target.placed ? '' : inProject(p, c);
+  return md`${who} ${action} ${target.ref}${title}${where}${said ? md`: ${said}` : ''}`;
 }
 
 /** One event as a list line: the sentence and when. */
 export function eventLine(e: Event, c: EventContext): Md {
-  const at = e.created_at ? md` · ${when(e.created_at, c.now)}` : '';
+  const at = e.created_at ? md` · ${when(e.created_at, c)}` : '';
   return md`${eventSentence(e, c)}${at}`;
 }
 

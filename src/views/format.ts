@@ -1,19 +1,35 @@
 // Dates and sizes as people read them. Views get `now` and the viewer's time zone
 // injected; nothing here reads the clock.
 
-export function formatDateTime(date: Date, timeZone = 'UTC'): string {
+/** "3 Mar 2026, 14:02" in the given zone: the absolute half of the house style. */
+export function formatAbsolute(date: Date, timeZone = 'UTC'): string {
   const parts = new Intl.DateTimeFormat('en-GB', {
     timeZone,
     year: 'numeric',
     month: 'short',
-    day: '2-digit',
+    day: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    hour12: false,
+    hourCycle: 'h23',
   }).formatToParts(date);
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  const zone = timeZone === 'UTC' ? 'UTC' : timeZone;
-  return `${get('day')} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')} ${zone}`;
+  return `${get('day')} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')}`;
+}
+
+/** "3 Mar 2026, 14:02 Europe/Berlin": an absolute time that names its zone (headers, notices). */
+export function formatDateTime(date: Date, timeZone = 'UTC'): string {
+  return `${formatAbsolute(date, timeZone)} ${timeZone}`;
+}
+
+/**
+ * The house style for a time on a card or row: "3 Mar 2026, 14:02 · 2 months ago", absolute in the viewer's
+ * zone and relative to an injected now. Without a zone the absolute half says UTC, so it is never misread.
+ */
+export function formatWhen(date: Date, now: Date, timeZone?: string): string {
+  const absolute = timeZone ? formatAbsolute(date, timeZone) : `${formatAbsolute(date)} UTC`;
+  // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
+  const relative = Math.abs(date.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(date, now);
+  return `${absolute} · ${relative}`;
 }
 
 export function formatBytes(bytes: number): string {
@@ -41,18 +57,25 @@ export function formatDuration(seconds: number): string {
   return `${rest}s`;
 }
 
-/** "3 minutes ago", "in 2 hours", relative to an injected now. */
+const DAY = 86_400;
+
+/** "3 minutes ago", "in 2 hours", "2 months ago", "10 years ago", relative to an injected now. */
 export function formatRelative(date: Date, now: Date): string {
   const diff = Math.round((date.getTime() - now.getTime()) / 1000);
   const abs = Math.abs(diff);
+  const months = Math.round(abs / (30.44 * DAY));
   const [n, unit] =
     abs < 60
       ? [abs, 'second']
       : abs < 3600
         ? [Math.round(abs / 60), 'minute']
-        : abs < 86400
+        : abs < DAY
           ? [Math.round(abs / 3600), 'hour']
-          : [Math.round(abs / 86400), 'day'];
+          : abs < 31 * DAY
+            ? [Math.round(abs / DAY), 'day']
+            : months < 12
+              ? [months, 'month']
+              : [Math.max(1, Math.round(abs / (365.25 * DAY))), 'year'];
   const label = `${n} ${unit}${n === 1 ? '' : 's'}`;
   return diff >= 0 ? `in ${label}` : `${label} ago`;
 }

@@ -5,6 +5,7 @@ import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/error
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
+import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
@@ -17,6 +18,7 @@ import { LIMITS } from './limits.js';
 import { mergeButton, mergeRequestRow, offersMerge, projectOfMergeRequest } from './merge-requests.js';
 import { code, link, Md, md, type Text } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
+import { buildStepConsentBlocks } from './steps.js';
 import { markAllDoneButton, todoRow } from './todos.js';
 
 // The person's Home tab: who they are connected as, and what waits for them — pending todos, open merge requests
@@ -128,6 +130,8 @@ export interface HomeInput {
   reads: HomeReads;
   notice?: Notice | undefined;
   shown?: SlackMessage | undefined;
+  /** The Workflow Builder steps the person always allows (each with Revoke). */
+  stepConsents?: readonly StepConsent[];
 }
 
 function connectionBlock(i: HomeInput): Block {
@@ -145,7 +149,7 @@ function todoBlocks(i: HomeInput, read: SectionRead<Page<Todo>>): Block[] {
   const todos = read.value.items.slice(0, HOME_ROWS);
   if (todos.length === 0) return [...blocks, section('No pending todos. :tada:')];
   todos.forEach((todo, slot) => {
-    blocks.push(todoRow(todo, { now: i.now, owner: i.userId, slot }));
+    blocks.push(todoRow(todo, { serverUrl: i.serverUrl, now: i.now, timeZone: i.timeZone, owner: i.userId, slot }));
   });
   blocks.push(...more(read.value, todos.length, `${i.slashCommand} todos`));
   blocks.push(actions([markAllDoneButton({ owner: i.userId })]));
@@ -212,6 +216,8 @@ export function buildHomeView(i: HomeInput): HomeView {
   ];
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
   for (const s of sections) blocks.push(divider(), ...s);
+  const consents = buildStepConsentBlocks(i.stepConsents ?? [], i.timeZone);
+  if (consents.length > 0) blocks.push(divider(), ...consents);
   const footer: Md = md`Times in ${i.timeZone} · ${code(`${i.slashCommand} help`)} lists every command`;
   blocks.push(context([footer]));
   // Sections keep to their rows, so this never cuts; it is the guard of Slack's 100 blocks all the same.

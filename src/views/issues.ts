@@ -150,7 +150,7 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
   const milestone = issue.milestone
     ? linked(onServer(c.serverUrl, issue.milestone.web_url), issue.milestone.title)
     : '—';
-  const closed = issue.state === 'closed' && issue.closed_at ? md` · ${when(issue.closed_at, c.now)}` : '';
+  const closed = issue.state === 'closed' && issue.closed_at ? md` · ${when(issue.closed_at, c)}` : '';
   const closedBy = issue.state === 'closed' && issue.closed_by ? md` by ${person(issue.closed_by)}` : '';
   const blocks: Block[] = [
     header(`${issueStateEmoji(issue.state)} #${issue.iid} · ${issue.title}`),
@@ -173,7 +173,7 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
     ]),
   );
   const extra: Text[] = [
-    md`${projectLabel(project)} · created ${when(issue.created_at, c.now)} · updated ${when(issue.updated_at, c.now)}`,
+    md`${projectLabel(project)} · created ${when(issue.created_at, c)} · updated ${when(issue.updated_at, c)}`,
   ];
   const comments = commentCount(issue.user_notes_count);
   if (comments) extra.push(comments);

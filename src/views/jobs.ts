@@ -153,7 +153,7 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     : null;
   const seconds = jobSeconds(job);
   const duration =
-    seconds !== null ? jobDuration(seconds) : job.started_at ? `running since ${when(job.started_at, c.now)}` : '—';
+    seconds !== null ? jobDuration(seconds) : job.started_at ? `running since ${when(job.started_at, c)}` : '—';
   const commit = job.commit
     ? md`${code(shortSha(job.commit.id))} ${truncate(job.commit.title, 120)} — ${job.commit.author_name}`
     : '—';
@@ -170,10 +170,10 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     ]),
     section(md`*Commit* ${commit}`),
   ];
-  const extra: Text[] = [md`${projectLabel(project)} · created ${when(job.created_at, c.now)}`];
+  const extra: Text[] = [md`${projectLabel(project)} · created ${when(job.created_at, c)}`];
   if (job.artifacts_file && !facts.erased) {
     const expiry = job.artifacts_expire_at
-      ? `, expire ${when(job.artifacts_expire_at, c.now)}`
+      ? `, expire ${when(job.artifacts_expire_at, c)}`
       : job.artifacts_expire_at === null || facts.kept
         ? ', kept'
         : '';

@@ -27,9 +27,7 @@ const shortTail = (text: string) => (text.length > 8 ? `…${text.slice(-8)}` : 
 export function buildKeyCard(key: KeyWithUser, c: CardContext): SlackMessage {
   const { type, fingerprint } = keyFingerprint(key.key);
   const owner = key.user;
-  const created = Number.isNaN(Date.parse(key.created_at))
-    ? '—'
-    : `${key.created_at.slice(0, 10)} (${when(key.created_at, c.now)})`;
+  const created = when(key.created_at, c);
   const blocks: Block[] = [
     header(`:key: SSH key ${key.id} · ${key.title}`),
     fields([

@@ -8,7 +8,7 @@ import type {
   MergeRequestVersionDetail,
 } from '../gitlab/schemas.js';
 import { actions, type Block, context, message, type SlackMessage, section } from './blocks.js';
-import { openButton, when } from './common.js';
+import { openButton, type TimeContext, when } from './common.js';
 import { LIMITS, truncate } from './limits.js';
 import { mergeRequestUrl, mrRef, stateBadge } from './merge-requests.js';
 import { bold, code, escapeText, joinMd, linked, Md, md, type Text } from './mrkdwn.js';
@@ -160,23 +160,23 @@ export function diffFilename(project: Project, iid: number, suffix = ''): string
   return `${base}-mr-${iid}${suffix}.diff`;
 }
 
-function commitLine(serverUrl: string, project: Project, c: Commit, now: Date): Md {
+function commitLine(serverUrl: string, project: Project, c: Commit, at: TimeContext): Md {
   const url = projectPageUrl(serverUrl, project, `commit/${c.id}`);
-  return md`${linked(url, code(c.short_id || shortSha(c.id)))} ${truncate(c.title, 120)} — ${c.author_name}, ${when(c.created_at, now)}`;
+  return md`${linked(url, code(c.short_id || shortSha(c.id)))} ${truncate(c.title, 120)} — ${c.author_name}, ${when(c.created_at, at)}`;
 }
 
 export function buildCommits(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   commits: readonly Commit[],
-  o: { serverUrl: string; now: Date; total: number | null },
+  o: { serverUrl: string; now: Date; timeZone?: string; total: number | null },
 ): SlackMessage {
   const title = `Commits of ${mrRef(project, mr.iid)}`;
   const count = o.total ?? commits.length;
   const url = projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}/commits`);
   const blocks: Block[] = [section(md`:memo: ${bold(title)} · ${count} commit${count === 1 ? '' : 's'}, newest first`)];
   if (commits.length === 0) blocks.push(section('No commits.'));
-  const listed = packLines(commits.map((c) => commitLine(o.serverUrl, project, c, o.now)));
+  const listed = packLines(commits.map((c) => commitLine(o.serverUrl, project, c, o)));
   blocks.push(...listed.blocks, ...more(listed.left + Math.max(0, count - commits.length), 'commits', url));
   return message(`${title}: ${count}`, blocks);
 }
@@ -185,12 +185,12 @@ export function buildVersions(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   versions: readonly MergeRequestVersion[],
-  o: { now: Date; slashCommand: string },
+  o: { now: Date; timeZone?: string; slashCommand: string },
 ): SlackMessage {
   const title = `Diff versions of ${mrRef(project, mr.iid)}`;
   const lines = versions.map(
     (v) =>
-      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} file${v.real_size === '1' ? '' : 's'}` : ''} · ${when(v.created_at, o.now)}`,
+      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} file${v.real_size === '1' ? '' : 's'}` : ''} · ${when(v.created_at, o)}`,
   );
   const blocks: Block[] = [section(md`:card_index_dividers: ${bold(title)} · ${versions.length}, newest first`)];
   if (versions.length === 0) blocks.push(section('No diff versions.'));
@@ -212,10 +212,10 @@ export function buildVersion(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   v: MergeRequestVersionDetail,
-  o: { serverUrl: string; now: Date; where: 'in this channel' | 'in a direct message' },
+  o: { serverUrl: string; now: Date; timeZone?: string; where: 'in this channel' | 'in a direct message' },
 ): DiffAnswer {
-  const shas = md`head ${code(shortSha(v.head_commit_sha))} · base ${code(shortSha(v.base_commit_sha))} · start ${code(shortSha(v.start_commit_sha))} · ${v.state} · ${when(v.created_at, o.now)}`;
-  const shown = v.commits.slice(0, 10).map((c) => commitLine(o.serverUrl, project, c, o.now));
+  const shas = md`head ${code(shortSha(v.head_commit_sha))} · base ${code(shortSha(v.base_commit_sha))} · start ${code(shortSha(v.start_commit_sha))} · ${v.state} · ${when(v.created_at, o)}`;
+  const shown = v.commits.slice(0, 10).map((c) => commitLine(o.serverUrl, project, c, o));
   const commits: Text[] = [
     md`*${v.commits.length} commit${v.commits.length === 1 ? '' : 's'}*${v.commits.length > 10 ? ' (the newest 10)' : ''}`,
     ...shown,

@@ -201,14 +201,14 @@ export function buildMergeRequestCard(
     blocks.push(section(md`:clock3: Set to merge when the pipeline succeeds${by}.`));
   }
   if (mr.state === 'merged') {
-    const at = mr.merged_at ? md` ${when(mr.merged_at, c.now)}` : '';
+    const at = mr.merged_at ? md` ${when(mr.merged_at, c)}` : '';
     const by = mr.merged_by ? md` by @${mr.merged_by.username}` : '';
     blocks.push(section(md`:twisted_rightwards_arrows: Merged${by}${at} · ${mergedDetail(mr)}`));
   }
   const extra: Text[] = [
-    md`${projectLabel(project)} · opened ${when(mr.created_at, c.now)}${mr.updated_at ? md` · updated ${when(mr.updated_at, c.now)}` : ''}`,
+    md`${projectLabel(project)} · opened ${when(mr.created_at, c)}${mr.updated_at ? md` · updated ${when(mr.updated_at, c)}` : ''}`,
   ];
-  if (mr.state === 'closed' && mr.closed_at) extra.push(md`closed ${when(mr.closed_at, c.now)}`);
+  if (mr.state === 'closed' && mr.closed_at) extra.push(md`closed ${when(mr.closed_at, c)}`);
   const comments = commentCount(mr.user_notes_count);
   if (comments) extra.push(comments);
   if (mr.state === 'opened' && removes && mr.source_branch)

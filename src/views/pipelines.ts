@@ -109,7 +109,7 @@ export function buildPipelineCard(p: Pipeline, jobs: Job[] | null, project: Proj
       md`*Ref*\n${code(p.ref)}${p.tag ? ' (tag)' : ''}`,
       md`*Commit*\n${code(shortSha(p.sha))}`,
       md`*Triggered by*\n${who}`,
-      md`*Created*\n${when(p.created_at, c.now)}`,
+      md`*Created*\n${when(p.created_at, c)}`,
       md`*Duration*\n${typeof p.duration === 'number' ? formatDuration(p.duration) : '—'}`,
     ]),
   ];

@@ -16,7 +16,6 @@ import {
   section,
 } from './blocks.js';
 import { type CardContext, openButton, when } from './common.js';
-import { formatDateTime } from './format.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { code, linked, type Md, md, mention } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
@@ -87,7 +86,7 @@ function nextRun(s: PipelineSchedule, c: Pick<CardContext, 'now' | 'timeZone'>):
   if (!s.next_run_at) return '—';
   const d = new Date(s.next_run_at);
   if (Number.isNaN(d.getTime())) return '—';
-  return `${formatDateTime(d, c.timeZone)} (${when(s.next_run_at, c.now)})`;
+  return when(s.next_run_at, c);
 }
 
 export function buildScheduleCard(s: PipelineSchedule, project: Project, c: CardContext): SlackMessage {

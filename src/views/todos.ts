@@ -1,6 +1,7 @@
 import type { Button } from '@slack/types';
 import { TodoButtons } from '../buttons/todo.js';
 import type { Refusal } from '../errors.js';
+import { onServer } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import { actions, type Block, button, type Confirmation, message, type SlackMessage, section } from './blocks.js';
 import { buildConfirmPrompt, type CardContext, when } from './common.js';
@@ -51,9 +52,9 @@ export function todoTitle(todo: Todo): string {
   return todo.target.title;
 }
 
-/** "demo/web!3 Fix rounding", linked: the detail of a "Marked done by …" line. */
-export function todoSubject(todo: Todo, o: { short?: boolean } = {}): Md {
-  return md`${bold(linked(todo.target_url, todoRef(todo, o)))} ${truncate(todoTitle(todo), 120)}`;
+/** "demo/web!3 Fix rounding", linked on the configured server whatever host `target_url` names. */
+export function todoSubject(todo: Todo, o: { serverUrl: string; short?: boolean }): Md {
+  return md`${bold(linked(onServer(o.serverUrl, todo.target_url), todoRef(todo, o)))} ${truncate(todoTitle(todo), 120)}`;
 }
 
 export interface TodoButtonOptions {
@@ -99,7 +100,10 @@ export function buildMarkAllDonePrompt(o: TodoButtonOptions): SlackMessage {
 }
 
 export interface TodoRowOptions extends TodoButtonOptions {
+  serverUrl: string;
   now: Date;
+  /** The viewer's zone, for the absolute half of the time (UTC, said so, when unknown). */
+  timeZone?: string | undefined;
   /** References without the project, for rows grouped under their project. */
   short?: boolean;
   /** The todo's id, for `todo done <id>` (lists show it). */
@@ -110,8 +114,8 @@ export interface TodoRowOptions extends TodoButtonOptions {
 export function todoRow(todo: Todo, o: TodoRowOptions): Block {
   const pending = todo.state === 'pending';
   const lines: Text[] = [
-    md`${pending ? '' : ':white_check_mark: '}${todoSubject(todo, { short: o.short ?? false })}`,
-    md`${todoWhy(todo)} · ${when(todo.created_at, o.now)}${o.showId ? md` · id ${code(String(todo.id))}` : ''}`,
+    md`${pending ? '' : ':white_check_mark: '}${todoSubject(todo, { serverUrl: o.serverUrl, short: o.short ?? false })}`,
+    md`${todoWhy(todo)} · ${when(todo.created_at, o)}${o.showId ? md` · id ${code(String(todo.id))}` : ''}`,
   ];
   // A mention's todo carries the comment that mentioned the person; the title alone says the rest.
   const body = todo.body.replace(/\s+/g, ' ').trim();
@@ -147,7 +151,16 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
       ? md`No pending todos${o.filters ? md` match (${o.filters})` : ''}. :tada:`
       : md`No done todos${o.filters ? md` match (${o.filters})` : ''}.`,
     items: todos,
-    row: (todo, i) => todoRow(todo, { now: o.ctx.now, place: o.place, owner: o.owner, slot: i, showId: true }),
+    row: (todo, i) =>
+      todoRow(todo, {
+        serverUrl: o.ctx.serverUrl,
+        now: o.ctx.now,
+        timeZone: o.ctx.timeZone,
+        place: o.place,
+        owner: o.owner,
+        slot: i,
+        showId: true,
+      }),
     page: { ...page, page: page.page ?? o.place?.page ?? 1 },
     place: null,
   });
@@ -163,8 +176,8 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
 }
 
 /** A todo marked done by a typed command or a button outside a list. */
-export function buildTodoDone(todo: Todo, actorId: string): SlackMessage {
-  const text = md`:white_check_mark: Marked done by ${mention(actorId)}: ${todoSubject(todo)}`;
+export function buildTodoDone(todo: Todo, actorId: string, serverUrl: string): SlackMessage {
+  const text = md`:white_check_mark: Marked done by ${mention(actorId)}: ${todoSubject(todo, { serverUrl })}`;
   return message(md`Todo marked done: ${todoRef(todo)}`, [section(text)]);
 }
 

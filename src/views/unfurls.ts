@@ -64,8 +64,11 @@ export function previewLabel(p: LinkPreview): string {
 }
 
 /** The preview of one link: a line that says what it is, and a line of its facts. */
-export function buildUnfurlCard(p: LinkPreview, o: { serverUrl: string; now: Date }): { blocks: Block[] } {
-  const { serverUrl, now } = o;
+export function buildUnfurlCard(
+  p: LinkPreview,
+  o: { serverUrl: string; now: Date; timeZone?: string | undefined },
+): { blocks: Block[] } {
+  const { serverUrl } = o;
   const where = projectLabel(p.project);
   let head: Md;
   let facts: Text[];
@@ -83,7 +86,7 @@ export function buildUnfurlCard(p: LinkPreview, o: { serverUrl: string; now: Dat
         : '';
       head = md`${issueStateEmoji(i.state)} ${bold(linked(issueUrl(serverUrl, p.project, i), issueRef(p.project, i.iid)))}${i.confidential ? ' :lock:' : ''} ${truncate(i.title, 150)}`;
       facts = [
-        md`Issue · ${issueStateWord(i.state)} · opened by @${i.author.username} ${when(i.created_at, now)}${assignees}${labels}`,
+        md`Issue · ${issueStateWord(i.state)} · opened by @${i.author.username} ${when(i.created_at, o)}${assignees}${labels}`,
       ];
       break;
     }
@@ -111,7 +114,7 @@ export function buildUnfurlCard(p: LinkPreview, o: { serverUrl: string; now: Dat
       const pl = p.item;
       const by = pl.user ? md` · by @${pl.user.username}` : '';
       head = md`${statusEmoji(pl.status)} ${bold(linked(pipelineUrl(serverUrl, p.project, pl), `Pipeline #${pl.id}`))} ${code(truncate(pl.ref, 80))}`;
-      facts = [md`${where} · ${statusBadge(pl.status)} · ${code(shortSha(pl.sha))}${by} · ${when(pl.created_at, now)}`];
+      facts = [md`${where} · ${statusBadge(pl.status)} · ${code(shortSha(pl.sha))}${by} · ${when(pl.created_at, o)}`];
       break;
     }
     case 'schedule': {

@@ -31,8 +31,12 @@ describe('award lists', () => {
     expect(seen.message.ephemeral).toBe(true);
     expect(seen.text).toContain(`:thumbsup: 3 · :heart: 1 · <${h.sim.url}/demo/web/issues/4|demo/web#4>`);
     expect(awardIds(seen.text)).toEqual([1, 2, 18, 17]);
-    expect(seen.text).toContain(`:thumbsup: \`thumbsup\` by <${h.sim.url}/bob|@bob> · 5 days ago · award 1`);
-    expect(seen.text).toContain(`:heart: \`heart\` by <${h.sim.url}/alice|@alice> · just now · award 17`);
+    expect(seen.text).toContain(
+      `:thumbsup: \`thumbsup\` by <${h.sim.url}/bob|@bob> · 25 Feb 2026, 11:00 · 5 days ago · award 1`,
+    );
+    expect(seen.text).toContain(
+      `:heart: \`heart\` by <${h.sim.url}/alice|@alice> · 2 Mar 2026, 11:00 · just now · award 17`,
+    );
     expect(seen.text).toContain('Page 1 · 4 in all · 4 shown');
     expectWithinLimits(seen.it);
   });
@@ -198,7 +202,9 @@ describe('one award', () => {
       call('GET', `${WEB}/merge_requests/4/notes/303/award_emoji/14`, 'alice'),
     ]);
     expect(seen.text).toContain(`:thumbsup: *\`thumbsup\`* by Bob Brown (<${h.sim.url}/bob|@bob>)`);
-    expect(seen.text).toContain(`Award 1 on <${h.sim.url}/demo/web/issues/4|demo/web#4> · 5 days ago (2026-02-25)`);
+    expect(seen.text).toContain(
+      `Award 1 on <${h.sim.url}/demo/web/issues/4|demo/web#4> · 25 Feb 2026, 11:00 · 5 days ago`,
+    );
     expect(onNote.text).toContain('by Alice Anders');
     expect(onNote.text).toContain('note 303 of demo/web!4');
   });

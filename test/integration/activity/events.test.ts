@@ -17,7 +17,9 @@ const lines = (text: string) =>
   text
     .split('\n')
     .filter((l) => /^<[^>]+\|@\w+>/.test(l))
-    .map((l) => l.replace(/<[^>|]+\|([^>]+)>/g, '$1').replace(/ · [^·]+ ago$| · just now$/, ''));
+    .map((l) =>
+      l.replace(/<[^>|]+\|([^>]+)>/g, '$1').replace(/ · \d{1,2} \w{3} \d{4}, \d\d:\d\d · (?:[^·]+ ago|just now)$/, ''),
+    );
 
 describe("a project's events", () => {
   it('reads each event as a sentence, linked, newest first', async () => {
@@ -35,10 +37,10 @@ describe("a project's events", () => {
     ]);
     const url = h.sim.url;
     expect(seen.text).toContain(
-      `<${url}/bob|@bob> opened issue <${url}/demo/web/issues/31|#31> *Cache product API responses at the edge* · 2 hours ago`,
+      `<${url}/bob|@bob> opened issue <${url}/demo/web/issues/31|#31> *Cache product API responses at the edge* · 2 Mar 2026, 09:00 · 2 hours ago`,
     );
     expect(seen.text).toContain(
-      `<${url}/alice|@alice> commented on <${url}/demo/web/merge_requests/2#note_302|!2>: “Looks great on mobile too. Setting it to merge when the pipeline succeeds.” · 48 minutes ago`,
+      `<${url}/alice|@alice> commented on <${url}/demo/web/merge_requests/2#note_302|!2>: “Looks great on mobile too. Setting it to merge when the pipeline succeeds.” · 2 Mar 2026, 10:12 · 48 minutes ago`,
     );
     expect(seen.text).toContain(`pushed new branch <${url}/demo/web/commits/feature/i18n-de|feature/i18n-de>`);
     expect(seen.text).toContain('Page 1 · 79 in all · 8 shown');

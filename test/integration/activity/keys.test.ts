@@ -23,7 +23,7 @@ describe('key', () => {
     expect(seen.message.ephemeral).toBe(true);
     expect(seen.text).toContain(':key: SSH key 1 · alice@work-laptop');
     expect(seen.text).toContain(`*Owner*\n<${h.sim.url}/alice|Alice Anders (@alice)>`);
-    expect(seen.text).toContain('*Added*\n2026-02-01 (29 days ago)');
+    expect(seen.text).toContain('*Added*\n1 Feb 2026, 10:00 · 29 days ago');
     expect(seen.text).toContain(`*Fingerprint*\n\`${keyFingerprint(key).fingerprint}\``);
     expect(keyFingerprint(key).fingerprint).toMatch(/^SHA256:[A-Za-z0-9+/]{43}$/);
     expect(seen.text).toContain('*Type*\nssh-ed25519');

@@ -32,13 +32,13 @@ describe('the todo list', () => {
     expect(refs(seen.text)).toEqual(['demo/web!3', 'demo/web!2', 'demo/web!4', 'demo/web#7', 'demo/web#4']);
     expect(doneIds(seen.message)).toEqual([2, 3, 4, 5, 1]);
     expect(seen.text).toContain(
-      `*<${h.sim.url}/demo/web/merge_requests/3#note_311|demo/web!3>* Fix currency rounding in cart totals\nMentioned by @bob · 6 hours ago · id \`2\`\n_“@alice ready for review: the regression test covers the mug case from #4.”_`,
+      `*<${h.sim.url}/demo/web/merge_requests/3#note_311|demo/web!3>* Fix currency rounding in cart totals\nMentioned by @bob · 2 Mar 2026, 05:30 · 6 hours ago · id \`2\`\n_“@alice ready for review: the regression test covers the mug case from #4.”_`,
     );
     expect(seen.text).toContain(
-      `*<${h.sim.url}/demo/web/issues/4|demo/web#4>* Cart total is off by one cent for some EUR prices\nAssigned to you by @bob · 6 days ago`,
+      `*<${h.sim.url}/demo/web/issues/4|demo/web#4>* Cart total is off by one cent for some EUR prices\nAssigned to you by @bob · 24 Feb 2026, 11:00 · 6 days ago`,
     );
-    expect(seen.text).toContain('Added by @alice · 1 day ago');
-    expect(seen.text).toContain('Addressed to you by @bob · 3 days ago');
+    expect(seen.text).toContain('Added by @alice · 1 Mar 2026, 06:00 · 1 day ago');
+    expect(seen.text).toContain('Addressed to you by @bob · 27 Feb 2026, 11:00 · 3 days ago');
     expect(labels(seen.message)).toEqual(['Done', 'Done', 'Done', 'Done', 'Done', 'Mark all done']);
     expect(confirmText(buttonOf(seen, /^Mark all done$/))).toContain('including those not shown here');
     expect(seen.text).toContain('Page 1 · 5 in all · 5 shown');

@@ -245,7 +245,7 @@ describe('job actions', () => {
     expect(seen.text).toContain(`Retried by <@U0ALICE> · new job #${newId} replaces #8`);
     expect(labels(seen.message)).toEqual(['Cancel', 'Trace', 'Open in GitLab']);
     // Made a moment ago on the server, whose clock may run a little ahead of the bot's.
-    expect(seen.text).toContain('demo/web · created just now');
+    expect(seen.text).toContain('demo/web · created 2 Mar 2026, 11:00 · just now');
   });
 
   it("runs a card's Retry with the token of whoever clicks and redraws the shared card in place", async () => {

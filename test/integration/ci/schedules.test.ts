@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../src/views/format.js';
+import { formatAbsolute } from '../../../src/views/format.js';
 import { expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 import { buttonOf, call, confirmText, useCiBot, WEB } from './harness.js';
@@ -72,7 +72,7 @@ describe('a schedule card', () => {
     expect(seen.text).toContain(':calendar: Schedule #1 · Nightly build and test');
     expect(seen.text).toContain('*Ref*\n`main`');
     expect(seen.text).toContain('*Cron*\n`0 2 * * *` (UTC)');
-    expect(seen.text).toContain(`*Next run*\n${formatDateTime(next, 'Europe/Berlin')} (in `);
+    expect(seen.text).toContain(`*Next run*\n${formatAbsolute(next, 'Europe/Berlin')} · in `);
     expect(seen.text).toContain('*Active*\nyes');
     expect(seen.text).toContain('*Owner*\nBob Brown (@bob)');
     expect(seen.text).toContain(`*Last pipeline*\n:white_check_mark: <${h.sim.url}/demo/web/pipelines/1|#1> success`);
@@ -85,7 +85,7 @@ describe('a schedule card', () => {
     expect(buttonOf(seen, /^Open in GitLab$/).url).toBe(`${h.sim.url}/demo/web/pipeline_schedules/1/edit`);
 
     const bob = await h.ask('bob', 'schedule demo/web 1', /Schedule #1 /);
-    expect(bob.text).toContain(`*Next run*\n${formatDateTime(next, 'America/New_York')} (in `);
+    expect(bob.text).toContain(`*Next run*\n${formatAbsolute(next, 'America/New_York')} · in `);
     expectWithinLimits(seen.it);
   });
 
@@ -94,14 +94,14 @@ describe('a schedule card', () => {
     const created = await h.ask('bob', 'schedule create demo/web "Hourly smoke test" main "0 * * * *"', /Created by/);
     const id = Number(/Schedule #(\d+) /.exec(created.text)?.[1]);
     expect(created.text).toContain(
-      `*Next run*\n${formatDateTime(new Date('2026-03-02T11:00:00Z'), 'America/New_York')} (in 2 minutes)`,
+      `*Next run*\n${formatAbsolute(new Date('2026-03-02T11:00:00Z'), 'America/New_York')} · in 2 minutes`,
     );
 
     h.clock.advance(3 * 60_000);
     const later = await h.ask('bob', `schedule demo/web ${id}`, /Schedule #\d+ /);
     expect(h.calls(1)).toEqual([call('GET', `${SCHEDULES}/${id}`, 'bob')]);
     expect(later.text).toContain(
-      `*Next run*\n${formatDateTime(new Date('2026-03-02T12:00:00Z'), 'America/New_York')} (in 59 minutes)`,
+      `*Next run*\n${formatAbsolute(new Date('2026-03-02T12:00:00Z'), 'America/New_York')} · in 59 minutes`,
     );
   });
 
@@ -169,7 +169,7 @@ describe('creating and editing schedules', () => {
     ]);
     expect(seen.text).toContain('*Cron*\n`0 * * * *` (UTC)');
     expect(seen.text).toContain('*Active*\nyes');
-    expect(seen.text).toMatch(/\*Next run\*\n\d\d \w{3} \d{4}, \d\d:\d\d America\/New_York/);
+    expect(seen.text).toMatch(/\*Next run\*\n\d{1,2} \w{3} \d{4}, \d\d:\d\d · in /);
   });
 
   it('edits every field with /gl schedule edit, and one field alone', async () => {
@@ -225,7 +225,7 @@ describe('schedule actions', () => {
       call('PUT', `${SCHEDULES}/1`, 'alice', { body: { active: 'false' } }),
     ]);
     expect(on.text).toContain('*Active*\nyes');
-    expect(on.text).toMatch(/\*Next run\*\n\d\d \w{3} \d{4}, \d\d:\d\d Europe\/Berlin/);
+    expect(on.text).toMatch(/\*Next run\*\n\d{1,2} \w{3} \d{4}, \d\d:\d\d · in /);
     expect(on.text).toContain('Activated by <@U0ALICE> · schedule #2');
     expect(labels(on.message)).toContain('Deactivate');
     expect(off.text).toContain('*Active*\nno');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime } from '../../../src/views/format.js';
+import { formatAbsolute, formatDateTime } from '../../../src/views/format.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 import { buttonOf, call, confirmText, useCiBot } from '../ci/harness.js';
 
@@ -10,7 +10,7 @@ const h = useCiBot({ digests: { timer: 'manual' } });
 
 const idOf = (text: string) => Number(/Digest #(\d+)/.exec(text)?.[1]);
 const labels = (m: Parameters<typeof buttonsOf>[0]) => buttonsOf(m).map((b) => b.text);
-const BERLIN_TUE_9 = formatDateTime(new Date('2026-03-03T08:00:00Z'), 'Europe/Berlin');
+const BERLIN_TUE_9 = formatAbsolute(new Date('2026-03-03T08:00:00Z'), 'Europe/Berlin');
 
 describe('digest events', () => {
   it('makes this channel get a project’s events, checking the project with one read as the creator', async () => {
@@ -22,7 +22,7 @@ describe('digest events', () => {
     expect(seen.message.ephemeral).toBe(true);
     expect(seen.text).toContain(`:calendar: *Digest #${id}* · events of demo/web → <#C0DGEV1>`);
     expect(seen.text).toContain('*When*\n`0 9 * * *` Europe/Berlin');
-    expect(seen.text).toContain(`*Next run*\n${BERLIN_TUE_9} (in 22 hours)`);
+    expect(seen.text).toContain(`*Next run*\n${BERLIN_TUE_9} · in 22 hours`);
     expect(seen.text).toContain('*State*\nactive');
     expect(seen.text).toContain('*Owner*\n<@U0ALICE>');
     expect(seen.text).toContain(`Created by <@U0ALICE> · digest #${id}`);
@@ -115,7 +115,7 @@ describe('digest list', () => {
     const alice = await h.ask('alice', 'digest list', /Digests/, { channel: 'C0DGLS1' });
     expect(h.calls(before)).toEqual([]);
     expect(alice.text).toContain('events of demo/web → <#C0DGLS1> · `0 9 * * *` Europe/Berlin · by <@U0ALICE>');
-    expect(alice.text).toContain(`next ${BERLIN_TUE_9} (in 22 hours) · last run: not yet`);
+    expect(alice.text).toContain(`next ${BERLIN_TUE_9} · in 22 hours · last run: not yet`);
     expect(alice.text).toContain("@alice's events → <#C0DGLS1>");
     expect(alice.text).toContain('Your digests by DM');
     expect(alice.text).toContain("pending todos → <@U0ALICE>'s DM");
@@ -125,7 +125,7 @@ describe('digest list', () => {
 
     // Bob sees the channel's digests in his zone, and none of Alice's DM digests.
     const bob = await h.ask('bob', 'digest list', /Digests/, { channel: 'C0DGLS1' });
-    expect(bob.text).toContain(formatDateTime(new Date('2026-03-03T08:00:00Z'), 'America/New_York'));
+    expect(bob.text).toContain(formatAbsolute(new Date('2026-03-03T08:00:00Z'), 'America/New_York'));
     expect(bob.text).not.toContain("<@U0ALICE>'s DM");
     expect(bob.text).toContain('times in America/New_York');
   });

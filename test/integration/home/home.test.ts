@@ -52,7 +52,7 @@ describe("a connected person's Home", () => {
 
     // Connected as whom, since when (in alice's zone), where; with Disconnect.
     expect(home.text).toContain(
-      `Connected to <${h.sim.url}|${h.sim.url}> as \`@alice\` since 02 Mar 2026, 11:00 Europe/Berlin`,
+      `Connected to <${h.sim.url}|${h.sim.url}> as \`@alice\` since 2 Mar 2026, 11:00 Europe/Berlin`,
     );
     expect(homeButton(home, /^Disconnect$/).confirm).toBeTruthy();
 
@@ -95,7 +95,7 @@ describe("a connected person's Home", () => {
     const digestText = sectionText(home, 'My digests');
     expect(digestText).toMatch(/#\d+\* pending todos/);
     expect(digestText).toContain('`30 8 * * 1-5` Europe/Berlin');
-    expect(digestText).toMatch(/next .*Europe\/Berlin/);
+    expect(digestText).toContain('next 3 Mar 2026, 08:30 · in 21 hours');
     expect(buttonsOfView(home.view).map((b) => b.text)).toEqual(expect.arrayContaining(['Pause', 'Run now']));
     expect((home.view.blocks as unknown[]).length).toBeLessThanOrEqual(100);
     for (const d of await h.bot.bot.digests.listOwned('T0TEST', PEOPLE.alice.id)) await removeDigest(d.id);

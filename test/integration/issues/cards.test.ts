@@ -32,7 +32,9 @@ describe('an issue card', () => {
     expect(seen.text).toContain('*Due*\n2026-03-05 · in 3 days');
     expect(seen.text).toContain('*Votes*\n:thumbsup: 2 · :thumbsdown: 0');
     expect(seen.text).toContain('*Time*\nestimate *3h 30m* · spent *1h*');
-    expect(seen.text).toContain('demo/web · created 6 days ago · updated 6 days ago');
+    expect(seen.text).toContain(
+      'demo/web · created 24 Feb 2026, 11:00 · 6 days ago · updated 24 Feb 2026, 11:00 · 6 days ago',
+    );
     expect(labels(seen.message)).toEqual(['Close', 'Unsubscribe', 'Add todo', '👍 2', 'Delete', 'Open in GitLab']);
     expect(buttonOf(seen, /^Open in GitLab$/).url).toBe(`${h.sim.url}/demo/web/issues/4`);
     expect(confirmText(buttonOf(seen, /^Delete$/))).toBe(

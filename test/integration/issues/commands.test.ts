@@ -62,7 +62,7 @@ describe('creating an issue', () => {
     expect(created.text).toContain('*Labels*\n`bug` `ui`');
     expect(created.text).toContain('*Due*\n2026-12-01 · in 274 days');
     expect(created.text).toContain('*Time*\nno estimate · nothing spent');
-    expect(created.text).toMatch(/demo\/web · created 56 days ago/);
+    expect(created.text).toMatch(/demo\/web · created \d{1,2} \w{3} 2026, \d\d:\d\d · 2 months ago/);
     expect(labels(created.message)).toEqual([
       'Close',
       'Unsubscribe',

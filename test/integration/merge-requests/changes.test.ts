@@ -63,7 +63,7 @@ describe('mr commits, versions, version and closes', () => {
     expect(h.calls()).toEqual([call('GET', `${MR(2)}/commits`, 'alice', { query: { per_page: '100' } })]);
     expect(seen.text).toContain('*Commits of demo/web!2* · 2 commits, newest first');
     expect(seen.text).toMatch(
-      /<[^|]+\/demo\/web\/commit\/7d9ad57d[0-9a-f]{32}\|`7d9ad57d`> Show suggestions dropdown under the search box — Bob Brown, 2 hours ago\n<[^|]+\|`5ad75957`> Add search suggestions API client — Bob Brown, 6 hours ago/,
+      /<[^|]+\/demo\/web\/commit\/7d9ad57d[0-9a-f]{32}\|`7d9ad57d`> Show suggestions dropdown under the search box — Bob Brown, 2 Mar 2026, 09:30 · 2 hours ago\n<[^|]+\|`5ad75957`> Add search suggestions API client — Bob Brown, 2 Mar 2026, 05:00 · 6 hours ago/,
     );
   });
 
@@ -74,11 +74,17 @@ describe('mr commits, versions, version and closes', () => {
       call('GET', `${MR(2)}/versions`, 'alice', { query: { per_page: '100' } }),
       call('GET', `${MR(2)}/versions/3`, 'alice'),
     ]);
-    expect(versions.text).toContain('*#4* · head `7d9ad57d` on base `25ef7aa1` · collected · 2 files · 2 hours ago');
-    expect(versions.text).toContain('*#3* · head `5ad75957` on base `25ef7aa1` · collected · 1 file · 6 hours ago');
+    expect(versions.text).toContain(
+      '*#4* · head `7d9ad57d` on base `25ef7aa1` · collected · 2 files · 2 Mar 2026, 09:30 · 2 hours ago',
+    );
+    expect(versions.text).toContain(
+      '*#3* · head `5ad75957` on base `25ef7aa1` · collected · 1 file · 2 Mar 2026, 05:00 · 6 hours ago',
+    );
     expect(versions.text).toContain('One version with its commits and diff: `/gl mr version demo/web!2 4`');
     expect(one.text).toContain('*Version #3 of demo/web!2* · 1 file, +4 −0');
-    expect(one.text).toContain('head `5ad75957` · base `25ef7aa1` · start `25ef7aa1` · collected · 6 hours ago');
+    expect(one.text).toContain(
+      'head `5ad75957` · base `25ef7aa1` · start `25ef7aa1` · collected · 2 Mar 2026, 05:00 · 6 hours ago',
+    );
     expect(one.text).toContain('*1 commit*');
     expect(one.text).toContain('`src/search/suggest.ts` (new) · +4 −0');
   });

@@ -68,6 +68,37 @@ describe('manifest.yml', () => {
   });
 });
 
+describe('manifest.yml: Workflow Builder steps', () => {
+  const typesOf = (params: Record<string, { type: string; is_required?: boolean }>) =>
+    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, `${v.type}${v.is_required ? '' : '?'}`]));
+
+  it('declares run_pipeline and create_issue with the inputs and outputs COMMANDS.md lists', () => {
+    expect(Object.keys(manifest.functions).sort()).toEqual(['create_issue', 'run_pipeline']);
+    const run = manifest.functions.run_pipeline;
+    expect(typesOf(run.input_parameters)).toEqual({
+      project: 'string',
+      ref: 'string',
+      user_id: 'slack#/types/user_id',
+    });
+    expect(typesOf(run.output_parameters)).toEqual({ pipeline_id: 'number', pipeline_url: 'string', status: 'string' });
+    const issue = manifest.functions.create_issue;
+    expect(typesOf(issue.input_parameters)).toEqual({
+      project: 'string',
+      title: 'string',
+      description: 'string?',
+      labels: 'string?',
+      user_id: 'slack#/types/user_id',
+    });
+    expect(typesOf(issue.output_parameters)).toEqual({ issue_iid: 'number', issue_url: 'string' });
+  });
+
+  it('is org-ready with remote functions and receives function_executed', () => {
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
+  });
+});
+
 describe('packaging', () => {
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const dockerfile = fs.readFileSync(path.join(root, 'Dockerfile'), 'utf8');

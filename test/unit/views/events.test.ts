@@ -176,7 +176,7 @@ describe('eventSentence', () => {
 describe('eventLine and buildEventList', () => {
   it('adds when, and leaves it out of an event that carries no time', () => {
     const e = event({ target_type: 'Issue', target_iid: 1, target_title: 'T' });
-    expect(toMrkdwn(eventLine(e, here))).toMatch(/\*T\* · 2 hours ago$/);
+    expect(toMrkdwn(eventLine(e, here))).toMatch(/\*T\* · \d{1,2} \w{3} \d{4}, \d\d:\d\d UTC · 2 hours ago$/);
     expect(toMrkdwn(eventLine({ ...e, created_at: undefined }, here))).toMatch(/\*T\*$/);
   });
 

@@ -60,13 +60,14 @@ describe('todoWhy', () => {
 describe('todoRow', () => {
   it('links what the todo is about, says why, who and when, and carries Done with its list and owner', () => {
     const row = todoRow(todo(), {
+      serverUrl: SERVER,
       now: NOW,
       place: { query: 'todos --type Issue', page: 2 },
       owner: 'U0ALICE',
       slot: 3,
     }) as Section;
     expect(row.text.text).toBe(
-      `*<${SERVER}/demo/web/issues/4|demo/web#4>* Cart total is off\nAssigned to you by @bob · 3 hours ago`,
+      `*<${SERVER}/demo/web/issues/4|demo/web#4>* Cart total is off\nAssigned to you by @bob · 2 Mar 2026, 07:00 UTC · 3 hours ago`,
     );
     expect(row.accessory?.text.text).toBe('Done');
     expect(row.accessory?.action_id).toBe('gl:todo.done#3');
@@ -75,6 +76,7 @@ describe('todoRow', () => {
 
   it('quotes the comment that made a mention a todo, on one line', () => {
     const row = todoRow(todo({ action_name: 'mentioned', body: '@alice look\nhere <!channel>' }), {
+      serverUrl: SERVER,
       now: NOW,
     }) as Section;
     expect(row.text.text).toContain('\n_“@alice look here &lt;!channel&gt;”_');
@@ -82,7 +84,7 @@ describe('todoRow', () => {
   });
 
   it('writes short references for rows grouped under their project, and has no Done once done', () => {
-    const row = todoRow(todo({ state: 'done' }), { now: NOW, short: true }) as Section;
+    const row = todoRow(todo({ state: 'done' }), { serverUrl: SERVER, now: NOW, short: true }) as Section;
     expect(row.text.text).toMatch(/^:white_check_mark: \*<[^|]+\|#4>\*/);
     expect(row.accessory).toBeUndefined();
   });
@@ -105,7 +107,7 @@ describe('todoRow', () => {
           merge_status: 'can_be_merged',
         },
       }),
-      { now: NOW },
+      { serverUrl: SERVER, now: NOW },
     ) as Section;
     expect(mr.text.text).toContain('|demo/web!3>*');
     const commit = todoRow(
@@ -123,7 +125,7 @@ describe('todoRow', () => {
         },
         body: 'Fix',
       }),
-      { now: NOW },
+      { serverUrl: SERVER, now: NOW },
     ) as Section;
     expect(commit.text.text).toContain('|demo/web@aaaaaaaa>* Fix\nBuild failed · @bob');
   });
