@@ -79,6 +79,8 @@ export interface AppDeps {
   >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** What the second read of a refused token waits for instead of that delay (tests decide when it goes). */
+  revokeCheckWait?: () => Promise<void>;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
   slackTiming?: SlackTiming;
 }
@@ -141,6 +143,7 @@ export function createApp(deps: AppDeps): BotApp {
     checkTransport,
     logger,
     ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
+    ...(deps.revokeCheckWait ? { revokeCheckWait: deps.revokeCheckWait } : {}),
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId);

@@ -121,6 +121,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     channelNames: { [CHANNEL.id]: CHANNEL.name },
     linkHost: new URL(sim.url).host,
     slashCommand: config.slashCommand,
+    busy: () => bot.inFlight() > 0,
     ...o.session,
   });
   return {

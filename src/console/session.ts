@@ -30,8 +30,14 @@ export interface SessionDeps {
   channelNames?: Record<string, string>;
   /** The host of the server's links: only links to it are sent to the bot to preview (Slack's unfurl domain). */
   linkHost?: string;
-  /** How long the bot may stay quiet before a turn counts as finished. */
+  /** How long the bot may stay quiet before a turn counts as finished (when it cannot say it is done: no `busy`). */
   quietMs?: number;
+  /**
+   * Whether the bot is still handling a request it was sent (more of the answer may come). When given, a turn
+   * ends as soon as the bot has nothing in flight; what it sends later on its own (a digest run it started) is
+   * printed when it comes.
+   */
+  busy?: () => boolean;
   turnTimeoutMs?: number;
   /**
    * How long a turn waits for an answer that may never come (a link the bot does not preview, a button that only
@@ -145,6 +151,14 @@ export function createSession(d: SessionDeps): Session {
    * carried by the ack itself counts; an empty ack of a form submission may be all there is.
    */
   async function settle(it: Interaction, o: { mayNotAnswer?: boolean } = {}): Promise<void> {
+    // The request was acknowledged, so the bot counts it as in flight until its answer is delivered.
+    if (d.busy) {
+      const until = Date.now() + (o.mayNotAnswer ? mayNotAnswerMs : turnTimeoutMs);
+      while (d.busy() && Date.now() < until) {
+        await d.fake.waitFor(() => true, { fromSeq: d.fake.lastSeq, timeoutMs: 10 });
+      }
+      return;
+    }
     const started = Date.now();
     const limit = o.mayNotAnswer ? mayNotAnswerMs : turnTimeoutMs;
     let last = d.fake.lastSeq;

@@ -44,7 +44,7 @@ export const account = accountNoun.define({
         }),
       };
     },
-    async disconnect(_cmd, ctx, platform, ops) {
+    async disconnect(_command, ctx, platform, ops) {
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), platform.serverUrl));
     },
     async whoami(_cmd, ctx, platform, ops) {

@@ -215,7 +215,7 @@ export const digests = digestNoun.define({
         }),
       );
     },
-    async 'digest.list'(_cmd, ctx, platform, ops) {
+    async 'digest.list'(_command, ctx, platform, ops) {
       return ephemeral(await digestList({ ctx, platform, ops }));
     },
     async 'digest.edit'(command, ctx, platform, ops) {

@@ -66,7 +66,7 @@ export const todos = todoNoun.define({
       const todo = await ops.markDone(ctx, command.args.id);
       return ephemeral(buildTodoDone(todo, ctx.actor.userId, platform.serverUrl));
     },
-    async 'todo.done-all'(_cmd, ctx, platform, ops) {
+    async 'todo.done-all'(_command, ctx, platform, ops) {
       return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), platform.slashCommand));
     },
   },

@@ -80,12 +80,15 @@ export function createGitlabAccess(o: {
   logger: Logger;
   /** How long to wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** The wait itself, when something other than the clock decides when the second read goes (tests). */
+  revokeCheckWait?: () => Promise<void>;
   /** Told when a token marked revoked was accepted again (the app resumes what the refusal paused). */
   onRestored?: (teamId: string, userId: string) => Promise<void>;
 }): GitlabAccess {
   const trouble = createTroubleLog();
   const audit = o.logger.child({ component: 'audit' });
   const delayMs = o.revokeCheckDelayMs ?? 2000;
+  const waitForSecondCheck = o.revokeCheckWait ?? (() => sleep(delayMs));
 
   /** Notes what a failed call says about the server: someone's 401, or an outage. */
   const noteTrouble = (who: string, err: unknown) => {
@@ -116,7 +119,7 @@ export function createGitlabAccess(o: {
     if (first.ok) return 'accepted';
     if (first.reason !== 'refused') return 'unconfirmed';
     trouble.note(who);
-    await sleep(delayMs);
+    await waitForSecondCheck();
     const second = await probe(o.transport, token);
     if (second.ok) return 'unconfirmed';
     if (second.reason === 'refused') trouble.note(who);

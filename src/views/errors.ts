@@ -34,7 +34,7 @@ import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
 import { code, Md, md, type Text } from './mrkdwn.js';
 import { unknownPerson } from './people.js';
-import { REFUSALS } from './refusals.js';
+import { refusalWords } from './refusals.js';
 
 // Every failure a person can hit, in words: the bot's own errors, the server's refusals of an action,
 // and the server's statuses, each naming what the request was about.
@@ -84,30 +84,9 @@ function serverSaid(message: string | null | undefined): Md | '' {
   return m ? md` The server said: “${m.slice(0, 300)}”.` : '';
 }
 
-/** What a list read of a project reads, for "You may not see the pipeline schedules of demo/web". */
-const READS: Record<string, string> = {
-  'list-schedules': 'pipeline schedules',
-  'list-deployments': 'deployments',
-};
-
 /** A refusal as a sentence; null when there is nothing better to say than the status itself. */
 export function refusalText(r: Refusal): Md | null {
-  const label = resourceLabel(r.subject);
-  if (r.reason?.startsWith('role:')) {
-    const what =
-      r.subject.kind === 'project' && READS[r.action]
-        ? `the ${READS[r.action]} of ${projectLabel(r.subject.project)}`
-        : label.replace(/^[A-Z]/, (c) => c.toLowerCase());
-    return md`You may not see ${what} (${r.status ?? '?'}): that needs at least the ${r.reason.slice(5)} role in the project.`;
-  }
-  if (r.reason === 'no_artifacts') {
-    return r.subject.kind === 'artifacts'
-      ? md`${label} has no artifacts: there is no successful “${r.subject.job}” job on ${r.subject.ref}, or no access (404).`
-      : r.action === 'keep'
-        ? md`${label} has no artifacts to keep, or it was not found (404).`
-        : md`${label} has no artifacts, or it was not found (404).`;
-  }
-  return REFUSALS[r.subject.kind]?.(r, label) ?? null;
+  return refusalWords(r, resourceLabel(r.subject));
 }
 
 function gitlabErrorMessage(err: GitlabError, o: ErrorViewOptions): SlackMessage {

@@ -54,6 +54,8 @@ export interface StartAppOptions {
   watches?: AppDeps['watches'];
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
+  /** What the second check of a refused token waits for, when the test decides when it goes. */
+  revokeCheckWait?: () => Promise<void>;
   /** How the Slack side waits between tries (default: Slack's own); `QUICK_SLACK` for tests that meet retries. */
   slackTiming?: AppDeps['slackTiming'];
 }
@@ -124,6 +126,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     follows: o.follows ?? { timer: 'manual' },
     ...(o.watches ? { watches: o.watches } : {}),
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
+    ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
   });
   const { port } = await bot.start();

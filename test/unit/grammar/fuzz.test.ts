@@ -292,7 +292,7 @@ function violation(text: string, result: ParseResult): string | undefined {
 }
 
 describe('the parser under random and mutated input', () => {
-  it('always returns a Command or a usage error for 100,000 inputs, and never throws', () => {
+  it('always returns a Command or a usage error for 100,000 inputs, and never throws', { timeout: 60_000 }, () => {
     const random = createRandom(20260501);
     const servers = [SERVER, 'http://127.0.0.1:4000', 'not a url'];
     let commands = 0;
