@@ -49,7 +49,7 @@ describe('small things', () => {
 
   it("shows whoami's times in the person's Slack zone, as the Home does", async () => {
     const seen = await h.ask('alice', 'whoami', /connected/);
-    expect(seen.text).toMatch(/since \d\d \w{3} \d{4}, \d\d:\d\d Europe\/Berlin/);
+    expect(seen.text).toMatch(/since \d{1,2} \w{3} \d{4}, \d\d:\d\d Europe\/Berlin/);
     expect(seen.text).not.toContain('UTC');
   });
 
