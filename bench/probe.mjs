@@ -10,9 +10,13 @@
 // listens on a loopback port of its own, says `bench-probe listening on PORT` on stderr, and answers
 // GET /__probe/stats[?gc=1] and GET /__probe/timings there. It adds no node flag: the forced GC is reached through
 // V8's flag at run time, and bytes are counted with v8.GCProfiler (what each collection freed, plus what is in use).
+// BENCH_PROBE_HEAP_PROFILE (below) profiles where those bytes are allocated.
 
 import { subscribe } from 'node:diagnostics_channel';
+import fs from 'node:fs';
 import http from 'node:http';
+import inspector from 'node:inspector';
+import path from 'node:path';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 
@@ -22,6 +26,8 @@ if (!main && !served) throw new Error('bench/probe.mjs needs an IPC channel (spa
 if (served) start();
 
 function start() {
+  const dir = process.env.BENCH_PROBE_HEAP_PROFILE;
+  if (dir) profileAllocations(path.join(dir, `${path.basename(process.argv[1] ?? 'node')}.${process.pid}.heapprofile`));
   const timings = { start: [], end: [] };
   if (process.env.BENCH_PROBE_TIMINGS === '1') {
     const started = new WeakMap();
@@ -106,4 +112,23 @@ function start() {
   // The bench going away must not leave a server running.
   process.on('disconnect', () => process.exit(0));
   process.channel?.unref();
+}
+
+/**
+ * BENCH_PROBE_HEAP_PROFILE=dir: samples every allocation, kept or collected (node's --heap-prof keeps only what
+ * survives), and writes <script>.<pid>.heapprofile (DevTools' format) there on exit.
+ */
+function profileAllocations(file) {
+  const session = new inspector.Session();
+  session.connect();
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  process.on('exit', () => {
+    session.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) fs.writeFileSync(file, JSON.stringify(result.profile));
+    });
+  });
 }
