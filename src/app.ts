@@ -13,6 +13,7 @@ import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
+import { registerMessageShortcut } from './listeners/message-shortcut.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
@@ -24,6 +25,7 @@ import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
+import { createIssueOperations } from './operations/issues.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
@@ -189,6 +191,7 @@ export function createApp(deps: AppDeps): BotApp {
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
+  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

@@ -39,10 +39,12 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       if (refused) return err(refused);
       const meta = body.metadata === undefined || ephemeral ? null : parseMetadata(body.metadata);
       if (meta && 'error' in meta) return err(meta.error);
+      const threadTs = !ephemeral && typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : null;
       rec.message = w.addMessage({
         channel: w.resolveChannel(body.channel),
         text: String(body.text ?? ''),
         blocks: body.blocks as unknown[] | undefined,
+        ...(threadTs ? { threadTs } : {}),
         ephemeral,
         visibleTo: ephemeral ? String(body.user) : null,
         source: method,
@@ -68,6 +70,16 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       m.source = 'chat.update';
       rec.message = m;
       return ok({ channel: m.channel, ts: m.ts, text: m.text });
+    }
+    case 'chat.getPermalink': {
+      if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+      const m = w.findMessage({ channel: body.channel, ts: body.message_ts });
+      if (!m) return err('message_not_found');
+      const thread = m.threadTs ? `?thread_ts=${m.threadTs}&cid=${m.channel}` : '';
+      return ok({
+        channel: m.channel,
+        permalink: `https://${w.team.domain}.slack.com/archives/${m.channel}/p${m.ts.replace('.', '')}${thread}`,
+      });
     }
     case 'chat.delete': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
@@ -97,7 +109,10 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
     case 'conversations.history': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
       const channel = w.resolveChannel(body.channel);
-      const shown = [...w.messages.values()].filter((m) => m.channel === channel && !m.deleted && !m.ephemeral);
+      // Replies in threads are not part of a channel's history (conversations.replies reads them).
+      const shown = [...w.messages.values()].filter(
+        (m) => m.channel === channel && !m.deleted && !m.ephemeral && (!m.threadTs || m.threadTs === m.ts),
+      );
       const page = historyPage(shown, body);
       if ('error' in page) return err(page.error);
       const withMetadata = truthy(body.include_all_metadata);

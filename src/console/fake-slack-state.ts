@@ -28,6 +28,8 @@ export interface FakeMessage {
   version: number;
   source: string;
   files?: { id: string; name: string; content: string }[];
+  /** The ts of the thread it was posted in (chat.postMessage's thread_ts), if any. */
+  threadTs?: string;
   /** Who wrote it when it is not the app's own message (a person's message, for unfurls). */
   user?: string;
   metadata?: MessageMetadata;
@@ -162,6 +164,8 @@ export class FakeWorkspace extends EventEmitter {
     else
       Object.assign(out, { user: this.bot.userId, bot_id: this.bot.botId, app_id: this.bot.appId, team: this.team.id });
     if (m.blocks) out.blocks = m.blocks;
+    if (m.threadTs) out.thread_ts = m.threadTs;
+    if (m.files) out.files = m.files.map((f) => ({ id: f.id, name: f.name, title: f.name }));
     if (m.version > 1) out.edited = { user: m.user ?? this.bot.userId, ts: m.ts };
     if (m.unfurls)
       out.attachments = Object.entries(m.unfurls).map(([url, u], i) => ({ ...u, from_url: url, id: i + 1 }));

@@ -139,6 +139,36 @@ export function viewSubmissionBody(o: {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/**
+ * A message shortcut used on a message (type `message_action`): the whole message as Slack shows it, its channel,
+ * a trigger_id for the form and a response_url for private answers.
+ */
+export function messageShortcutBody(o: {
+  user: SlackPerson;
+  callbackId: string;
+  channel: string;
+  message: Record<string, unknown> & { ts: string };
+  responseUrl: string;
+  triggerId: string;
+}): string {
+  const payload = {
+    type: 'message_action',
+    token: 'verification-token-unused',
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    team: TEAM,
+    user: { id: o.user.id, username: o.user.name, name: o.user.name, team_id: TEAM.id },
+    channel: { id: o.channel, name: `chan-${o.channel.toLowerCase()}` },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: o.callbackId,
+    trigger_id: o.triggerId,
+    response_url: o.responseUrl,
+    message_ts: o.message.ts,
+    message: o.message,
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 let eventCount = 0;
 
 /** An Events API callback, as Slack posts it to the request URL; each has its own event_id, as Slack's do. */

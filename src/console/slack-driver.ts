@@ -2,6 +2,7 @@ import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import {
   blockActionsBody,
   eventCallbackBody,
+  messageShortcutBody,
   type SlackPerson,
   slashCommandBody,
   viewActionsBody,
@@ -338,6 +339,54 @@ export class SlackDriver {
     const links = [...new Set(unfurled)].map((url) => ({ url, domain: safeHost(url) }));
     const it = await this.event({ type: 'link_shared', user: user.id, channel, message_ts: message.ts, links });
     return { message, it };
+  }
+
+  /**
+   * A person's message as Slack keeps it, with no event sent for it: its text as Slack writes it (markup and all),
+   * optionally with files (by name) or in the thread of `threadTs`.
+   */
+  writeMessage(
+    user: SlackPerson,
+    channel: string,
+    text: string,
+    o: { files?: readonly string[]; threadTs?: string } = {},
+  ): FakeMessage {
+    const fake = this.o.fake;
+    const files = (o.files ?? []).map((name) => ({ id: fake.nextId('F'), name, content: '' }));
+    return fake.addMessage({
+      channel,
+      text,
+      ephemeral: false,
+      visibleTo: null,
+      source: 'person',
+      user: user.id,
+      ...(files.length ? { files } : {}),
+      ...(o.threadTs ? { threadTs: o.threadTs } : {}),
+    });
+  }
+
+  /** A message shortcut (`callbackId`) used by `user` on a message: its form opens with the trigger_id. */
+  async shortcut(
+    user: SlackPerson,
+    callbackId: string,
+    message: FakeMessage,
+    sign?: SignOptions,
+  ): Promise<Interaction> {
+    const fake = this.o.fake;
+    const m = fake.messages.get(message.key) ?? message;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel: m.channel, user, triggerId });
+    const responseUrl = fake.registerResponseUrl({ channel: m.channel, user: user.id });
+    const raw = messageShortcutBody({
+      user,
+      callbackId,
+      channel: m.channel,
+      message: fake.apiMessage(m, false) as Record<string, unknown> & { ts: string },
+      responseUrl,
+      triggerId,
+    });
+    it.ack = await this.post(raw, sign);
+    return it;
   }
 
   /** A person's message of these links alone, posted: the message, and the link_shared event. */

@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SPEC, usageHint } from '../../../src/grammar/index.js';
+import { ShortcutIds } from '../../../src/ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shared = path.resolve(root, '../shared/conformance/slack-manifest');
@@ -30,6 +31,15 @@ describe('manifest.yml', () => {
     expect(commands[0].command).toBe('/gl');
     expect(commands[0].usage_hint).toBe(usageHint());
     expect(SPEC.length).toBeGreaterThan(0);
+  });
+
+  it('declares the message shortcut "Create issue" with the callback id the bot listens to', () => {
+    expect(manifest.features.shortcuts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Create issue', type: 'message', callback_id: ShortcutIds.issueFromMessage }),
+      ]),
+    );
+    expect(ShortcutIds.issueFromMessage).toBe('gl_issue_from_message');
   });
 
   it('asks for the scopes the features need, with interactivity, App Home, link previews and placeholder URLs', () => {
