@@ -1,58 +1,134 @@
-// Loaded with `node --import ./bench/probe.mjs` into each server process of the side-by-side bench (the bot, the
-// bare Bolt app, the simulator), so that nothing in src/ carries a seam for it. It answers the bench over the IPC
-// channel the bench opened: the process's own CPU time and memory (with the heap measured after a forced GC when
-// node runs with --expose-gc) and, when BENCH_PROBE_TIMINGS=1, when each HTTP request it served started and
-// finished on the machine's monotonic clock, the same clock the load generator stamps its commands with.
+// Preloaded into each server process of the side-by-side bench (the bot, the bare Bolt app, the floor, the
+// simulator), so that nothing in src/ carries a seam for it. It tells the bench the process's own CPU time, its
+// memory, the bytes its JavaScript heap allocated so far, the heap after a forced GC, and (with
+// BENCH_PROBE_TIMINGS=1) when each HTTP request it served started and finished on the machine's monotonic clock,
+// the clock the load generator stamps its commands with.
+//
+// Two ways in. `node --import ./bench/probe.mjs …` with an IPC channel (the simulator): it answers the channel.
+// Through NODE_OPTIONS=--import=…/probe.mjs with BENCH_PROBE_MAIN set (the bot under `npm start`, which runs npm,
+// a shell, the build and then node: only the process whose main script ends with BENCH_PROBE_MAIN takes part): it
+// listens on a loopback port of its own, says `bench-probe listening on PORT` on stderr, and answers
+// GET /__probe/stats[?gc=1] and GET /__probe/timings there. It adds no node flag: the forced GC is reached through
+// V8's flag at run time, and bytes are counted with v8.GCProfiler (what each collection freed, plus what is in use).
+// BENCH_PROBE_HEAP_PROFILE (below) profiles where those bytes are allocated.
 
 import { subscribe } from 'node:diagnostics_channel';
+import fs from 'node:fs';
+import http from 'node:http';
+import inspector from 'node:inspector';
+import path from 'node:path';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
-if (typeof process.send !== 'function') throw new Error('bench/probe.mjs needs an IPC channel (spawn with "ipc")');
+const main = process.env.BENCH_PROBE_MAIN;
+const served = main ? process.argv[1]?.endsWith(main) === true : typeof process.send === 'function';
+if (!main && !served) throw new Error('bench/probe.mjs needs an IPC channel (spawn with "ipc") or BENCH_PROBE_MAIN');
+if (served) start();
 
-const timings = { start: [], end: [] };
-if (process.env.BENCH_PROBE_TIMINGS === '1') {
-  const started = new WeakMap();
-  subscribe('http.server.request.start', ({ request }) => {
-    if (!request.url?.startsWith('/__')) started.set(request, process.hrtime.bigint());
-  });
-  subscribe('http.server.response.finish', ({ request }) => {
-    const start = started.get(request);
-    if (start === undefined) return;
-    started.delete(request);
-    timings.start.push(Number(start));
-    timings.end.push(Number(process.hrtime.bigint()));
-  });
-}
-
-function stats(o) {
-  const cpu = process.cpuUsage();
-  const out = { cpuUs: cpu.user + cpu.system, memory: process.memoryUsage() };
-  if (o.gc) {
-    if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc to measure the heap after GC');
-    globalThis.gc();
-    globalThis.gc();
-    out.heapAfterGc = process.memoryUsage().heapUsed;
-    out.rssAfterGc = process.memoryUsage().rss;
+function start() {
+  const dir = process.env.BENCH_PROBE_HEAP_PROFILE;
+  if (dir) profileAllocations(path.join(dir, `${path.basename(process.argv[1] ?? 'node')}.${process.pid}.heapprofile`));
+  const timings = { start: [], end: [] };
+  if (process.env.BENCH_PROBE_TIMINGS === '1') {
+    const started = new WeakMap();
+    subscribe('http.server.request.start', ({ request }) => {
+      if (!request.url?.startsWith('/__')) started.set(request, process.hrtime.bigint());
+    });
+    subscribe('http.server.response.finish', ({ request }) => {
+      const start = started.get(request);
+      if (start === undefined) return;
+      started.delete(request);
+      timings.start.push(Number(start));
+      timings.end.push(Number(process.hrtime.bigint()));
+    });
   }
-  return out;
-}
 
-function drainTimings() {
-  const out = { start: timings.start, end: timings.end };
-  timings.start = [];
-  timings.end = [];
-  return out;
-}
+  // Bytes allocated = what is in use now + what every collection since the start freed.
+  let freed = 0;
+  let profiler = new v8.GCProfiler();
+  profiler.start();
+  const allocatedBytes = () => {
+    const { statistics } = profiler.stop();
+    profiler = new v8.GCProfiler();
+    profiler.start();
+    for (const s of statistics) freed += s.beforeGC.heapStatistics.usedHeapSize - s.afterGC.heapStatistics.usedHeapSize;
+    return freed + v8.getHeapStatistics().used_heap_size;
+  };
 
-process.on('message', (msg) => {
-  if (!msg || typeof msg !== 'object' || msg.probe === undefined) return;
-  try {
-    const result = msg.op === 'stats' ? stats(msg) : msg.op === 'timings' ? drainTimings() : null;
-    if (result === null) throw new Error(`unknown probe op ${msg.op}`);
-    process.send({ probe: msg.probe, ok: true, result });
-  } catch (err) {
-    process.send({ probe: msg.probe, ok: false, error: String(err?.message ?? err) });
+  let gc = globalThis.gc;
+  const collect = () => {
+    if (typeof gc !== 'function') {
+      v8.setFlagsFromString('--expose-gc');
+      gc = vm.runInNewContext('gc');
+    }
+    gc();
+    gc();
+  };
+
+  function stats(o) {
+    if (o.gc) collect();
+    const cpu = process.cpuUsage();
+    const out = { cpuUs: cpu.user + cpu.system, memory: process.memoryUsage(), allocatedBytes: allocatedBytes() };
+    if (o.gc) {
+      out.heapAfterGc = out.memory.heapUsed;
+      out.rssAfterGc = out.memory.rss;
+    }
+    return out;
   }
-});
-// The bench going away must not leave a server running.
-process.on('disconnect', () => process.exit(0));
-process.channel?.unref();
+
+  function drainTimings() {
+    const out = { start: timings.start, end: timings.end };
+    timings.start = [];
+    timings.end = [];
+    return out;
+  }
+
+  const answer = (op, o) => (op === 'stats' ? stats(o) : op === 'timings' ? drainTimings() : null);
+
+  if (main) {
+    const server = http.createServer((req, res) => {
+      const url = new URL(req.url ?? '/', 'http://probe');
+      const result = answer(url.pathname.replace('/__probe/', ''), { gc: url.searchParams.get('gc') === '1' });
+      res.writeHead(result === null ? 404 : 200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(result));
+    });
+    server.listen(0, '127.0.0.1', () => {
+      process.stderr.write(`bench-probe listening on ${server.address().port}\n`);
+      server.unref();
+    });
+    return;
+  }
+
+  process.on('message', (msg) => {
+    if (!msg || typeof msg !== 'object' || msg.probe === undefined) return;
+    try {
+      const result = answer(msg.op, msg);
+      if (result === null) throw new Error(`unknown probe op ${msg.op}`);
+      process.send({ probe: msg.probe, ok: true, result });
+    } catch (err) {
+      process.send({ probe: msg.probe, ok: false, error: String(err?.message ?? err) });
+    }
+  });
+  // The bench going away must not leave a server running.
+  process.on('disconnect', () => process.exit(0));
+  process.channel?.unref();
+}
+
+/**
+ * BENCH_PROBE_HEAP_PROFILE=dir: samples every allocation, kept or collected (node's --heap-prof keeps only what
+ * survives), and writes <script>.<pid>.heapprofile (DevTools' format) there on exit.
+ */
+function profileAllocations(file) {
+  const session = new inspector.Session();
+  session.connect();
+  session.post('HeapProfiler.startSampling', {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  process.on('exit', () => {
+    session.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) fs.writeFileSync(file, JSON.stringify(result.profile));
+    });
+  });
+}

@@ -12,7 +12,8 @@
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
 // BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_LATENCY (2000 commands at 200 in
-// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
+// flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_BY_NODE=1 (the bot started by
+// `node dist/main.js` rather than `npm start`), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
 // node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
 // probe also records its requests).
 // Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
@@ -46,6 +47,8 @@ const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
 /** Extra node flags for the bot (or the floor), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load. */
 const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const FLOOR_NODE_ARGS = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
+/** BENCH_BOT_BY_NODE=1 starts the bot with `node dist/main.js` instead of `npm start` (to compare the two). */
+const BOT_BY_NODE = process.env.BENCH_BOT_BY_NODE === '1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = './bench/probe.mjs';
 
@@ -85,7 +88,6 @@ export async function startAll(): Promise<Processes> {
       GITLAB_URL: simUrl,
       TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
       DATABASE_PATH: path.join(dataDir, 'bot.db'),
-      LOG_LEVEL: 'info',
     };
     // The demo people are connected before the bot starts, as `/gl connect` would have left them.
     const config = loadConfig(env);
@@ -103,24 +105,44 @@ export async function startAll(): Promise<Processes> {
     }
     db.close();
 
+    // Each app as an operator runs it: the bot by `npm start` (the repo's build, then `node dist/main.js`, default
+    // flags), the yardsticks by `node bench/<app>.mjs`. The probe comes in through NODE_OPTIONS and takes part only
+    // in the process running BENCH_PROBE_MAIN; CPU time and RSS come from /proc for all three.
+    const probed = (main: string, extra: string[] = []) => ({
+      NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', `--import=${path.join(ROOT, PROBE)}`, ...extra]
+        .filter(Boolean)
+        .join(' '),
+      BENCH_PROBE_MAIN: main,
+    });
     const { child: bot, match: botPort } = await Child.start('bot', {
-      args: ['--expose-gc', ...BOT_NODE_ARGS, '--import', PROBE, 'dist/main.js'],
-      env: { ...env, BENCH_PROBE_TIMINGS: process.env.BENCH_BOT_TIMINGS ?? '0' },
+      ...(BOT_BY_NODE ? { args: ['dist/main.js'] } : { command: 'npm', args: ['start'] }),
+      ipc: false,
+      env: {
+        ...env,
+        ...probed('dist/main.js', BOT_NODE_ARGS),
+        BENCH_PROBE_TIMINGS: process.env.BENCH_BOT_TIMINGS ?? '0',
+      },
       ready: /"msg":"bot started".*?"port":(\d+)/,
+      readyTimeoutMs: 180_000,
     });
     started.push(bot);
+    bot.measure('dist/main.js');
     const { child: bare, match: barePort } = await Child.start('bare Bolt app', {
-      args: ['--expose-gc', '--import', PROBE, 'bench/bare-bolt.mjs'],
-      env,
-      ready: /listening on (\d+)/,
+      args: ['bench/bare-bolt.mjs'],
+      ipc: false,
+      env: { ...env, ...probed('bare-bolt.mjs') },
+      ready: /^listening on (\d+)$/m,
     });
     started.push(bare);
+    bare.measure('bare-bolt.mjs');
     const { child: floor, match: floorPort } = await Child.start('floor Bolt app', {
-      args: ['--expose-gc', ...FLOOR_NODE_ARGS, '--import', PROBE, 'bench/floor-bolt.mjs'],
-      env,
-      ready: /listening on (\d+)/,
+      args: ['bench/floor-bolt.mjs'],
+      ipc: false,
+      env: { ...env, ...probed('floor-bolt.mjs', FLOOR_NODE_ARGS) },
+      ready: /^listening on (\d+)$/m,
     });
     started.push(floor);
+    floor.measure('floor-bolt.mjs');
     const secret = env.SLACK_SIGNING_SECRET;
     await load.call('target', { name: 'bot', url: `http://127.0.0.1:${botPort?.[1]}`, signingSecret: secret });
     await load.call('target', { name: 'bare', url: `http://127.0.0.1:${barePort?.[1]}`, signingSecret: secret });
@@ -136,6 +158,8 @@ export async function startAll(): Promise<Processes> {
 export interface Phase {
   run: RunResult;
   cpuUs: { target: number; sim: number; load: number };
+  /** Bytes the target's JavaScript heap allocated during the run. */
+  allocatedBytes: number;
   sim: Intervals;
 }
 
@@ -146,16 +170,24 @@ const TARGETS: Target[] = ['bare', 'floor', 'bot'];
 export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
   const server = p[o.target as Target];
   await p.sim.timings(); // drop what came before
-  const [t0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
+  // The probe's own work is kept outside the window /proc measures: asked before the first reading, after the last.
+  const [a0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
+  const t0 = server.os();
   const run = await p.load.call<RunResult>('run', o);
-  const [t1, s1, sim] = await Promise.all([server.stats(), p.sim.stats(), p.sim.timings()]);
+  const t1 = server.os();
+  const [a1, s1, sim] = await Promise.all([server.stats(), p.sim.stats(), p.sim.timings()]);
   const lost = run.sent - run.acked + run.missingAnswers + run.wrongAnswers;
   if (lost > 0)
     progress(
       `${o.target} c=${o.concurrency}: ${run.sent - run.acked} not acked ${JSON.stringify(run.ackFailures)}, ` +
         `${run.missingAnswers} unanswered, ${run.wrongAnswers} wrong (${run.firstWrongAnswer ?? ''})`,
     );
-  return { run, cpuUs: { target: t1.cpuUs - t0.cpuUs, sim: s1.cpuUs - s0.cpuUs, load: run.cpuUs }, sim };
+  return {
+    run,
+    cpuUs: { target: t1.cpuUs - t0.cpuUs, sim: s1.cpuUs - s0.cpuUs, load: run.cpuUs },
+    allocatedBytes: (a1.allocatedBytes ?? 0) - (a0.allocatedBytes ?? 0),
+    sim,
+  };
 }
 
 /** Several phases of one kind taken together. */
@@ -191,6 +223,7 @@ function summarise(phases: Phase[]) {
       ? { answer_p50_ms: round(median(answer)), answer_p99_ms: round(quantile(answer, 0.99)) }
       : {}),
     per_s: round((answer.length > 0 ? answered : acked) / seconds, 0),
+    kib_allocated_per_command: round(sum((ph) => ph.allocatedBytes) / 1024 / Math.max(1, commands), 1),
     cpu_ms_per_command: {
       server: perCommand(sum((ph) => ph.cpuUs.target)),
       simulator: perCommand(sum((ph) => ph.cpuUs.sim)),
@@ -337,6 +370,8 @@ export async function sideBySide() {
     const bare = side('bare');
     const floor = side('floor');
     const latencyRun = latency ? summarise([latency]) : null;
+    const botOwn = withoutSimulator(phases['bot:1'] ?? []);
+    const floorOwn = withoutSimulator(phases['floor:1'] ?? []);
     const heapStart = leakStart.bot.heapAfterGc ?? 0;
     const heapEnd = end.bot.heapAfterGc ?? 0;
     const ratio = (a: number | null | undefined, b: number | null | undefined) =>
@@ -360,17 +395,27 @@ export async function sideBySide() {
         cpu_per_command_c200: ratio(bot.c200.cpu_ms_per_command.server, bare.c200.cpu_ms_per_command.server),
         rss_at_end: ratio(end.bot.memory.rss, end.bare.memory.rss),
       },
-      // What the stack costs before the bot adds anything (floor ÷ bare), and what the bot adds (bot ÷ floor).
+      // What the stack costs before the bot adds anything (floor ÷ bare).
       floor_ratios: {
         ack_p50_c1_vs_bare: ratio(floor.c1.ack_p50_ms, bare.c1.ack_p50_ms),
         cpu_per_command_c50_vs_bare: ratio(floor.c50.cpu_ms_per_command.server, bare.c50.cpu_ms_per_command.server),
         cpu_per_command_c200_vs_bare: ratio(floor.c200.cpu_ms_per_command.server, bare.c200.cpu_ms_per_command.server),
-        bot_cpu_per_command_c50_vs_floor: ratio(bot.c50.cpu_ms_per_command.server, floor.c50.cpu_ms_per_command.server),
-        bot_answer_p50_c1_vs_floor: ratio(bot.c1.answer_p50_ms, floor.c1.answer_p50_ms),
+      },
+      // What the bot adds to the floor (bot ÷ floor): issue 30's targets.
+      vs_floor: {
+        cpu_per_command_c50: ratio(bot.c50.cpu_ms_per_command.server, floor.c50.cpu_ms_per_command.server),
+        cpu_per_command_c200: ratio(bot.c200.cpu_ms_per_command.server, floor.c200.cpu_ms_per_command.server),
+        bytes_allocated_per_command_c50: ratio(bot.c50.kib_allocated_per_command, floor.c50.kib_allocated_per_command),
+        ack_p50_c1: ratio(bot.c1.ack_p50_ms, floor.c1.ack_p50_ms),
+        answers_per_s_c200: ratio(bot.c200.per_s, floor.c200.per_s),
+        end_to_end_overhead_c1: ratio(botOwn.p50_ms, floorOwn.p50_ms),
+        answer_p50_c1: ratio(bot.c1.answer_p50_ms, floor.c1.answer_p50_ms),
+        rss_at_end: ratio(end.bot.memory.rss, end.floor.memory.rss),
       },
       end_to_end_minus_simulator: {
-        read: withoutSimulator(phases['bot:1'] ?? []),
+        read: botOwn,
         button: withoutSimulator(phases.button ?? []),
+        floor: floorOwn,
       },
       latency_check: latencyRun && {
         simulator_latency_ms: 50,

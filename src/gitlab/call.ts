@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ResponseShapeError } from './errors.js';
 import type { HttpMethod, Transport, TransportResponse } from './http.js';
+import { leanParse } from './lean-parse.js';
 import { type HeaderBag, type Page, toPage } from './paginate.js';
 import type { Params } from './params.js';
 import { toApiPath } from './paths.js';
@@ -33,6 +34,8 @@ export function parseAnswer<S extends z.ZodType>(
   method: HttpMethod,
   path: string,
 ): z.output<S> {
+  const lean = leanParse(schema, response.body);
+  if (lean) return lean.data;
   const result = schema.safeParse(response.body);
   if (result.success) return result.data;
   throw new ResponseShapeError({ status: response.status, method, path: toApiPath(path), issues: result.error.issues });

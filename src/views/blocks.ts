@@ -63,19 +63,20 @@ export function section(text: Text, accessory?: Button): SectionBlock {
   return block;
 }
 
+/** The first `max` items, each made into an element: one array, not a cut copy and then a mapped one. */
+function elementsOf(items: readonly Text[], max: number, textMax: number): MrkdwnElement[] {
+  const out = new Array<MrkdwnElement>(Math.min(items.length, max));
+  for (let i = 0; i < out.length; i++) out[i] = filled(items[i] as Text, textMax);
+  return out;
+}
+
 /** A section of two-column fields (at most 10). */
 export function fields(items: Text[]): SectionBlock {
-  return {
-    type: 'section',
-    fields: items.slice(0, LIMITS.fields).map((t) => filled(t, LIMITS.fieldText)),
-  };
+  return { type: 'section', fields: elementsOf(items, LIMITS.fields, LIMITS.fieldText) };
 }
 
 export function context(items: Text[]): ContextBlock {
-  return {
-    type: 'context',
-    elements: items.slice(0, LIMITS.contextElements).map((t) => filled(t, LIMITS.contextText)),
-  };
+  return { type: 'context', elements: elementsOf(items, LIMITS.contextElements, LIMITS.contextText) };
 }
 
 export function divider(): DividerBlock {

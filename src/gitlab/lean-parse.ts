@@ -1,0 +1,120 @@
+import type { z } from 'zod';
+
+// zod checks each field of an answer by handing its parser a fresh `{ value, issues: [] }`: two objects per field,
+// some sixty fields per job, twenty jobs per list, on every command. For the plain schemas of the Delivery Service
+// contract (objects, arrays, strings, numbers, integers, booleans, nullable, optional, default) this builds the
+// same result (known keys in the schema's order, unknown keys left out, defaults filled) with one object per object.
+// Any doubt (a kind of schema it does not know, a value that does not fit) returns null, and zod decides: zod's
+// result and zod's issues are what the caller gets whenever this one is not sure.
+
+const MISFIT = Symbol('misfit');
+type Lean = (value: unknown) => unknown;
+type Mode = 'required' | 'optional' | 'defaulted';
+
+/** What zod's object parser does with a key the input lacks: fails, leaves it out, or fills the default. */
+function modeOf(schema: z.ZodType): Mode {
+  const { optin, optout } = schema._zod;
+  if (optin === undefined) return 'required';
+  if (optin === 'optional' && optout === 'optional') return 'optional';
+  if (optin === 'defaulted') return 'defaulted';
+  return 'required'; // another mix: not one this module reproduces (see compile)
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function compileObject(def: { shape: Record<string, z.ZodType>; catchall?: unknown }): Lean | null {
+  if (def.catchall !== undefined) return null;
+  const keys = Object.keys(def.shape);
+  const leans: Lean[] = [];
+  const modes: Mode[] = [];
+  for (const key of keys) {
+    const field = def.shape[key] as z.ZodType;
+    const { optin, optout } = field._zod;
+    if (optin !== undefined && !(optin === 'optional' && optout === 'optional') && optin !== 'defaulted') return null;
+    const lean = compile(field);
+    if (!lean || key === '__proto__') return null;
+    leans.push(lean);
+    modes.push(modeOf(field));
+  }
+  return (value) => {
+    if (!isObject(value)) return MISFIT;
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as string;
+      const present = key in value;
+      const mode = modes[i] as Mode;
+      if (!present && mode === 'optional') continue;
+      if (!present && mode === 'required') return MISFIT;
+      const result = (leans[i] as Lean)(value[key]);
+      if (result === MISFIT) return MISFIT;
+      out[key] = result;
+    }
+    return out;
+  };
+}
+
+/** A lean parser for the schema, or null when it uses anything but the plain kinds above. */
+function compile(schema: z.ZodType): Lean | null {
+  // zod's definitions are typed per kind; this reads the few fields of the kinds it knows.
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const checks = def.checks as unknown[] | undefined;
+  if (checks && checks.length > 0) return null;
+  if (def.coerce) return null;
+  switch (def.type) {
+    case 'string':
+      return def.format === undefined ? (v) => (typeof v === 'string' ? v : MISFIT) : null;
+    case 'boolean':
+      return (v) => (typeof v === 'boolean' ? v : MISFIT);
+    case 'number':
+      if (def.format === 'safeint') return (v) => (Number.isSafeInteger(v) ? v : MISFIT);
+      if (def.format !== undefined) return null;
+      return (v) => (typeof v === 'number' && Number.isFinite(v) ? v : MISFIT);
+    case 'nullable': {
+      const inner = compile(def.innerType as z.ZodType);
+      return inner && ((v) => (v === null ? null : inner(v)));
+    }
+    case 'optional': {
+      const inner = compile(def.innerType as z.ZodType);
+      return inner && ((v) => (v === undefined ? undefined : inner(v)));
+    }
+    case 'default': {
+      const inner = compile(def.innerType as z.ZodType);
+      const fallback = def.defaultValue;
+      // An object default is cloned by zod on each use: not reproduced here.
+      if (typeof fallback === 'object' && fallback !== null) return null;
+      return inner && ((v) => (v === undefined ? fallback : inner(v)));
+    }
+    case 'array': {
+      const item = compile(def.element as z.ZodType);
+      if (!item) return null;
+      return (v) => {
+        if (!Array.isArray(v)) return MISFIT;
+        const out = new Array(v.length);
+        for (let i = 0; i < v.length; i++) {
+          const r = item(v[i]);
+          if (r === MISFIT) return MISFIT;
+          out[i] = r;
+        }
+        return out;
+      };
+    }
+    case 'object':
+      return compileObject(def as unknown as { shape: Record<string, z.ZodType>; catchall?: unknown });
+    default:
+      return null;
+  }
+}
+
+const compiled = new WeakMap<z.ZodType, Lean | null>();
+
+/** The value zod would return for a valid answer, built without zod's per-field work; null when zod must decide. */
+export function leanParse<S extends z.ZodType>(schema: S, value: unknown): { data: z.output<S> } | null {
+  let lean = compiled.get(schema);
+  if (lean === undefined) {
+    lean = compile(schema);
+    compiled.set(schema, lean);
+  }
+  if (!lean) return null;
+  const data = lean(value);
+  return data === MISFIT ? null : { data: data as z.output<S> };
+}
