@@ -1,4 +1,6 @@
 import type { App } from '@slack/bolt';
+import { type AlertServiceOptions, createAlertService } from './alerts/service.js';
+import type { AlertService } from './alerts/types.js';
 import type { Config } from './config.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
 import type { DigestService } from './digest/types.js';
@@ -6,6 +8,7 @@ import { UnexpectedError } from './errors.js';
 import { createTransport, type Transport } from './gitlab/http.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
+import { createAlertSlack } from './listeners/alert-slack.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { say } from './listeners/deliver.js';
 import { createDeliveredOnce } from './listeners/delivered-once.js';
@@ -53,6 +56,11 @@ export interface AppDeps {
     DigestServiceOptions,
     'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
   >;
+  /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
+  alerts?: Pick<
+    AlertServiceOptions,
+    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -64,6 +72,7 @@ export interface BotApp {
   platform: Platform;
   dispatch: Dispatch;
   digests: DigestService;
+  alerts: AlertService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -113,6 +122,7 @@ export function createApp(deps: AppDeps): BotApp {
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId);
+      await alerts.resumeOwner(teamId, userId);
     },
   });
 
@@ -155,6 +165,17 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
+  const alerts = createAlertService({
+    ...deps.alerts,
+    engine,
+    access,
+    sessionOf,
+    slack: createAlertSlack(app.client),
+    transport,
+    serverUrl: linkUrl,
+    logger,
+    now,
+  });
   const opsDeps = {
     serverUrl: linkUrl,
     access,
@@ -162,6 +183,7 @@ export function createApp(deps: AppDeps): BotApp {
     channels: deps.channels,
     digests,
     unfurls: createUnfurlStore(engine, now),
+    alerts,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -185,6 +207,7 @@ export function createApp(deps: AppDeps): BotApp {
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
+    if (check.ok) await alerts.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
@@ -235,14 +258,17 @@ export function createApp(deps: AppDeps): BotApp {
     platform,
     dispatch,
     digests,
+    alerts,
     async start() {
       const started = await slack.start();
       await digests.start();
+      await alerts.start();
       return started;
     },
     listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
+      await alerts.stop();
       await digests.stop();
       await app.stop();
     },
@@ -254,7 +280,7 @@ export function createApp(deps: AppDeps): BotApp {
       // short is settled at the next start, so nothing is lost or posted twice).
       let graceTimer: NodeJS.Timeout | undefined;
       const digestsStopped = Promise.race([
-        digests.stop(),
+        Promise.all([digests.stop(), alerts.stop()]),
         new Promise<void>((resolve) => {
           graceTimer = setTimeout(resolve, graceMs);
         }),

@@ -106,7 +106,11 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     people: DEMO_PEOPLE,
-    tick: async () => sim.tick(),
+    // A tick is a minute of the world: the todo alerts it brings are polled at once.
+    tick: async () => {
+      await sim.tick();
+      await bot.alerts.pollNow();
+    },
     ask: o.ask,
     write: o.write,
     channel: CHANNEL.id,

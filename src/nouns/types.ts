@@ -1,4 +1,5 @@
 import type { HomeView, ModalView } from '@slack/types';
+import type { AlertService } from '../alerts/types.js';
 import type { DigestService } from '../digest/types.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
@@ -108,6 +109,8 @@ export interface OperationDeps {
   digests: DigestService;
   /** Who lets previews of their non-public links show in which channels without asking. */
   unfurls: UnfurlStore;
+  /** Todo alerts: each person's setting, and the poll that DMs them (one per app). */
+  alerts: AlertService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

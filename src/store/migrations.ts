@@ -1,3 +1,4 @@
+import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 // The schema, for both engines, in one place.
@@ -95,6 +96,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   SCHEDULE_TABLES_SQLITE,
   // 6: what must happen once, claimed by the first replica (store/claim-store.ts).
   CLAIMS_SQLITE_DDL,
+  // 7: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
+  ALERT_TABLES_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -178,6 +181,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   SCHEDULE_TABLES_POSTGRES,
   // 6
   CLAIMS_POSTGRES_DDL,
+  // 7
+  ALERT_TABLES_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -45,6 +45,8 @@ export interface StartAppOptions {
   fake?: FakeSlack;
   /** How digests are scheduled and paced (`{ timer: 'manual' }` lets a test drive them with its clock). */
   digests?: AppDeps['digests'];
+  /** How todo alerts poll (`{ timer: 'manual' }` lets a test drive them with its clock). */
+  alerts?: AppDeps['alerts'];
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
   /** How the Slack side waits between tries (default: Slack's own); `QUICK_SLACK` for tests that meet retries. */
@@ -114,6 +116,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
     ...(o.digests ? { digests: o.digests } : {}),
+    ...(o.alerts ? { alerts: o.alerts } : {}),
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
   });

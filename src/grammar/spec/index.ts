@@ -1,6 +1,7 @@
 import type { ArgValues, CommandSpec, FlagValues, NounSpec, TargetOf, TargetSpec } from '../spec-types.js';
 import { ACCOUNT_NOUNS, ACCOUNT_ROWS } from './account.js';
 import { ACTIVITY_NOUNS, ACTIVITY_ROWS } from './activity.js';
+import { ALERT_NOUNS, ALERT_ROWS } from './alerts.js';
 import { AWARD_NOUNS, AWARD_ROWS } from './awards.js';
 import { CI_NOUNS, CI_ROWS } from './ci.js';
 import { DIGEST_NOUNS, DIGEST_ROWS } from './digests.js';
@@ -52,6 +53,7 @@ export const NOUNS = [
   ...AWARD_NOUNS,
   ...ACTIVITY_NOUNS,
   ...DIGEST_NOUNS,
+  ...ALERT_NOUNS,
   ...LINK_NOUNS,
 ] as const satisfies readonly NounSpec[];
 
@@ -63,6 +65,7 @@ export const SPEC = [
   ...AWARD_ROWS,
   ...ACTIVITY_ROWS,
   ...DIGEST_ROWS,
+  ...ALERT_ROWS,
   ...LINK_ROWS,
 ] as const satisfies readonly CommandSpec[];
 
