@@ -1,9 +1,10 @@
 import type { Button } from '@slack/types';
+import { ALERT_ACTIONS } from '../alerts/actions.js';
 import { AlertButtons } from '../buttons/alerts.js';
 import { AccountButtons } from '../buttons/common.js';
 import { onServer } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
-import { ALERT_ACTIONS, type AlertSetting, type QuietHours } from '../store/alert-store.js';
+import type { AlertSetting, QuietHours } from '../store/alert-store.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
 import { linkButton, when } from './common.js';
 import { truncate } from './limits.js';
