@@ -180,7 +180,6 @@ const CLAIM_EXTRAS = `(SELECT count(*) FROM alert_held h WHERE h.person_key = al
 const POLLING = 'active = 1 AND paused_reason IS NULL';
 
 export function createAlertStore(engine: SqlEngine): AlertStore {
-  const skipLocked = engine.kind === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
   const greatest = engine.kind === 'postgres' ? 'GREATEST' : 'max';
   const ids = (list: readonly unknown[], from: number) => list.map((_, i) => `$${i + from}`).join(', ');
 
@@ -269,16 +268,23 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     async claimDue(owner, now, until, limit) {
       const at = now.toISOString();
-      const rows = await engine.all<ClaimRow>(
-        `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
-         WHERE person_key IN (
-           SELECT person_key FROM alert_settings
+      const due = `SELECT person_key FROM alert_settings
            WHERE ${POLLING} AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $3)
-           ORDER BY next_poll_at, person_key LIMIT $4${skipLocked})
-         AND ${POLLING} AND (lease_owner IS NULL OR lease_until <= $3)
-         RETURNING *, ${CLAIM_EXTRAS}`,
-        [owner, until.toISOString(), at, limit],
-      );
+           ORDER BY next_poll_at, person_key LIMIT $4`;
+      // PostgreSQL picks the rows once (a materialized CTE that skips rows other replicas are taking); SQLite has
+      // one writer at a time, so the plain subquery is the same decision.
+      const sql =
+        engine.kind === 'postgres'
+          ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+             UPDATE alert_settings SET lease_owner = $1, lease_until = $2 FROM picked
+             WHERE alert_settings.person_key = picked.person_key
+             RETURNING alert_settings.*, ${CLAIM_EXTRAS}`
+          : `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
+             WHERE person_key IN (${due}) AND ${POLLING} AND (lease_owner IS NULL OR lease_until <= $3)
+             RETURNING *, ${CLAIM_EXTRAS}`;
+      const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
+      // RETURNING keeps no order: oldest poll first, as picked.
+      rows.sort((a, b) => a.next_poll_at.localeCompare(b.next_poll_at) || a.person_key.localeCompare(b.person_key));
       return rows.map(toClaimed);
     },
     async claim(teamId, userId, owner, now, until) {
