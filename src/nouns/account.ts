@@ -39,10 +39,16 @@ export const account = n.define({
     async disconnect(_cmd, ctx, s, ops) {
       return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
     },
-    async whoami(_cmd, ctx, s) {
-      const timeZone = await s.timeZoneOf(ctx.actor.userId);
+    async whoami(_cmd, ctx, s, ops) {
+      const [timeZone, alerts] = await Promise.all([s.timeZoneOf(ctx.actor.userId), ops.alertSetting(ctx.actor)]);
       return ephemeral(
-        buildWhoami(await ctx.session.connection(), { serverUrl: s.serverUrl, slashCommand: s.slashCommand, timeZone }),
+        buildWhoami(await ctx.session.connection(), {
+          serverUrl: s.serverUrl,
+          slashCommand: s.slashCommand,
+          timeZone,
+          alerts,
+          now: ctx.now,
+        }),
       );
     },
     async use(cmd, ctx, s, ops) {

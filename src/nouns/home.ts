@@ -30,13 +30,14 @@ async function drawHome(ctx: RequestContext, s: Platform, ops: HomeOperations, o
   const connection = await ctx.session.connection();
   const problem = connectionProblem(connection, s.gitlabUrl);
   if (problem !== null || !connection) return buildConnectHome({ ...said, problem: problem ?? 'not_connected' });
-  const [reads, timeZone] = await Promise.all([
+  const [reads, timeZone, alerts] = await Promise.all([
     ops.read(ctx, { cached: o.cached === true }),
     s.timeZoneOf(ctx.actor.userId),
+    ops.alertSetting(ctx),
   ]);
   const lost = lostConnection(reads);
   if (lost) return buildConnectHome({ ...said, problem: lost });
-  return buildHomeView({ ...said, userId: ctx.actor.userId, now: ctx.now, timeZone, connection, reads });
+  return buildHomeView({ ...said, userId: ctx.actor.userId, now: ctx.now, timeZone, connection, reads, alerts });
 }
 
 export const home = n.define({

@@ -4,9 +4,11 @@ import { type BotError, DatabaseBusyError, DatabaseUnavailableError, TokenRefusa
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
+import type { AlertSetting } from '../store/alert-store.js';
 import type { Digest } from '../store/digest-store.js';
 import type { Connection } from '../store/token-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
+import { alertSummary } from './alerts.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
 import { digestRow } from './digest-cards.js';
@@ -128,6 +130,8 @@ export interface HomeInput {
   reads: HomeReads;
   notice?: Notice | undefined;
   shown?: SlackMessage | undefined;
+  /** The person's todo alert setting (a line under the connection). */
+  alerts?: AlertSetting | null;
 }
 
 function connectionBlock(i: HomeInput): Block {
@@ -211,6 +215,7 @@ export function buildHomeView(i: HomeInput): HomeView {
     digestBlocks(i, i.reads.digests),
   ];
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
+  if (i.alerts !== undefined) blocks.push(context([alertSummary(i.alerts, i.now)]));
   for (const s of sections) blocks.push(divider(), ...s);
   const footer: Md = md`Times in ${i.timeZone} · ${code(`${i.slashCommand} help`)} lists every command`;
   blocks.push(context([footer]));

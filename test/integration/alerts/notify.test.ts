@@ -4,6 +4,7 @@ import type { FakeMessage } from '../../support/fake-slack.js';
 import { buttonsOf, messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
+import { openHome } from '../home/support.js';
 
 // `/gl notify` through the whole app: signed commands and clicks, the simulator (its log says whose token read
 // what), the fake Slack (what alice sees in her DM). Polls are driven with the test's clock (`timer: 'manual'`).
@@ -65,6 +66,21 @@ describe('/gl notify', () => {
     }
     expect(h.calls()).toEqual([]);
     await h.ask('alice', 'notify', /Todo alerts are off/);
+  });
+});
+
+describe('Home and whoami', () => {
+  it('show the person’s alert setting', async () => {
+    expect((await openHome(h, 'alice')).text).toContain('Todo alerts: off');
+    expect((await h.ask('alice', 'whoami', /connected/)).text).toContain('Todo alerts: off');
+    await h.ask('alice', 'notify on --actions assigned --quiet 19:00-08:00', /alerts are on/);
+    const home = await openHome(h, 'alice');
+    expect(home.text).toContain(
+      'Todo alerts: on (assigned) · quiet 19:00-08:00 (Europe/Berlin) · nothing delivered yet',
+    );
+    expect((await h.ask('alice', 'whoami', /connected/)).text).toContain(
+      'Todo alerts: on (assigned) · quiet 19:00-08:00 (Europe/Berlin)',
+    );
   });
 });
 
