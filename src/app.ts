@@ -59,7 +59,7 @@ export interface AppDeps {
   /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
   alerts?: Pick<
     AlertServiceOptions,
-    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds'
+    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds' | 'pollIntervalMs'
   >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;

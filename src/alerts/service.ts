@@ -51,12 +51,14 @@ export interface AlertServiceOptions {
   pacingClock?: PacingClock;
   /** The test seam: a named point of every delivery. */
   at?: (point: AlertPoint) => void;
-  /** Tests only: a seconds field before the minute schedule (a poll every few seconds). */
+  /** Tests only: a seconds field before the minute schedule (a poll every few seconds)… */
   testSeconds?: string;
+  /** …and the time between two polls of a person that goes with it (default a minute). */
+  pollIntervalMs?: number;
 }
 
-/** The next poll: the start of the next minute, so that polls keep to the minute's fire however late they ran. */
-const nextMinute = (at: Date) => new Date(Math.floor(at.getTime() / MINUTE) * MINUTE + MINUTE);
+/** The next poll: the start of the next interval, so that polls keep to the minute's fire however late they ran. */
+const nextSlot = (at: Date, interval: number) => new Date(Math.floor(at.getTime() / interval) * interval + interval);
 
 export function createAlertService(o: AlertServiceOptions): AlertService {
   const log = o.logger.child({ component: 'alerts' });
@@ -65,6 +67,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
   const clock = o.pacingClock ?? realClock;
   const leaseMs = o.leaseMs ?? 60_000;
   const batchSize = o.batch ?? 200;
+  const interval = o.pollIntervalMs ?? MINUTE;
   const store = createAlertStore(o.engine);
   const fires = createCronFireStore(o.engine);
   const pacing = createPacingStore(o.engine);
@@ -106,7 +109,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
             const outcome = await poller.poll(c);
             const at = o.now();
             const { teamId, userId } = c.setting;
-            unwritten.push([teamId, userId, { at, nextPollAt: nextMinute(at), result: outcome.kind }]);
+            unwritten.push([teamId, userId, { at, nextPollAt: nextSlot(at, interval), result: outcome.kind }]);
             if (unwritten.length >= 256) await flush();
             if (outcome.kind !== 'idle') {
               log.info('alert poll', {
@@ -130,7 +133,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
   async function reportBacklog(now: Date): Promise<void> {
     const polled = polledThisMinute;
     polledThisMinute = 0;
-    const b = await store.backlog(new Date(now.getTime() - MINUTE));
+    const b = await store.backlog(new Date(now.getTime() - interval));
     if (b.overdue === 0) return;
     const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE).toISOString();
     if (!(await fires.take(`alerts behind ${minute}`, replica, now))) return;
