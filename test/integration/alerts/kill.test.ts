@@ -127,12 +127,6 @@ describe('a bot killed with SIGKILL during an alert delivery', () => {
         if (point !== 'before-post') expect(restarted.output()).toContain('"msg":"alert delivery settled"');
         expect(restarted.output()).not.toContain(TOKENS.alice);
       } finally {
-          `${restarted
-            .output()
-            .split('\n')
-            .filter((l) => /alert|error|warn/i.test(l))
-            .join('\n')}\n`,
-        );
         await stopBot(restarted);
       }
     }, 120_000);
