@@ -20,6 +20,7 @@ const BENCHES = {
   side_by_side: 'side-by-side.ts',
   simulator: 'sim.ts',
   digests: 'digests.ts',
+  alerts: 'alerts.ts',
   postgres: 'postgres.ts',
 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
