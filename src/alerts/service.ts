@@ -164,6 +164,9 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
   }
 
   async function pollDue() {
+    await reportBacklog(o.now()).catch((err: unknown) =>
+      log.warn('could not count overdue alert polls', { error: String(err) }),
+    );
     const out = await pass();
     await flush();
     return out;

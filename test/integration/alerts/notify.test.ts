@@ -191,6 +191,24 @@ describe('todo alerts', () => {
     expect(dms()).toHaveLength(1);
   });
 
+  it('says in one log line a minute when polls fall behind, and then polls everyone overdue, oldest first', async () => {
+    await h.ask('alice', 'notify on', /alerts are on/);
+    await h.ask('bob', 'notify on', /alerts are on/);
+    // Nobody polled for three minutes (a server too slow for the minute): both are overdue.
+    minutes(3);
+    const from = h.bot.logs.length;
+    const polled = await poll();
+    expect(polled.map((p) => p.userId)).toEqual([PEOPLE.alice.id, PEOPLE.bob.id]);
+    await poll();
+    const behind = h.bot.logs.slice(from).filter((l) => l.includes('todo alert polls are behind'));
+    expect(behind).toHaveLength(1);
+    expect(behind[0]).toContain('"overdue":2');
+    minutes(1);
+    await poll();
+    expect(h.bot.logs.slice(from).filter((l) => l.includes('todo alert polls are behind'))).toHaveLength(1);
+    await h.bot.bot.alerts.disable('T0TEST', PEOPLE.bob.id);
+  });
+
   it('pauses with one DM when the server refuses the token, and resumes (nothing lost) on connecting again', async () => {
     await h.ask('alice', 'notify on', /alerts are on/);
     h.sim.revoke('alice');
