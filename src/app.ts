@@ -16,10 +16,13 @@ import { createDigestSlack } from './listeners/digest-slack.js';
 import { createErrorMiddleware } from './listeners/error-middleware.js';
 import { registerEventListeners } from './listeners/events.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
+import { registerMessageShortcut } from './listeners/message-shortcut.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
+import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
 import { nextWorkTurn } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
+import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './logger.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
 import { NOUNS } from './nouns/index.js';
@@ -27,14 +30,19 @@ import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
+import { createIssueOperations } from './operations/issues.js';
 import { createPeopleResolver } from './operations/people.js';
+import { createPipelineOperations } from './operations/pipelines.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
 import { redact } from './redact.js';
+import { createStepService, type StepService } from './steps/service.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { createClaimStore } from './store/claim-store.js';
 import { createDigestStore } from './store/digest-store.js';
 import type { SqlEngine } from './store/engine.js';
+import { createSealer } from './store/sealer.js';
+import { createStepStore } from './store/step-store.js';
 import type { TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -72,6 +80,8 @@ export interface BotApp {
   platform: Platform;
   dispatch: Dispatch;
   digests: DigestService;
+  /** Workflow Builder steps; `sweep()` fails the ones nobody answered within their hour (a timer calls it too). */
+  steps: StepService;
   alerts: AlertService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
@@ -88,6 +98,9 @@ export interface BotApp {
    */
   shutdown(graceMs: number): Promise<{ interrupted: number }>;
 }
+
+/** How often each replica fails the workflow steps nobody answered in time (one replica takes each). */
+const STEP_SWEEP_MS = 30_000;
 
 /** How long telling people about cut-off requests may take before the bot stops anyway. */
 const NOTICE_MS = 5000;
@@ -176,6 +189,23 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
+  // Workflow Builder steps keep their workflow tokens sealed like people's tokens.
+  const stepStore = createStepStore(engine, createSealer(config.encryption), now);
+  const steps = createStepService({
+    store: stepStore,
+    slack: createStepSlack(app.client),
+    run: {
+      pipelines: createPipelineOperations({ access }),
+      issues: createIssueOperations({ access }),
+      serverUrl: linkUrl,
+    },
+    sessionOf,
+    now,
+    logger,
+    serverUrl: linkUrl,
+    gitlabUrl: config.gitlabUrl,
+    slashCommand: config.slashCommand,
+  });
   const opsDeps = {
     serverUrl: linkUrl,
     access,
@@ -183,6 +213,7 @@ export function createApp(deps: AppDeps): BotApp {
     channels: deps.channels,
     digests,
     unfurls: createUnfurlStore(engine, now),
+    steps: stepStore,
     alerts,
   };
   const account = createAccountOperations(opsDeps);
@@ -212,6 +243,8 @@ export function createApp(deps: AppDeps): BotApp {
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
   registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
+  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
+  registerWorkflowSteps(app, { steps });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;
@@ -253,27 +286,41 @@ export function createApp(deps: AppDeps): BotApp {
     await Promise.all(told);
   };
 
+  let stepSweep: NodeJS.Timeout | undefined;
+  const sweepSteps = () => {
+    steps
+      .sweep()
+      .catch((err: unknown) =>
+        logger.warn('could not sweep workflow steps', { error: err instanceof Error ? err.message : String(err) }),
+      );
+  };
+
   return {
     app,
     platform,
     dispatch,
     digests,
+    steps,
     alerts,
     async start() {
       const started = await slack.start();
       await digests.start();
       await alerts.start();
+      stepSweep = setInterval(sweepSteps, STEP_SWEEP_MS);
+      stepSweep.unref();
       return started;
     },
     listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
       await alerts.stop();
+      clearInterval(stepSweep);
       await digests.stop();
       await app.stop();
     },
     async shutdown(graceMs) {
       await slack.stopAccepting();
+      clearInterval(stepSweep);
       const running = inFlight.size;
       if (running > 0) logger.info('waiting for requests in flight', { count: running, graceMs });
       // No digest starts from now on; one that is posting may finish in the same grace period (one cut

@@ -11,6 +11,11 @@ export const CallbackIds = {
   connect: 'gl:connect',
 } as const;
 
+/** Shortcuts declared in manifest.yml (a test keeps the two equal). */
+export const ShortcutIds = {
+  issueFromMessage: 'gl_issue_from_message',
+} as const;
+
 export const BlockIds = {
   connectToken: 'connect_token',
 } as const;

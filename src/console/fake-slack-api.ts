@@ -7,7 +7,14 @@ import { type Body, truthy } from './fake-slack-wire.js';
 // (always HTTP 200), refuses blocks that break the limits, and records what it showed people on the record of the
 // call (`rec.message`, `rec.view`).
 
-export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Omit<FakeRecord, 'seq'>): Body {
+export function callMethod(
+  w: FakeWorkspace,
+  method: string,
+  body: Body,
+  rec: Omit<FakeRecord, 'seq'>,
+  /** The function execution whose workflow token made the call, if one did. */
+  viaExecution?: string,
+): Body {
   const ok = (extra: Body = {}) => ({ ok: true, ...extra });
   const err = (error: string) => ({ ok: false, error });
   const checkBlocks = (): Body | null => {
@@ -39,14 +46,17 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       if (refused) return err(refused);
       const meta = body.metadata === undefined || ephemeral ? null : parseMetadata(body.metadata);
       if (meta && 'error' in meta) return err(meta.error);
+      const threadTs = !ephemeral && typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : null;
       rec.message = w.addMessage({
         channel: w.resolveChannel(body.channel),
         text: String(body.text ?? ''),
         blocks: body.blocks as unknown[] | undefined,
+        ...(threadTs ? { threadTs } : {}),
         ephemeral,
         visibleTo: ephemeral ? String(body.user) : null,
         source: method,
         ...(meta ? { metadata: meta.metadata } : {}),
+        ...(viaExecution ? { functionExecutionId: viaExecution } : {}),
       });
       return ephemeral
         ? ok({ message_ts: rec.message.ts })
@@ -68,6 +78,16 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       m.source = 'chat.update';
       rec.message = m;
       return ok({ channel: m.channel, ts: m.ts, text: m.text });
+    }
+    case 'chat.getPermalink': {
+      if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
+      const m = w.findMessage({ channel: body.channel, ts: body.message_ts });
+      if (!m) return err('message_not_found');
+      const thread = m.threadTs ? `?thread_ts=${m.threadTs}&cid=${m.channel}` : '';
+      return ok({
+        channel: m.channel,
+        permalink: `https://${w.team.domain}.slack.com/archives/${m.channel}/p${m.ts.replace('.', '')}${thread}`,
+      });
     }
     case 'chat.delete': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
@@ -97,7 +117,10 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
     case 'conversations.history': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
       const channel = w.resolveChannel(body.channel);
-      const shown = [...w.messages.values()].filter((m) => m.channel === channel && !m.deleted && !m.ephemeral);
+      // Replies in threads are not part of a channel's history (conversations.replies reads them).
+      const shown = [...w.messages.values()].filter(
+        (m) => m.channel === channel && !m.deleted && !m.ephemeral && (!m.threadTs || m.threadTs === m.ts),
+      );
       const page = historyPage(shown, body);
       if ('error' in page) return err(page.error);
       const withMetadata = truthy(body.include_all_metadata);
@@ -146,6 +169,22 @@ export function callMethod(w: FakeWorkspace, method: string, body: Body, rec: Om
       w.views.set(id, stored);
       rec.view = stored;
       return ok({ view: stored });
+    }
+    case 'functions.completeSuccess':
+    case 'functions.completeError': {
+      const execution = w.functionExecutions.get(String(body.function_execution_id ?? ''));
+      if (!execution) return err('function_execution_not_found');
+      if (execution.ended !== null) return err('execution_not_in_running_state');
+      if (method === 'functions.completeError') {
+        if (typeof body.error !== 'string' || body.error === '') return err('invalid_arguments');
+        execution.ended = { error: body.error };
+      } else {
+        let outputs = body.outputs;
+        if (typeof outputs === 'string') outputs = JSON.parse(outputs);
+        if (!outputs || typeof outputs !== 'object') return err('invalid_arguments');
+        execution.ended = { outputs: outputs as Record<string, unknown> };
+      }
+      return ok();
     }
     case 'users.info': {
       const u = w.users.get(String(body.user ?? ''));

@@ -28,11 +28,24 @@ export interface FakeMessage {
   version: number;
   source: string;
   files?: { id: string; name: string; content: string }[];
+  /** The ts of the thread it was posted in (chat.postMessage's thread_ts), if any. */
+  threadTs?: string;
   /** Who wrote it when it is not the app's own message (a person's message, for unfurls). */
   user?: string;
   metadata?: MessageMetadata;
   /** chat.unfurl's unfurls by URL; a later call for the same URL replaces its unfurl. */
   unfurls?: Record<string, Record<string, unknown>>;
+  /** Posted with a workflow token: the function execution its buttons belong to (their clicks carry its context). */
+  functionExecutionId?: string;
+}
+
+/** A Workflow Builder step being run (function_executed was sent for it): how it ended, once it did. */
+export interface FakeFunctionExecution {
+  id: string;
+  callbackId: string;
+  inputs: Record<string, unknown>;
+  /** Set by functions.completeSuccess / completeError; a second completion is refused, as Slack does. */
+  ended: { outputs: Record<string, unknown> } | { error: string } | null;
 }
 
 export interface FakeSlackOptions {
@@ -52,6 +65,8 @@ export interface FakeRecord {
   violations: string[];
   message?: FakeMessage;
   view?: Record<string, unknown>;
+  /** The call came with a workflow token (of this function execution) instead of the bot token. */
+  viaExecution?: string;
 }
 
 export class FakeWorkspace extends EventEmitter {
@@ -67,6 +82,10 @@ export class FakeWorkspace extends EventEmitter {
   readonly responseUrls = new Map<string, { channel: string; user: string; originKey: string | null; uses: number }>();
   /** Channels whose posts are refused, with the error (internal to the fake). */
   readonly refusedChannels = new Map<string, string>();
+  /** Workflow Builder steps run, by function execution id. */
+  readonly functionExecutions = new Map<string, FakeFunctionExecution>();
+  /** Workflow tokens handed out (function_executed, and clicks on a step's messages), to their execution. */
+  readonly workflowTokens = new Map<string, string>();
   readonly users: Map<string, FakeUser>;
   protected readonly now: () => Date;
   private seq = 0;
@@ -162,6 +181,8 @@ export class FakeWorkspace extends EventEmitter {
     else
       Object.assign(out, { user: this.bot.userId, bot_id: this.bot.botId, app_id: this.bot.appId, team: this.team.id });
     if (m.blocks) out.blocks = m.blocks;
+    if (m.threadTs) out.thread_ts = m.threadTs;
+    if (m.files) out.files = m.files.map((f) => ({ id: f.id, name: f.name, title: f.name }));
     if (m.version > 1) out.edited = { user: m.user ?? this.bot.userId, ts: m.ts };
     if (m.unfurls)
       out.attachments = Object.entries(m.unfurls).map(([url, u], i) => ({ ...u, from_url: url, id: i + 1 }));

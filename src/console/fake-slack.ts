@@ -16,7 +16,13 @@ import { FakeSocketMode } from './fake-socket.js';
 // what it holds is fake-slack-state.ts, the methods fake-slack-api.ts, response_urls
 // fake-slack-response-url.ts.
 
-export type { FakeMessage, FakeRecord, FakeSlackOptions, FakeUser } from './fake-slack-state.js';
+export type {
+  FakeFunctionExecution,
+  FakeMessage,
+  FakeRecord,
+  FakeSlackOptions,
+  FakeUser,
+} from './fake-slack-state.js';
 
 export class FakeSlack extends FakeWorkspace {
   private readonly rateLimits = new Map<string, { remaining: number; retryAfter: number }>();
@@ -88,6 +94,23 @@ export class FakeSlack extends FakeWorkspace {
     const id = crypto.randomBytes(10).toString('hex');
     this.responseUrls.set(id, { channel: meta.channel, user: meta.user, originKey: meta.originKey ?? null, uses: 0 });
     return `${this.baseUrl}/response/${id}`;
+  }
+
+  /**
+   * A Workflow Builder step Slack starts running (function_executed): its execution id and the workflow token that
+   * comes with it. Like Slack's, the token works for the Web API until the execution ends, and is refused after.
+   */
+  startFunctionExecution(callbackId: string, inputs: Record<string, unknown>): { executionId: string; token: string } {
+    const executionId = this.nextId('Fx');
+    this.functionExecutions.set(executionId, { id: executionId, callbackId, inputs, ended: null });
+    return { executionId, token: this.issueWorkflowToken(executionId) };
+  }
+
+  /** Another workflow token for an execution (a click on a message posted with one carries a fresh one). */
+  issueWorkflowToken(executionId: string): string {
+    const token = `xwfp-${crypto.randomBytes(12).toString('hex')}`;
+    this.workflowTokens.set(token, executionId);
+    return token;
   }
 
   /** Links a person is typing: the unfurl_id Slack's link_shared carries for them (source `composer`). */
@@ -192,8 +215,16 @@ export class FakeSlack extends FakeWorkspace {
         this.appToken && token === this.appToken && !this.refusedAppToken
           ? { ok: true, url: `ws://127.0.0.1:${this.port}/socket/${this.nextId('S')}` }
           : { ok: false, error: token === this.botToken ? 'not_allowed_token_type' : 'invalid_auth' };
-    } else if (token !== this.botToken) response = { ok: false, error: 'invalid_auth' };
-    else response = callMethod(this, method, body, rec);
+    } else if (token === this.botToken) response = callMethod(this, method, body, rec);
+    else if (this.workflowTokens.has(token)) {
+      const execution = this.functionExecutions.get(this.workflowTokens.get(token) as string);
+      // Slack revokes a workflow token once its step has completed.
+      if (execution) rec.viaExecution = execution.id;
+      response =
+        execution && execution.ended === null
+          ? callMethod(this, method, body, rec, execution.id)
+          : { ok: false, error: 'token_revoked' };
+    } else response = { ok: false, error: 'invalid_auth' };
     rec.ok = response.ok === true;
     if (!rec.ok && typeof response.error === 'string') rec.error = response.error;
     this.record(rec);

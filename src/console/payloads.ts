@@ -56,6 +56,8 @@ export function blockActionsBody(o: {
   button: ClickedButton;
   responseUrl: string;
   triggerId: string;
+  /** A message a Workflow Builder step posted with its workflow token: the click carries the step's context. */
+  functionContext?: { executionId: string; callbackId: string; inputs: Record<string, unknown>; token: string };
 }): string {
   const payload: Record<string, unknown> = {
     type: 'block_actions',
@@ -81,6 +83,11 @@ export function blockActionsBody(o: {
   };
   if (!o.ephemeral && o.message) {
     payload.message = { type: 'message', ts: o.messageTs, text: o.message.text, blocks: o.message.blocks };
+  }
+  if (o.functionContext) {
+    const f = o.functionContext;
+    payload.function_data = { execution_id: f.executionId, function: { callback_id: f.callbackId }, inputs: f.inputs };
+    payload.bot_access_token = f.token;
   }
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
@@ -139,7 +146,68 @@ export function viewSubmissionBody(o: {
   return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
 }
 
+/**
+ * A message shortcut used on a message (type `message_action`): the whole message as Slack shows it, its channel,
+ * a trigger_id for the form and a response_url for private answers.
+ */
+export function messageShortcutBody(o: {
+  user: SlackPerson;
+  callbackId: string;
+  channel: string;
+  message: Record<string, unknown> & { ts: string };
+  responseUrl: string;
+  triggerId: string;
+}): string {
+  const payload = {
+    type: 'message_action',
+    token: 'verification-token-unused',
+    action_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    team: TEAM,
+    user: { id: o.user.id, username: o.user.name, name: o.user.name, team_id: TEAM.id },
+    channel: { id: o.channel, name: `chan-${o.channel.toLowerCase()}` },
+    is_enterprise_install: false,
+    enterprise: null,
+    callback_id: o.callbackId,
+    trigger_id: o.triggerId,
+    response_url: o.responseUrl,
+    message_ts: o.message.ts,
+    message: o.message,
+  };
+  return new URLSearchParams({ payload: JSON.stringify(payload) }).toString();
+}
+
 let eventCount = 0;
+
+/** A Workflow Builder step reached in a workflow: the function_executed Slack sends the app that declared it. */
+export function functionExecutedEvent(o: {
+  callbackId: string;
+  title: string;
+  inputs: Record<string, unknown>;
+  executionId: string;
+  workflowExecutionId: string;
+  token: string;
+}): Record<string, unknown> {
+  return {
+    type: 'function_executed',
+    function: {
+      id: `Fn${o.callbackId.toUpperCase().replace(/[^A-Z0-9]/g, '')}`,
+      callback_id: o.callbackId,
+      title: o.title,
+      type: 'app',
+      input_parameters: [],
+      output_parameters: [],
+      app_id: APP_ID,
+      date_created: 1_700_000_000,
+      date_updated: 1_700_000_000,
+      date_deleted: 0,
+    },
+    inputs: o.inputs,
+    function_execution_id: o.executionId,
+    workflow_execution_id: o.workflowExecutionId,
+    event_ts: `${(Date.now() / 1000).toFixed(6)}`,
+    bot_access_token: o.token,
+  };
+}
 
 /** An Events API callback, as Slack posts it to the request URL; each has its own event_id, as Slack's do. */
 export function eventCallbackBody(event: Record<string, unknown>): string {

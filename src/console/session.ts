@@ -1,10 +1,11 @@
 import { NoopButtons } from '../buttons/common.js';
-import { actionIdFor, BlockIds } from '../ids.js';
+import { actionIdFor, BlockIds, ShortcutIds } from '../ids.js';
 import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
 import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
+import { describeStepEnd, parseStepLine, STEP_HELP } from './step-command.js';
 
 // The console's conversation: one line in, what Slack would have shown out. Lines are
 // slash commands, button presses by number, or console commands (as, tick, help, quit).
@@ -55,7 +56,11 @@ const HELP = [
   '  as <user>            act as alice, bob, root or eve (each is connected with its simulator token)',
   '  home                 open your Home tab in Slack: your connection, todos, merge requests, issues, digests',
   '  post <text>          post a message in #demo as yourself; links of the server in it are previewed',
+  '  shortcut issue <n>   "Create issue" on message n: the issue form, filled in from the message; the',
+  '                       answer goes in its thread (messages in channels are numbered like buttons, and',
+  '                       a message keeps its number when it is updated)',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
+  STEP_HELP,
   '  y, n                 answer the last "Yes, …" prompt of a typed command (its Yes or Never mind)',
   '  help, quit',
   'What the bot sends on its own (a digest on its cron, a DM) is printed when it is sent.',
@@ -64,8 +69,12 @@ const HELP = [
 /** The "Never mind" of a typed command's confirmation prompt. */
 const DISMISS_ACTION = actionIdFor(NoopButtons.dismiss);
 
-/** A record of something people see: a message the app sent or changed, or a view it opened or published. */
-const shows = (r: FakeRecord): boolean => (!!r.message && !r.message.user) || (!!r.view && r.ok);
+/**
+ * A record of something people see: a message the app sent or changed, a view it opened or published, or a
+ * workflow step it completed.
+ */
+const shows = (r: FakeRecord): boolean =>
+  (!!r.message && !r.message.user) || (!!r.view && r.ok) || (r.ok && r.method.startsWith('functions.complete'));
 
 /** Which numbers a message's buttons got, for the version of it that was shown. */
 interface NumberedMessage {
@@ -90,6 +99,19 @@ export function createSession(d: SessionDeps): Session {
   let user = 'alice';
   let nextNumber = 1;
   const buttons = new Map<number, NumberedButton>();
+  /** Messages shown in channels (not ephemeral ones), by number, for message shortcuts; a message keeps its number. */
+  let nextMessage = 1;
+  const messageNumbers = new Map<string, number>();
+  const numberedMessages = new Map<number, string>();
+  const messageNumberOf = (m: FakeMessage): number | null => {
+    if (m.ephemeral) return null;
+    const known = messageNumbers.get(m.key);
+    if (known !== undefined) return known;
+    const n = nextMessage++;
+    messageNumbers.set(m.key, n);
+    numberedMessages.set(n, m.key);
+    return n;
+  };
   const numbered = new Map<string, NumberedMessage>();
   const quietMs = d.quietMs ?? 250;
   const turnTimeoutMs = d.turnTimeoutMs ?? 15_000;
@@ -141,6 +163,17 @@ export function createSession(d: SessionDeps): Session {
   }
 
   function where(m: FakeMessage): string {
+    return `${place(m)}${threadOf(m)}`;
+  }
+
+  /** ", in the thread of message 3" for a reply in a thread. */
+  function threadOf(m: FakeMessage): string {
+    if (!m.threadTs || m.threadTs === m.ts) return '';
+    const parent = messageNumbers.get(`${m.channel}:${m.threadTs}`);
+    return parent === undefined ? ', in a thread' : `, in the thread of message ${parent}`;
+  }
+
+  function place(m: FakeMessage): string {
     if (m.user) return `${userName(m.user) ?? m.user} in ${channelLabel(m.channel)}`;
     if (m.ephemeral) {
       const only = m.visibleTo && m.visibleTo !== person().id ? (userName(m.visibleTo) ?? m.visibleTo) : 'you';
@@ -165,12 +198,14 @@ export function createSession(d: SessionDeps): Session {
       if (no && yes && !m.user) lastPrompt = { yes: yes.number, no: no.number };
     }
     const edited = m.version > 1 && !m.user ? ', updated' : '';
+    const numberShown = messageNumberOf(m);
+    const numberText = numberShown === null ? '' : ` · message ${numberShown}`;
     const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
     // Link previews Slack shows under a message, as the bot unfurled them.
     const unfurls = Object.values(m.unfurls ?? {}).map(
       (u) => `▏ ${render(u.blocks as unknown[] | undefined, '', null).text.replace(/\n/g, '\n▏ ')}`,
     );
-    return `┌ ${where(m)}${edited}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
+    return `┌ ${where(m)}${edited}${numberText}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
   }
 
   /** A Home tab as published: its buttons numbered, and the only Home of its person whose buttons work. */
@@ -190,6 +225,13 @@ export function createSession(d: SessionDeps): Session {
       return;
     }
     const out = it.messages().map(describe);
+    for (const rec of it.records(shows)) {
+      const ended = describeStepEnd(rec, d.fake);
+      if (ended) {
+        printedViews.add(rec.seq);
+        out.push(ended);
+      }
+    }
     for (const rec of it.records((r: FakeRecord) => r.method === 'views.publish' && r.ok && !!r.view)) {
       printedViews.add(rec.seq);
       out.push(describeHome(String(rec.body.user_id), rec.view as Record<string, unknown>));
@@ -228,6 +270,9 @@ export function createSession(d: SessionDeps): Session {
           const gone = removal(m);
           if (gone) out.push(gone);
         } else if (numbered.get(m.key)?.version !== m.version) out.push(describe(m));
+      } else if (describeStepEnd(r, d.fake) && !printedViews.has(r.seq)) {
+        printedViews.add(r.seq);
+        out.push(describeStepEnd(r, d.fake) as string);
       } else if (r.method === 'views.publish' && r.ok && r.view && !printedViews.has(r.seq)) {
         printedViews.add(r.seq);
         out.push(describeHome(String(r.body.user_id), r.view));
@@ -255,14 +300,20 @@ export function createSession(d: SessionDeps): Session {
     for (const b of blocks) {
       if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
       const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
-      const answer = await d.ask(`  ${label}${inputHint(b.element)}${b.optional ? ' (optional)' : ''}: `, {
+      // A field the form fills in is shown; Enter keeps it as it is, "-" empties it.
+      const filled = (b.element as { initial_value?: unknown } | undefined)?.initial_value;
+      const prefilled = typeof filled === 'string' && filled !== '' ? filled : null;
+      if (prefilled !== null) d.write(`  ${label} is filled in:\n${indent(prefilled).replace(/^/gm, '  ')}`);
+      const keep = prefilled !== null ? ' (Enter keeps it, - empties it)' : '';
+      const answer = await d.ask(`  ${label}${inputHint(b.element)}${b.optional ? ' (optional)' : ''}${keep}: `, {
         secret: isSecretInput(b, label),
       });
       if (answer === null) {
         d.write('  (form cancelled)');
         return;
       }
-      values[b.block_id] = answer.trim() === '' ? null : answer;
+      if (prefilled !== null && answer.trim() === '') continue;
+      values[b.block_id] = answer.trim() === '' || (prefilled !== null && answer.trim() === '-') ? null : answer;
     }
     const submitted = await d.slack.submitView(person(), view, values);
     // A form's empty acknowledgement may be all there is (the form just closes), or the answer follows it.
@@ -427,6 +478,42 @@ export function createSession(d: SessionDeps): Session {
         d.write(maskTokens(describe(d.fake.messages.get(message.key) ?? message)));
         const answers = it.messages().filter((m) => m.key !== message.key);
         if (answers.length > 0) d.write(answers.map(describe).join('\n'));
+        return true;
+      }
+      case 'shortcut': {
+        const [what, n] = rest;
+        if (what?.toLowerCase() !== 'issue' || !n || !/^\d+$/.test(n)) {
+          d.write(
+            'Which message? e.g. shortcut issue 2 ("Create issue" on message 2; messages in channels are numbered).',
+          );
+          return true;
+        }
+        const key = numberedMessages.get(Number(n));
+        const message = key ? d.fake.messages.get(key) : undefined;
+        if (!message || message.deleted) {
+          d.write(
+            key
+              ? `Message ${n} has since been deleted.`
+              : nextMessage > 1
+                ? `There is no message ${n}; messages so far are 1–${nextMessage - 1}.`
+                : 'No messages in channels yet: post one first.',
+          );
+          return true;
+        }
+        const it = await d.slack.shortcut(person(), ShortcutIds.issueFromMessage, message);
+        await settle(it);
+        await show(it);
+        return true;
+      }
+      case 'step': {
+        const parsed = parseStepLine(line.slice(word.length), d.people);
+        if (!parsed.ok) {
+          d.write(parsed.error);
+          return true;
+        }
+        const { it } = await d.slack.runStep(parsed.step, parsed.inputs);
+        await settle(it);
+        await show(it);
         return true;
       }
       case 'tick':

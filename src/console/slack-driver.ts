@@ -2,6 +2,8 @@ import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import {
   blockActionsBody,
   eventCallbackBody,
+  functionExecutedEvent,
+  messageShortcutBody,
   type SlackPerson,
   slashCommandBody,
   viewActionsBody,
@@ -280,6 +282,7 @@ export class SlackDriver {
     const triggerId = fake.issueTrigger();
     const it = new Interaction(fake, fake.lastSeq, { channel: m.channel, user, triggerId });
     const responseUrl = fake.registerResponseUrl({ channel: m.channel, user: user.id, originKey: m.key });
+    const execution = m.functionExecutionId ? fake.functionExecutions.get(m.functionExecutionId) : undefined;
     const raw = blockActionsBody({
       user,
       channel: m.channel,
@@ -289,6 +292,16 @@ export class SlackDriver {
       button,
       responseUrl,
       triggerId,
+      ...(execution
+        ? {
+            functionContext: {
+              executionId: execution.id,
+              callbackId: execution.callbackId,
+              inputs: execution.inputs,
+              token: fake.issueWorkflowToken(execution.id),
+            },
+          }
+        : {}),
     });
     it.ack = await this.post(raw, sign);
     return it;
@@ -340,6 +353,54 @@ export class SlackDriver {
     return { message, it };
   }
 
+  /**
+   * A person's message as Slack keeps it, with no event sent for it: its text as Slack writes it (markup and all),
+   * optionally with files (by name) or in the thread of `threadTs`.
+   */
+  writeMessage(
+    user: SlackPerson,
+    channel: string,
+    text: string,
+    o: { files?: readonly string[]; threadTs?: string } = {},
+  ): FakeMessage {
+    const fake = this.o.fake;
+    const files = (o.files ?? []).map((name) => ({ id: fake.nextId('F'), name, content: '' }));
+    return fake.addMessage({
+      channel,
+      text,
+      ephemeral: false,
+      visibleTo: null,
+      source: 'person',
+      user: user.id,
+      ...(files.length ? { files } : {}),
+      ...(o.threadTs ? { threadTs: o.threadTs } : {}),
+    });
+  }
+
+  /** A message shortcut (`callbackId`) used by `user` on a message: its form opens with the trigger_id. */
+  async shortcut(
+    user: SlackPerson,
+    callbackId: string,
+    message: FakeMessage,
+    sign?: SignOptions,
+  ): Promise<Interaction> {
+    const fake = this.o.fake;
+    const m = fake.messages.get(message.key) ?? message;
+    const triggerId = fake.issueTrigger();
+    const it = new Interaction(fake, fake.lastSeq, { channel: m.channel, user, triggerId });
+    const responseUrl = fake.registerResponseUrl({ channel: m.channel, user: user.id });
+    const raw = messageShortcutBody({
+      user,
+      callbackId,
+      channel: m.channel,
+      message: fake.apiMessage(m, false) as Record<string, unknown> & { ts: string },
+      responseUrl,
+      triggerId,
+    });
+    it.ack = await this.post(raw, sign);
+    return it;
+  }
+
   /** A person's message of these links alone, posted: the message, and the link_shared event. */
   shareLinks(user: SlackPerson, channel: string, urls: string[]): Promise<{ message: FakeMessage; it: Interaction }> {
     return this.postMessage(user, channel, urls.join(' '), urls);
@@ -362,6 +423,45 @@ export class SlackDriver {
       links,
     });
     return { unfurlId, it };
+  }
+
+  /**
+   * A workflow reaches a Workflow Builder step of the app: Slack starts a function execution and sends
+   * function_executed with its workflow token. `deliver` posts the same callback again (a retry: same event_id).
+   */
+  async runStep(
+    step: { callbackId: string; title: string },
+    inputs: Record<string, unknown>,
+  ): Promise<{ it: Interaction; executionId: string; deliver(o?: { retry?: number }): Promise<Ack> }> {
+    const fake = this.o.fake;
+    const { executionId, token } = fake.startFunctionExecution(step.callbackId, inputs);
+    const event = functionExecutedEvent({
+      callbackId: step.callbackId,
+      title: step.title,
+      inputs,
+      executionId,
+      workflowExecutionId: fake.nextId('Wx'),
+      token,
+    });
+    const raw = eventCallbackBody(event);
+    const it = new Interaction(fake, fake.lastSeq, { channel: null, user: { id: '', name: '' }, triggerId: '' });
+    // Slack signs each delivery anew: here each one a second before the previous, so each has its own signature.
+    const first = Math.floor(Date.now() / 1000);
+    let sent = 0;
+    const deliver = async (o: { retry?: number } = {}) => {
+      const timestamp = first - sent;
+      sent += 1;
+      const { headers, body } = signedRequest(this.o.signingSecret, raw, { timestamp });
+      headers['content-type'] = 'application/json';
+      if (o.retry) {
+        headers['x-slack-retry-num'] = String(o.retry);
+        headers['x-slack-retry-reason'] = 'http_timeout';
+      }
+      const res = await fetch(`${this.o.botUrl}/slack/events`, { method: 'POST', headers, body });
+      return { status: res.status, text: await res.text(), json: null };
+    };
+    it.ack = await deliver();
+    return { it, executionId, deliver };
   }
 
   /** An Events API event (e.g. app_home_opened), signed like Slack's. */

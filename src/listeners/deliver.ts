@@ -2,6 +2,7 @@ import type { WebClient } from '@slack/web-api';
 import type { Reply } from '../nouns/types.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { plainText } from '../views/mrkdwn.js';
+import { buildThreadRefused } from '../views/thread-reply.js';
 import type { Respond } from './respond.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),
@@ -56,6 +57,8 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       await say(d, reply.message, reply.inChannel ?? false);
       if (reply.after) await deliver(d, reply.after);
       return;
+    case 'thread':
+      return replyInThread(d, reply.threadTs, reply.message);
     case 'modal':
       if (!d.triggerId) throw new Error('a modal needs a trigger_id');
       await d.client.views.open({ trigger_id: d.triggerId, view: reply.view });
@@ -101,6 +104,40 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
         title: plainText(reply.file.title),
       });
       return say(d, reply.message, reply.inChannel);
+    }
+  }
+}
+
+/** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
+function slackRefusal(err: unknown): string | null {
+  const e = err as { code?: unknown; data?: { error?: unknown } };
+  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
+}
+
+/**
+ * Posts into the thread; when Slack will not take it from the bot (not a member, archived, restricted), the person
+ * reads why and the reply privately: through the request's response_url, else ephemeral, else in a DM.
+ */
+async function replyInThread(d: Delivery, threadTs: string, m: SlackMessage): Promise<void> {
+  if (!d.channelId) return say(d, m);
+  try {
+    await d.client.chat.postMessage({
+      channel: d.channelId,
+      thread_ts: threadTs,
+      ...asResponse(m),
+      unfurl_links: false,
+    });
+    return;
+  } catch (err) {
+    const refused = slackRefusal(err);
+    if (!refused) throw err;
+    const privately = buildThreadRefused(refused, d.channelId, m);
+    if (d.respond) return say(d, privately);
+    try {
+      await d.client.chat.postEphemeral({ channel: d.channelId, user: d.userId, ...asResponse(privately) });
+    } catch (again) {
+      if (!slackRefusal(again)) throw again;
+      await say({ ...d, channelId: null }, privately);
     }
   }
 }

@@ -44,6 +44,7 @@ function askedOf(body: Body): Asked {
     return { kind: 'button', label: str(obj(first.text).text) ?? 'a button' };
   }
   if (body.type === 'view_submission') return { kind: 'form' };
+  if (body.type === 'message_action') return { kind: 'button', label: 'a message shortcut' };
   return { kind: 'event' };
 }
 

@@ -14,6 +14,14 @@ export const IssueModals = defineModals('issue', {
       t: z.string().max(40).optional(),
     })
     .strict(),
+  /** The form opened from a message's "Create issue" shortcut: the project (unless asked in the form), the thread. */
+  fromMessage: z
+    .object({
+      p: ProjectKeySchema.optional(),
+      /** The ts of the thread the answer goes to. */
+      th: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
+    })
+    .strict(),
 });
 
 /** Block ids of the create form's inputs; each input's action_id is the same word. */
@@ -24,6 +32,8 @@ export const IssueFormFields = {
   assignees: 'assignees',
   due: 'due',
   confidential: 'confidential',
+  /** Only in a form opened without a project. */
+  project: 'project',
 } as const;
 
 export type IssueFormField = keyof typeof IssueFormFields;

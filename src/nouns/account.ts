@@ -15,44 +15,52 @@ import { ephemeral, noun, type Reply } from './types.js';
 
 // The account and channel commands, and the buttons that belong to no one noun.
 
-const n = noun('account', (d) => createAccountOperations(d));
+const accountNoun = noun('account', (deps) =>
+  Object.assign(createAccountOperations(deps), {
+    /** The Workflow Builder steps the person always allows, listed under whoami with Revoke. */
+    stepConsents: (teamId: string, userId: string) => deps.steps.consents(teamId, userId),
+  }),
+);
 
-export const account = n.define({
+export const account = accountNoun.define({
   commands: {
-    async help(cmd, _ctx, s) {
-      const result = buildHelp(cmd.args.topic, {
-        slashCommand: s.slashCommand,
-        ships: (key) => s.ships(key as CommandKey),
+    async help(command, _ctx, platform) {
+      const result = buildHelp(command.args.topic, {
+        slashCommand: platform.slashCommand,
+        ships: (key) => platform.ships(key as CommandKey),
       });
       return ephemeral(result.ok ? buildHelpMessage(result.help) : buildUsageMessage(result.error));
     },
-    async connect(_cmd, ctx, s) {
+    async connect(_cmd, ctx, platform) {
       return {
         kind: 'modal',
         view: buildConnectModal({
-          serverUrl: s.serverUrl,
-          slashCommand: s.slashCommand,
-          privateMetadata: s.connectMetadata(ctx.channelId),
+          serverUrl: platform.serverUrl,
+          slashCommand: platform.slashCommand,
+          privateMetadata: platform.connectMetadata(ctx.channelId),
         }),
       };
     },
-    async disconnect(_cmd, ctx, s, ops) {
-      return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl));
+    async disconnect(_cmd, ctx, platform, ops) {
+      return ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), platform.serverUrl));
     },
-    async whoami(_cmd, ctx, s, ops) {
-      const [timeZone, alerts] = await Promise.all([s.timeZoneOf(ctx.actor.userId), ops.alertSetting(ctx.actor)]);
+    async whoami(_cmd, ctx, platform, ops) {
+      const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+      const stepConsents = await ops.stepConsents(ctx.actor.teamId, ctx.actor.userId);
+      const alerts = await ops.alertSetting(ctx.actor);
       return ephemeral(
         buildWhoami(await ctx.session.connection(), {
-          serverUrl: s.serverUrl,
-          slashCommand: s.slashCommand,
+          serverUrl: platform.serverUrl,
+          slashCommand: platform.slashCommand,
           timeZone,
+          stepConsents,
           alerts,
           now: ctx.now,
         }),
       );
     },
-    async use(cmd, ctx, s, ops) {
-      if (cmd.flags.clear) {
+    async use(command, ctx, platform, ops) {
+      if (command.flags.clear) {
         const previous = await ops.clearProject(ctx);
         return {
           kind: 'message',
@@ -60,11 +68,17 @@ export const account = n.define({
           inChannel: previous !== null,
         };
       }
-      if (cmd.target.kind !== 'project' || !cmd.target.project) {
-        return ephemeral(buildChannelDefaultShown(await ops.channelProject(ctx), s.slashCommand));
+      if (command.target.kind !== 'project' || !command.target.project) {
+        return ephemeral(buildChannelDefaultShown(await ops.channelProject(ctx), platform.slashCommand));
       }
-      const { project, webUrl, isPublic } = await ops.useProject(ctx, cmd.target.project);
-      const set = { project, webUrl, actorId: ctx.actor.userId, slashCommand: s.slashCommand, ships: s.ships };
+      const { project, webUrl, isPublic } = await ops.useProject(ctx, command.target.project);
+      const set = {
+        project,
+        webUrl,
+        actorId: ctx.actor.userId,
+        slashCommand: platform.slashCommand,
+        ships: platform.ships,
+      };
       if (isPublic) return { kind: 'message', message: buildChannelDefaultSet(set), inChannel: true };
       // Not everyone here may see a non-public project: its name and link go to the person alone, and the
       // channel hears only that a default was set.
@@ -78,30 +92,30 @@ export const account = n.define({
   buttons: [
     // Opened straight away: the click's trigger_id lives three seconds. Connecting from the Home tab draws the
     // Home again once connected.
-    n.on(
+    accountNoun.on(
       AccountButtons.connect,
-      async (_v, ctx, s): Promise<Reply> => ({
+      async (_value, ctx, platform): Promise<Reply> => ({
         kind: 'modal',
         view: buildConnectModal({
-          serverUrl: s.serverUrl,
-          slashCommand: s.slashCommand,
-          privateMetadata: s.connectMetadata(ctx.channelId, { home: ctx.surface === 'home' }),
+          serverUrl: platform.serverUrl,
+          slashCommand: platform.slashCommand,
+          privateMetadata: platform.connectMetadata(ctx.channelId, { home: ctx.surface === 'home' }),
         }),
       }),
     ),
-    n.on(
+    accountNoun.on(
       AccountButtons.disconnect,
-      async (_v, ctx, s, ops): Promise<Reply> =>
-        ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), s.serverUrl)),
+      async (_value, ctx, platform, ops): Promise<Reply> =>
+        ephemeral(buildDisconnected(await ops.disconnect(ctx.actor), platform.serverUrl)),
     ),
     // A link button opens its URL in the browser; Slack still reports the click, which needs no answer.
-    n.on(LinkButtons.open, async (): Promise<Reply> => ({ kind: 'none' })),
-    n.on(NoopButtons.dismiss, async (): Promise<Reply> => ({ kind: 'delete' })),
-    n.on(
+    accountNoun.on(LinkButtons.open, async (): Promise<Reply> => ({ kind: 'none' })),
+    accountNoun.on(NoopButtons.dismiss, async (): Promise<Reply> => ({ kind: 'delete' })),
+    accountNoun.on(
       ListButtons.page,
-      async (v, ctx, s): Promise<Reply> => ({
+      async (value, ctx, platform): Promise<Reply> => ({
         kind: 'update',
-        message: await s.redrawList({ query: v.q, page: v.n }, ctx),
+        message: await platform.redrawList({ query: value.q, page: value.n }, ctx),
       }),
     ),
   ],

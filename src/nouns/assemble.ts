@@ -26,7 +26,7 @@ import type {
 // on top of the Home, drawn again; and whatever a person does, the Home forgets its reads of them.
 
 export interface Dispatch {
-  command(key: CommandKey): ((cmd: Command, ctx: CommandContext) => Promise<Reply>) | undefined;
+  command(key: CommandKey): ((command: Command, ctx: CommandContext) => Promise<Reply>) | undefined;
   button(name: string): ((value: unknown, ctx: ButtonContext) => Promise<Reply>) | undefined;
   /** Every registered button, for decoding clicks. */
   readonly buttonDefs: ReadonlyMap<string, ButtonDef>;
@@ -49,34 +49,35 @@ export function findRegistrationGaps(nouns: readonly Noun[], spec: readonly { ke
   const buttonOwner = new Map<string, string>();
   const modalOwner = new Map<string, string>();
   const eventOwner = new Map<string, string>();
-  const homeOwners = nouns.filter((n) => n.drawsHome).map((n) => n.name);
+  const homeOwners = nouns.filter((noun) => noun.drawsHome).map((noun) => noun.name);
   if (homeOwners.length > 1) problems.push(`the Home tab is drawn by ${homeOwners.join(' and ')}`);
-  for (const n of nouns) {
-    for (const type of n.eventTypes) {
+  for (const noun of nouns) {
+    for (const type of noun.eventTypes) {
       const owner = eventOwner.get(type);
-      if (owner) problems.push(`event ${type} is answered by both ${owner} and ${n.name}`);
-      eventOwner.set(type, n.name);
+      if (owner) problems.push(`event ${type} is answered by both ${owner} and ${noun.name}`);
+      eventOwner.set(type, noun.name);
     }
-    for (const key of n.commandKeys) {
+    for (const key of noun.commandKeys) {
       const owner = commandOwner.get(key);
-      if (owner) problems.push(`command ${key} is registered by both ${owner} and ${n.name}`);
-      commandOwner.set(key, n.name);
+      if (owner) problems.push(`command ${key} is registered by both ${owner} and ${noun.name}`);
+      commandOwner.set(key, noun.name);
     }
-    for (const def of n.buttonDefs) {
+    for (const def of noun.buttonDefs) {
       const owner = buttonOwner.get(def.name);
-      if (owner) problems.push(`button ${def.name} is registered by both ${owner} and ${n.name}`);
-      buttonOwner.set(def.name, n.name);
+      if (owner) problems.push(`button ${def.name} is registered by both ${owner} and ${noun.name}`);
+      buttonOwner.set(def.name, noun.name);
     }
-    for (const def of n.modalDefs) {
+    for (const def of noun.modalDefs) {
       const owner = modalOwner.get(def.name);
-      if (owner) problems.push(`modal ${def.name} is registered by both ${owner} and ${n.name}`);
-      modalOwner.set(def.name, n.name);
+      if (owner) problems.push(`modal ${def.name} is registered by both ${owner} and ${noun.name}`);
+      modalOwner.set(def.name, noun.name);
     }
   }
   // Every command of the language is carried out: none may answer "not available".
-  for (const e of spec) if (!commandOwner.has(e.key)) problems.push(`command ${e.key} has no handler`);
+  for (const entry of spec) if (!commandOwner.has(entry.key)) problems.push(`command ${entry.key} has no handler`);
   for (const key of commandOwner.keys()) {
-    if (!spec.some((e) => e.key === key)) problems.push(`command ${key} is registered but not in the command table`);
+    if (!spec.some((entry) => entry.key === key))
+      problems.push(`command ${key} is registered but not in the command table`);
   }
   return problems;
 }
@@ -89,7 +90,7 @@ export function assemble(
   const gaps = findRegistrationGaps(nouns, SPEC);
   if (gaps.length > 0) throw new Error(`the nouns do not fit together:\n${gaps.join('\n')}`);
 
-  const commands = new Map<CommandKey, (cmd: Command, ctx: CommandContext) => Promise<Reply>>();
+  const commands = new Map<CommandKey, (command: Command, ctx: CommandContext) => Promise<Reply>>();
   const lists = new Map<CommandKey, BoundNoun['lists'] extends ReadonlyMap<CommandKey, infer R> ? R : never>();
   const buttons = new Map<string, (value: unknown, ctx: ButtonContext) => Promise<Reply>>();
   const buttonDefs = new Map<string, ButtonDef>();
@@ -98,22 +99,22 @@ export function assemble(
   const events = new Map<SlackEventType, (event: unknown, ctx: RequestContext) => Promise<Reply>>();
   let home: BoundNoun['home'] = null;
 
-  const redrawList: Platform['redrawList'] = async (place, ctx, o = {}) => {
+  const redrawList: Platform['redrawList'] = async (place, ctx, options = {}) => {
     const parsed = parseCommand(place.query, {
       serverUrl: [base.serverUrl, base.gitlabUrl],
       slashCommand: base.slashCommand,
     });
     const render = parsed.ok ? lists.get(parsed.command.key) : undefined;
-    if (!parsed.ok || !render || (o.expect && parsed.command.key !== o.expect)) {
+    if (!parsed.ok || !render || (options.expect && parsed.command.key !== options.expect)) {
       throw new StaleActionError('the list this button belongs to cannot be read again');
     }
-    const cmd = parsed.command as Command & { flags: { page?: number } };
-    const paged = { ...cmd, flags: { ...cmd.flags, page: place.page } } as Command;
-    return render(paged, ctx, place, o.notice);
+    const command = parsed.command as Command & { flags: { page?: number } };
+    const paged = { ...command, flags: { ...command.flags, page: place.page } } as Command;
+    return render(paged, ctx, place, options.notice);
   };
-  const redrawHome: Platform['redrawHome'] = (ctx, o = {}) => {
+  const redrawHome: Platform['redrawHome'] = (ctx, redraw = {}) => {
     if (!home) throw new Error('no noun draws the Home tab');
-    return home.render(ctx, o);
+    return home.render(ctx, redraw);
   };
   const platform: Platform = { ...base, redrawList, redrawHome, ships: (key) => commands.has(key) };
   const words = { serverUrl: base.serverUrl, slashCommand: base.slashCommand };
@@ -151,23 +152,23 @@ export function assemble(
     }
   };
 
-  for (const n of nouns) {
-    const bound = n.bind(deps, platform);
+  for (const noun of nouns) {
+    const bound = noun.bind(deps, platform);
     for (const [key, handle] of bound.commands) commands.set(key, handle);
     for (const [key, render] of bound.lists) {
       lists.set(key, render);
       if (!commands.has(key)) commands.set(key, listCommand(render));
     }
-    for (const [name, b] of bound.buttons) {
-      buttons.set(name, (value, ctx) => answer(ctx.surface, ctx, () => b.handle(value, ctx)));
-      buttonDefs.set(name, b.def);
+    for (const [name, button] of bound.buttons) {
+      buttons.set(name, (value, ctx) => answer(ctx.surface, ctx, () => button.handle(value, ctx)));
+      buttonDefs.set(name, button.def);
     }
-    for (const [name, m] of bound.modals) {
+    for (const [name, modal] of bound.modals) {
       modals.set(name, async (value, ctx) => {
-        const given = await acted(ctx.actor, () => m.handle(value, ctx));
+        const given = await acted(ctx.actor, () => modal.handle(value, ctx));
         return given.kind === 'accept' ? { kind: 'accept', reply: () => answer(ctx.surface, ctx, given.reply) } : given;
       });
-      modalDefs.set(name, m.def);
+      modalDefs.set(name, modal.def);
     }
     for (const [type, handle] of bound.events) events.set(type, handle);
     if (bound.home) home = bound.home;
@@ -178,7 +179,7 @@ export function assemble(
     dispatch: {
       command: (key) => {
         const handle = commands.get(key);
-        return handle && ((cmd, ctx) => acted(ctx.actor, () => handle(cmd, ctx)));
+        return handle && ((command, ctx) => acted(ctx.actor, () => handle(command, ctx)));
       },
       button: (name) => buttons.get(name),
       buttonDefs,
@@ -194,13 +195,13 @@ export function assemble(
 
 /** A list command answers with page one (or the page it asks for), drawn so that it can redraw itself. */
 function listCommand(
-  render: (cmd: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) => Promise<SlackMessage>,
+  render: (command: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) => Promise<SlackMessage>,
 ) {
-  return async (cmd: Command, ctx: CommandContext): Promise<Reply> => {
-    const flags = cmd.flags as { page?: number };
-    const message = await render(cmd, ctx, listPlaceOf(ctx.text, flags.page));
+  return async (command: Command, ctx: CommandContext): Promise<Reply> => {
+    const flags = command.flags as { page?: number };
+    const message = await render(command, ctx, listPlaceOf(ctx.text, flags.page));
     // Nothing to show the channel: the person alone hears that the list is empty.
-    if (cmd.share && isEmptyList(message)) return { kind: 'message', message: withEmptyShareNote(message) };
-    return { kind: 'message', message, inChannel: cmd.share };
+    if (command.share && isEmptyList(message)) return { kind: 'message', message: withEmptyShareNote(message) };
+    return { kind: 'message', message, inChannel: command.share };
   };
 }

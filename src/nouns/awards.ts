@@ -9,60 +9,60 @@ import { pageSize } from '../views/lists.js';
 import { cardContext } from './support.js';
 import { ephemeral, noun, type Platform } from './types.js';
 
-const n = noun('award', (d) => createAwardOperations(d));
+const awardNoun = noun('award', (deps) => createAwardOperations(deps));
 
 /** The issue, merge request or snippet a command names (and its note, with `--note`), its project resolved. */
 async function targetOf(
   ctx: RequestContext,
-  s: Platform,
-  cmd: {
+  platform: Platform,
+  command: {
     target: { kind: AwardTarget['kind']; project: ProjectRef | null; iid: number };
     flags: { note?: number };
   },
 ): Promise<AwardTarget> {
-  const project = await s.resolveProject(ctx, cmd.target.project);
+  const project = await platform.resolveProject(ctx, command.target.project);
   return {
-    kind: cmd.target.kind,
+    kind: command.target.kind,
     project,
-    iid: cmd.target.iid,
-    ...(cmd.flags.note !== undefined ? { noteId: cmd.flags.note } : {}),
+    iid: command.target.iid,
+    ...(command.flags.note !== undefined ? { noteId: command.flags.note } : {}),
   };
 }
 
-export const awards = n.define({
+export const awards = awardNoun.define({
   lists: {
-    async 'award.list'(cmd, ctx, s, ops, place, notice) {
-      const target = await targetOf(ctx, s, cmd);
-      const perPage = pageSize(cmd.flags.perPage);
+    async 'award.list'(command, ctx, platform, ops, place, notice) {
+      const target = await targetOf(ctx, platform, command);
+      const perPage = pageSize(command.flags.perPage);
       const result = await ops.list(ctx, target, {
-        ...(cmd.flags.page ? { page: cmd.flags.page } : {}),
+        ...(command.flags.page ? { page: command.flags.page } : {}),
         ...(perPage ? { perPage } : {}),
       });
-      return buildAwardList(result.items, target, result, { place, ctx: await cardContext(ctx, s, { notice }) });
+      return buildAwardList(result.items, target, result, { place, ctx: await cardContext(ctx, platform, { notice }) });
     },
   },
   commands: {
-    async 'award.show'(cmd, ctx, s, ops) {
-      const target = await targetOf(ctx, s, cmd);
-      const award = await ops.get(ctx, target, cmd.args.awardId);
+    async 'award.show'(command, ctx, platform, ops) {
+      const target = await targetOf(ctx, platform, command);
+      const award = await ops.get(ctx, target, command.args.awardId);
       return {
         kind: 'message',
-        message: buildAwardCard(award, target, await cardContext(ctx, s)),
-        inChannel: cmd.share,
+        message: buildAwardCard(award, target, await cardContext(ctx, platform)),
+        inChannel: command.share,
       };
     },
-    async 'award.add'(cmd, ctx, s, ops) {
-      const name = cmd.args.emoji;
+    async 'award.add'(command, ctx, platform, ops) {
+      const name = command.args.emoji;
       // Checked before the project is even looked up: a typo costs no call.
       if (!isKnownAwardEmoji(name)) throw new InvalidInputError(unknownEmojiText(name, closestAwardEmoji(name)));
-      const target = await targetOf(ctx, s, cmd);
+      const target = await targetOf(ctx, platform, command);
       const outcome = await ops.award(ctx, target, name);
-      return ephemeral(buildAwarded(outcome, name, target, s.serverUrl));
+      return ephemeral(buildAwarded(outcome, name, target, platform.serverUrl));
     },
-    async 'award.remove'(cmd, ctx, s, ops) {
-      const target = await targetOf(ctx, s, cmd);
-      await ops.remove(ctx, target, cmd.args.awardId);
-      return ephemeral(buildUnawarded(cmd.args.awardId, target, ctx.actor.userId, s.serverUrl));
+    async 'award.remove'(command, ctx, platform, ops) {
+      const target = await targetOf(ctx, platform, command);
+      await ops.remove(ctx, target, command.args.awardId);
+      return ephemeral(buildUnawarded(command.args.awardId, target, ctx.actor.userId, platform.serverUrl));
     },
   },
 });

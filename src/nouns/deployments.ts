@@ -5,32 +5,32 @@ import { pageSize } from '../views/lists.js';
 import { cardContext } from './support.js';
 import { noun } from './types.js';
 
-const n = noun('deployment', (d) => createDeploymentOperations(d));
+const deploymentNoun = noun('deployment', (deps) => createDeploymentOperations(deps));
 
-export const deployments = n.define({
+export const deployments = deploymentNoun.define({
   lists: {
-    async 'deployment.list'(cmd, ctx, s, ops, place, notice) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const perPage = pageSize(cmd.flags.perPage);
+    async 'deployment.list'(command, ctx, platform, ops, place, notice) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const perPage = pageSize(command.flags.perPage);
       const result = await ops.list(ctx, project, {
-        ...(cmd.flags.page ? { page: cmd.flags.page } : {}),
+        ...(command.flags.page ? { page: command.flags.page } : {}),
         ...(perPage ? { per_page: perPage } : {}),
       });
       return buildDeploymentList(result.items, project, result, {
         title: `Deployments in ${projectLabel(project)}`,
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, platform, { notice }),
       });
     },
   },
   commands: {
-    async 'deployment.show'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const deployment = await ops.get(ctx, project, cmd.target.id);
+    async 'deployment.show'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const deployment = await ops.get(ctx, project, command.target.id);
       return {
         kind: 'message',
-        message: buildDeploymentCard(deployment, project, await cardContext(ctx, s)),
-        inChannel: cmd.share,
+        message: buildDeploymentCard(deployment, project, await cardContext(ctx, platform)),
+        inChannel: command.share,
       };
     },
   },

@@ -28,215 +28,318 @@ import { ephemeral, noun, type Platform, type Reply } from './types.js';
 // Digests: todos and events posted on a schedule. Creating one reads with the creator's token once (the project
 // or person it follows); managing them answers from the bot's own state; a run reads with the owner's token.
 
-const n = noun('digest', (d) => createDigestOperations({ access: d.access, digests: d.digests }));
+const digestNoun = noun('digest', (deps) => createDigestOperations({ access: deps.access, digests: deps.digests }));
 
-async function digestCard(
-  ctx: RequestContext,
-  s: Platform,
-  ops: DigestOperations,
-  d: Digest,
-  notice?: Notice,
-): Promise<SlackMessage> {
-  const timeZone = await s.timeZoneOf(ctx.actor.userId);
-  return buildDigestCard(d, ops.nextRun(d), await cardContext(ctx, s, { notice, timeZone }));
+async function digestCard({
+  ctx,
+  platform,
+  ops,
+  digest,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: DigestOperations;
+  digest: Digest;
+  notice?: Notice;
+}): Promise<SlackMessage> {
+  const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+  return buildDigestCard(digest, ops.nextRun(digest), await cardContext(ctx, platform, { notice, timeZone }));
 }
 
-async function digestList(
-  ctx: RequestContext,
-  s: Platform,
-  ops: DigestOperations,
-  notice?: Notice,
-): Promise<SlackMessage> {
+async function digestList({
+  ctx,
+  platform,
+  ops,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: DigestOperations;
+  notice?: Notice;
+}): Promise<SlackMessage> {
   const { here, dms } = await ops.list(ctx);
-  const timeZone = await s.timeZoneOf(ctx.actor.userId);
-  const rows = (ds: Digest[]) => ds.map((digest) => ({ digest, next: ops.nextRun(digest) }));
+  const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+  const rows = (digests: Digest[]) => digests.map((digest) => ({ digest, next: ops.nextRun(digest) }));
   return buildDigestList(rows(here), rows(dms), {
-    slashCommand: s.slashCommand,
-    ctx: await cardContext(ctx, s, { notice, timeZone }),
+    slashCommand: platform.slashCommand,
+    ctx: await cardContext(ctx, platform, { notice, timeZone }),
   });
 }
 
 /** What a person who asked for a run learns of it when it did not post where they are. */
-async function outcomeMessage(
-  ctx: RequestContext,
-  s: Platform,
-  d: Digest,
-  outcome: RunOutcome,
-): Promise<SlackMessage | null> {
+async function outcomeMessage({
+  ctx,
+  platform,
+  digest,
+  outcome,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  digest: Digest;
+  outcome: RunOutcome;
+}): Promise<SlackMessage | null> {
   switch (outcome.kind) {
     case 'posted':
     case 'settled':
-      return d.channelId === ctx.channelId ? null : buildDigestRan(d, outcome.items);
+      return digest.channelId === ctx.channelId ? null : buildDigestRan(digest, outcome.items);
     case 'empty':
-      return buildDigestNothingNew(d, outcome.since, await s.timeZoneOf(ctx.actor.userId));
+      return buildDigestNothingNew(digest, outcome.since, await platform.timeZoneOf(ctx.actor.userId));
     default:
-      return buildDigestNotRun(d, runDetail(outcome, await s.timeZoneOf(ctx.actor.userId)));
+      return buildDigestNotRun(digest, runDetail(outcome, await platform.timeZoneOf(ctx.actor.userId)));
   }
 }
 
 const label = (id: number) => `digest #${id}`;
 
 /** Redraws the surface a digest button sat on; a posted digest itself is left as posted. */
-async function redraw(
-  where: DigestSurface,
-  ctx: RequestContext,
-  s: Platform,
-  ops: DigestOperations,
-  id: number,
-  d: Digest | null,
-  notice: Notice,
-): Promise<Reply> {
-  if (where === 'list') return { kind: 'update', message: await digestList(ctx, s, ops, notice) };
-  if (where === 'home') return { kind: 'home', view: await s.redrawHome(ctx, { notice }) };
-  if (!d) return where === 'card' ? { kind: 'update', message: buildDigestGone(id) } : ephemeral(buildDigestGone(id));
-  const card = await digestCard(ctx, s, ops, d, notice);
+async function redraw({
+  where,
+  ctx,
+  platform,
+  ops,
+  id,
+  digest,
+  notice,
+}: {
+  where: DigestSurface;
+  ctx: RequestContext;
+  platform: Platform;
+  ops: DigestOperations;
+  id: number;
+  digest: Digest | null;
+  notice: Notice;
+}): Promise<Reply> {
+  if (where === 'list') return { kind: 'update', message: await digestList({ ctx, platform, ops, notice }) };
+  if (where === 'home') return { kind: 'home', view: await platform.redrawHome(ctx, { notice }) };
+  if (!digest)
+    return where === 'card' ? { kind: 'update', message: buildDigestGone(id) } : ephemeral(buildDigestGone(id));
+  const card = await digestCard({ ctx, platform, ops, digest, notice });
   return where === 'card' ? { kind: 'update', message: card } : ephemeral(card);
 }
 
 const manage = (action: Exclude<DigestAction, 'remove'>) =>
-  n.on(DigestButtons[action], async (v, ctx, s, ops): Promise<Reply> => {
-    const d = await ops.get(v.d);
-    if (!d) return redraw(v.w, ctx, s, ops, v.d, null, stale(`Digest #${v.d} was removed.`));
-    const r = await ops.manage(ctx, v.d, action);
-    const notice = r.changed
-      ? done(action, ctx.actor.userId, label(v.d))
-      : stale(`Digest #${v.d} is already ${action === 'pause' ? 'paused' : 'running'}.`);
-    return redraw(v.w, ctx, s, ops, v.d, r.digest, notice);
+  digestNoun.on(DigestButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
+    const digest = await ops.get(value.d);
+    if (!digest)
+      return redraw({
+        where: value.w,
+        ctx,
+        platform,
+        ops,
+        id: value.d,
+        digest: null,
+        notice: stale(`Digest #${value.d} was removed.`),
+      });
+    const result = await ops.manage(ctx, value.d, action);
+    const notice = result.changed
+      ? done(action, ctx.actor.userId, label(value.d))
+      : stale(`Digest #${value.d} is already ${action === 'pause' ? 'paused' : 'running'}.`);
+    return redraw({ where: value.w, ctx, platform, ops, id: value.d, digest: result.digest, notice });
   });
 
 /** A todos digest drawn again after a Done, as it is now for the clicker (its owner). */
-async function todosRedraw(
-  ctx: RequestContext,
-  s: Platform,
-  ops: DigestOperations,
-  d: Digest | null,
-  notice: Notice,
-): Promise<Reply> {
-  if (!d) return ephemeral(buildTodoHandled(notice));
+async function todosRedraw({
+  ctx,
+  platform,
+  ops,
+  digest,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: DigestOperations;
+  digest: Digest | null;
+  notice: Notice;
+}): Promise<Reply> {
+  if (!digest) return ephemeral(buildTodoHandled(notice));
   const { todos, truncated } = await ops.pendingTodos(ctx);
   const ownerName = (await ctx.session.connection())?.username ?? null;
   return {
     kind: 'update',
-    message: buildTodosDigest({ digest: d, todos, truncated, serverUrl: s.serverUrl, now: ctx.now, ownerName, notice }),
+    message: buildTodosDigest({
+      digest: digest,
+      todos,
+      truncated,
+      serverUrl: platform.serverUrl,
+      now: ctx.now,
+      ownerName,
+      notice,
+    }),
   };
 }
 
-export const digests = n.define({
+export const digests = digestNoun.define({
   commands: {
-    async 'digest.todos'(cmd, ctx, s, ops) {
-      const tz = cmd.flags.tz ?? (await s.timeZoneOf(ctx.actor.userId));
-      const here = cmd.flags.here === true && ctx.channelId !== null;
+    async 'digest.todos'(command, ctx, platform, ops) {
+      const tz = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
+      const here = command.flags.here === true && ctx.channelId !== null;
       const channelId = here && ctx.channelId ? ctx.channelId : await ops.dmOf(ctx);
       const { digest, created } = await ops.create(
         ctx,
-        { kind: 'todos', channelId, inDm: !here, cron: cmd.flags.cron, tz },
-        s.people,
+        { kind: 'todos', channelId, inDm: !here, cron: command.flags.cron, tz },
+        platform.people,
       );
       return ephemeral(
-        await digestCard(ctx, s, ops, digest, done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id))),
+        await digestCard({
+          ctx,
+          platform,
+          ops,
+          digest,
+          notice: done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id)),
+        }),
       );
     },
-    async 'digest.events'(cmd, ctx, s, ops) {
-      const tz = cmd.flags.tz ?? (await s.timeZoneOf(ctx.actor.userId));
+    async 'digest.events'(command, ctx, platform, ops) {
+      const tz = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
       if (!ctx.channelId) throw new Error('an events digest needs the channel it was asked for in');
       const filters = {
-        ...(cmd.flags.action ? { action: cmd.flags.action } : {}),
-        ...(cmd.flags.targetType ? { targetType: cmd.flags.targetType } : {}),
+        ...(command.flags.action ? { action: command.flags.action } : {}),
+        ...(command.flags.targetType ? { targetType: command.flags.targetType } : {}),
       };
-      const input = cmd.flags.user
-        ? { kind: 'user_events' as const, user: cmd.flags.user }
-        : { kind: 'project_events' as const, project: await s.resolveProject(ctx, cmd.target.project) };
+      const input = command.flags.user
+        ? { kind: 'user_events' as const, user: command.flags.user }
+        : { kind: 'project_events' as const, project: await platform.resolveProject(ctx, command.target.project) };
       const { digest, created } = await ops.create(
         ctx,
-        { ...input, ...filters, channelId: ctx.channelId, inDm: false, cron: cmd.flags.cron, tz },
-        s.people,
+        { ...input, ...filters, channelId: ctx.channelId, inDm: false, cron: command.flags.cron, tz },
+        platform.people,
       );
       return ephemeral(
-        await digestCard(ctx, s, ops, digest, done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id))),
+        await digestCard({
+          ctx,
+          platform,
+          ops,
+          digest,
+          notice: done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id)),
+        }),
       );
     },
-    async 'digest.list'(_cmd, ctx, s, ops) {
-      return ephemeral(await digestList(ctx, s, ops));
+    async 'digest.list'(_cmd, ctx, platform, ops) {
+      return ephemeral(await digestList({ ctx, platform, ops }));
     },
-    async 'digest.edit'(cmd, ctx, s, ops) {
-      const { cron, tz, action, targetType } = cmd.flags;
+    async 'digest.edit'(command, ctx, platform, ops) {
+      const { cron, tz, action, targetType } = command.flags;
       if (cron === undefined && tz === undefined && action === undefined && targetType === undefined) {
         throw new InvalidInputError(
           md`Say what to change: ${code('--cron')}, ${code('--tz')}, ${code('--action')} or ${code('--target-type')}. Nothing was changed.`,
         );
       }
-      const anyAsNone = (v: string | undefined) => (v === undefined ? undefined : v === 'any' ? null : v);
-      const d = await ops.edit(ctx, cmd.args.id, {
+      const anyAsNone = (given: string | undefined) =>
+        given === undefined ? undefined : given === 'any' ? null : given;
+      const digest = await ops.edit(ctx, command.args.id, {
         ...(cron !== undefined ? { cron } : {}),
         ...(tz !== undefined ? { tz } : {}),
         ...(action !== undefined ? { action: anyAsNone(action) } : {}),
         ...(targetType !== undefined ? { targetType: anyAsNone(targetType) } : {}),
       });
-      return ephemeral(await digestCard(ctx, s, ops, d, done('edit', ctx.actor.userId, label(d.id))));
+      return ephemeral(
+        await digestCard({ ctx, platform, ops, digest, notice: done('edit', ctx.actor.userId, label(digest.id)) }),
+      );
     },
-    async 'digest.pause'(cmd, ctx, s, ops) {
-      const r = await ops.manage(ctx, cmd.args.id, 'pause');
-      const notice = r.changed
-        ? done('pause', ctx.actor.userId, label(cmd.args.id))
-        : stale(`Digest #${cmd.args.id} is already paused.`);
-      return ephemeral(await digestCard(ctx, s, ops, r.digest, notice));
+    async 'digest.pause'(command, ctx, platform, ops) {
+      const result = await ops.manage(ctx, command.args.id, 'pause');
+      const notice = result.changed
+        ? done('pause', ctx.actor.userId, label(command.args.id))
+        : stale(`Digest #${command.args.id} is already paused.`);
+      return ephemeral(await digestCard({ ctx, platform, ops, digest: result.digest, notice }));
     },
-    async 'digest.resume'(cmd, ctx, s, ops) {
-      const r = await ops.manage(ctx, cmd.args.id, 'resume');
-      const notice = r.changed
-        ? done('resume', ctx.actor.userId, label(cmd.args.id))
-        : stale(`Digest #${cmd.args.id} is already running.`);
-      return ephemeral(await digestCard(ctx, s, ops, r.digest, notice));
+    async 'digest.resume'(command, ctx, platform, ops) {
+      const result = await ops.manage(ctx, command.args.id, 'resume');
+      const notice = result.changed
+        ? done('resume', ctx.actor.userId, label(command.args.id))
+        : stale(`Digest #${command.args.id} is already running.`);
+      return ephemeral(await digestCard({ ctx, platform, ops, digest: result.digest, notice }));
     },
-    async 'digest.remove'(cmd, ctx, _s, ops) {
-      const d = await ops.find(cmd.args.id);
-      await ops.checkManage(ctx, d, 'remove');
-      return ephemeral(buildConfirmPrompt(removeConfirmation(d), DigestButtons.remove, { d: d.id, w: 'card' }));
+    async 'digest.remove'(command, ctx, _platform, ops) {
+      const digest = await ops.find(command.args.id);
+      await ops.checkManage(ctx, digest, 'remove');
+      return ephemeral(
+        buildConfirmPrompt(removeConfirmation(digest), DigestButtons.remove, { d: digest.id, w: 'card' }),
+      );
     },
-    async 'digest.run'(cmd, ctx, s, ops) {
-      const d = await ops.find(cmd.args.id);
-      await ops.checkRun(ctx, d);
+    async 'digest.run'(command, ctx, platform, ops) {
+      const digest = await ops.find(command.args.id);
+      await ops.checkRun(ctx, digest);
       // The answer rides on the command's acknowledgement, which cannot wait for a run: the run goes on after
       // it, and the person hears of it only when it did not post where they are.
       const channelId = ctx.channelId;
-      ops.runAndTell(ctx, d.id, async (outcome) =>
-        channelId ? { channelId, message: await outcomeMessage(ctx, s, d, outcome) } : null,
+      ops.runAndTell(ctx, digest.id, async (outcome) =>
+        channelId ? { channelId, message: await outcomeMessage({ ctx, platform, digest, outcome }) } : null,
       );
-      return ephemeral(buildDigestRunning(d));
+      return ephemeral(buildDigestRunning(digest));
     },
   },
   buttons: [
     manage('pause'),
     manage('resume'),
-    n.on(DigestButtons.run, async (v, ctx, s, ops): Promise<Reply> => {
-      const d = await ops.get(v.d);
-      if (!d) return redraw(v.w, ctx, s, ops, v.d, null, stale(`Digest #${v.d} was removed.`));
-      await ops.checkRun(ctx, d);
-      const outcome = await ops.run(d.id);
-      const after = (await ops.get(d.id)) ?? d;
-      const notice = done('digest-run', ctx.actor.userId, runDetail(outcome, await s.timeZoneOf(ctx.actor.userId)));
-      return redraw(v.w, ctx, s, ops, v.d, after, notice);
+    digestNoun.on(DigestButtons.run, async (value, ctx, platform, ops): Promise<Reply> => {
+      const digest = await ops.get(value.d);
+      if (!digest)
+        return redraw({
+          where: value.w,
+          ctx,
+          platform,
+          ops,
+          id: value.d,
+          digest: null,
+          notice: stale(`Digest #${value.d} was removed.`),
+        });
+      await ops.checkRun(ctx, digest);
+      const outcome = await ops.run(digest.id);
+      const after = (await ops.get(digest.id)) ?? digest;
+      const notice = done(
+        'digest-run',
+        ctx.actor.userId,
+        runDetail(outcome, await platform.timeZoneOf(ctx.actor.userId)),
+      );
+      return redraw({ where: value.w, ctx, platform, ops, id: value.d, digest: after, notice });
     }),
-    n.on(DigestButtons.remove, async (v, ctx, s, ops): Promise<Reply> => {
-      const d = await ops.get(v.d);
-      if (!d) return redraw(v.w, ctx, s, ops, v.d, null, stale(`Digest #${v.d} was already removed.`));
-      await ops.manage(ctx, d.id, 'remove');
-      if (v.w === 'list' || v.w === 'home') {
-        return redraw(v.w, ctx, s, ops, d.id, null, done('remove', ctx.actor.userId, label(d.id)));
+    digestNoun.on(DigestButtons.remove, async (value, ctx, platform, ops): Promise<Reply> => {
+      const digest = await ops.get(value.d);
+      if (!digest)
+        return redraw({
+          where: value.w,
+          ctx,
+          platform,
+          ops,
+          id: value.d,
+          digest: null,
+          notice: stale(`Digest #${value.d} was already removed.`),
+        });
+      await ops.manage(ctx, digest.id, 'remove');
+      if (value.w === 'list' || value.w === 'home') {
+        return redraw({
+          where: value.w,
+          ctx,
+          platform,
+          ops,
+          id: digest.id,
+          digest: null,
+          notice: done('remove', ctx.actor.userId, label(digest.id)),
+        });
       }
-      const removed = buildDigestRemoved(d, ctx.actor.userId);
-      return v.w === 'card' ? { kind: 'update', message: removed } : ephemeral(removed);
+      const removed = buildDigestRemoved(digest, ctx.actor.userId);
+      return value.w === 'card' ? { kind: 'update', message: removed } : ephemeral(removed);
     }),
-    n.on(DigestButtons.done, async (v, ctx, s, ops): Promise<Reply> => {
-      const d = await ops.get(v.d);
-      const changed = await ops.todoDone(ctx, d, v.t);
-      const notice = changed ? done('done', ctx.actor.userId, `todo #${v.t}`) : stale(`Todo #${v.t} is already done.`);
-      return todosRedraw(ctx, s, ops, d, notice);
+    digestNoun.on(DigestButtons.done, async (value, ctx, platform, ops): Promise<Reply> => {
+      const digest = await ops.get(value.d);
+      const changed = await ops.todoDone(ctx, digest, value.t);
+      const notice = changed
+        ? done('done', ctx.actor.userId, `todo #${value.t}`)
+        : stale(`Todo #${value.t} is already done.`);
+      return todosRedraw({ ctx, platform, ops, digest, notice });
     }),
-    n.on(DigestButtons.alldone, async (v, ctx, s, ops): Promise<Reply> => {
-      const d = await ops.get(v.d);
-      await ops.allDone(ctx, d);
-      return todosRedraw(ctx, s, ops, d, done('alldone', ctx.actor.userId, d ? digestSubject(d) : undefined));
+    digestNoun.on(DigestButtons.alldone, async (value, ctx, platform, ops): Promise<Reply> => {
+      const digest = await ops.get(value.d);
+      await ops.allDone(ctx, digest);
+      return todosRedraw({
+        ctx,
+        platform,
+        ops,
+        digest,
+        notice: done('alldone', ctx.actor.userId, digest ? digestSubject(digest) : undefined),
+      });
     }),
   ],
 });

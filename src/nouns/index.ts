@@ -12,6 +12,7 @@ import { links } from './links.js';
 import { mergeRequests } from './merge-requests.js';
 import { pipelines } from './pipelines.js';
 import { schedules } from './schedules.js';
+import { steps } from './steps.js';
 import { todos } from './todos.js';
 import type { Noun } from './types.js';
 
@@ -32,4 +33,5 @@ export const NOUNS: readonly Noun[] = [
   alerts,
   home,
   links,
+  steps,
 ];

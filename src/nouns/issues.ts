@@ -34,10 +34,11 @@ import {
 import { describeFilters, pageSize } from '../views/lists.js';
 import { code, linked, md } from '../views/mrkdwn.js';
 import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
+import { submitIssueFromMessage } from './issue-from-message.js';
 import { cardContext, readOrWhy, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
-const n = noun('issue', (d) => createIssueOperations(d));
+const issueNoun = noun('issue', (deps) => createIssueOperations(deps));
 
 /** The API's spelling of "no label at all" (the grammar reads `--labels none` as it). */
 const NO_LABEL = 'No Label';
@@ -51,45 +52,74 @@ const MINE = { 'created-by-me': 'you created', 'assigned-to-me': 'assigned to yo
 
 const keyOf = (ref: ProjectRef) => (ref.kind === 'path' ? ref.path : ref.id);
 
-async function issueCard(
-  ctx: RequestContext,
-  s: Platform,
-  project: Project,
-  issue: Issue,
-  notice?: Notice,
-  o: IssueCardOptions = {},
-): Promise<SlackMessage> {
-  return buildIssueCard(issue, project, await cardContext(ctx, s, { notice }), o);
+async function issueCard({
+  ctx,
+  platform,
+  project,
+  issue,
+  notice,
+  options = {},
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  project: Project;
+  issue: Issue;
+  notice?: Notice;
+  options?: IssueCardOptions;
+}): Promise<SlackMessage> {
+  return buildIssueCard(issue, project, await cardContext(ctx, platform, { notice }), options);
 }
 
 /** The issue as it is now (with its time tracking), drawn as a card. */
-async function freshCard(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-  notice?: Notice,
-): Promise<SlackMessage> {
-  return issueCard(ctx, s, project, await ops.withTimeStats(ctx, project, iid), notice);
+async function freshCard({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+  notice?: Notice;
+}): Promise<SlackMessage> {
+  return issueCard({ ctx, platform, project, issue: await ops.withTimeStats(ctx, project, iid), notice });
 }
 
 /**
  * The card after a change, drawn from what the change answered (`known`) or, for a change that answers nothing
  * to draw, from a read. What cannot be read afterwards is a line under what was done, never the answer.
  */
-async function cardAfterWrite(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-  notice: Notice,
-  known?: Issue,
-): Promise<SlackMessage> {
+async function cardAfterWrite({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  notice,
+  known,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+  notice: Notice;
+  known?: Issue;
+}): Promise<SlackMessage> {
   const read = await readOrWhy(() => ops.withTimeStats(ctx, project, iid, known));
-  if (read.ok) return issueCard(ctx, s, project, read.value, notice);
-  if (known) return issueCard(ctx, s, project, known, unreadAfter(notice, 'Its time tracking', read.why));
+  if (read.ok) return issueCard({ ctx, platform, project, issue: read.value, notice });
+  if (known)
+    return issueCard({
+      ctx,
+      platform,
+      project,
+      issue: known,
+      notice: unreadAfter(notice, 'Its time tracking', read.why),
+    });
   return buildNoticeOnly(unreadAfter(notice, `Issue ${issueRef(project, iid)}`, read.why));
 }
 
@@ -97,14 +127,21 @@ async function cardAfterWrite(
  * Closes or reopens. The server answers a close of a closed issue as if it had closed it, so the issue is
  * read first: when it is already so (someone else was quicker, or the card was old), that is what is said.
  */
-async function changeState(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-  event: IssueStateEvent,
-): Promise<SlackMessage> {
+async function changeState({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  event,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+  event: IssueStateEvent;
+}): Promise<SlackMessage> {
   const before = await ops.get(ctx, project, iid);
   // Time tracking only decorates the card: a server that will not tell it does not stop the change.
   const stats = await readOrWhy(() => ops.withTimeStats(ctx, project, iid, before));
@@ -115,71 +152,103 @@ async function changeState(
       event === 'close' && current.closed_by
         ? current.closed_by.username
         : await ops.lastActor(ctx, project, current, event === 'close' ? 'closed' : 'reopened').catch(() => null);
-    return issueCard(ctx, s, project, current, stale(issueStaleText(target === 'closed' ? 'closed' : 'open', { by })));
+    return issueCard({
+      ctx,
+      platform,
+      project,
+      issue: current,
+      notice: stale(issueStaleText(target === 'closed' ? 'closed' : 'open', { by })),
+    });
   }
   const changed = await ops.setState(ctx, project, iid, event);
   const issue = { ...changed, time_stats: changed.time_stats ?? current.time_stats };
-  return cardAfterWrite(
+  return cardAfterWrite({
     ctx,
-    s,
+    platform,
     ops,
     project,
     iid,
-    done(event, ctx.actor.userId, `issue ${issueRef(project, iid)}`),
-    issue,
-  );
+    notice: done(event, ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    known: issue,
+  });
 }
 
-async function subscription(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-  subscribe: boolean,
-): Promise<SlackMessage> {
+async function subscription({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  subscribe,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+  subscribe: boolean;
+}): Promise<SlackMessage> {
   const result = await ops.subscription(ctx, project, iid, subscribe);
   if (!result.changed) {
     // 304: nothing to do, which is an answer, not an error.
-    return freshCard(ctx, s, ops, project, iid, stale(issueStaleText(subscribe ? 'subscribed' : 'unsubscribed')));
+    return freshCard({
+      ctx,
+      platform,
+      ops,
+      project,
+      iid,
+      notice: stale(issueStaleText(subscribe ? 'subscribed' : 'unsubscribed')),
+    });
   }
   const action = subscribe ? 'subscribe' : 'unsubscribe';
   const notice = done(action, ctx.actor.userId, `issue ${issueRef(project, iid)}`);
-  return cardAfterWrite(ctx, s, ops, project, iid, notice, result.value);
+  return cardAfterWrite({ ctx, platform, ops, project, iid, notice, known: result.value });
 }
 
-async function addTodo(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-): Promise<SlackMessage> {
+async function addTodo({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+}): Promise<SlackMessage> {
   const result = await ops.todo(ctx, project, iid);
-  if (!result.changed) return freshCard(ctx, s, ops, project, iid, stale(issueStaleText('todo')));
+  if (!result.changed) return freshCard({ ctx, platform, ops, project, iid, notice: stale(issueStaleText('todo')) });
   const target = result.value.target_type === 'Issue' ? result.value.target : undefined;
-  return cardAfterWrite(
+  return cardAfterWrite({
     ctx,
-    s,
+    platform,
     ops,
     project,
     iid,
-    done('todo', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
-    target,
-  );
+    notice: done('todo', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    known: target,
+  });
 }
 
 /**
  * 👍 as the clicker, a toggle as Slack's reactions are: the server refuses a second one, and when the clicker gave
  * it already it is taken back. Another refusal is explained when the issue explains it (their own issue).
  */
-async function thumbsUp(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  project: Project,
-  iid: number,
-): Promise<SlackMessage> {
+async function thumbsUp({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+}): Promise<SlackMessage> {
   try {
     await ops.thumbsUp(ctx, project, iid);
   } catch (err) {
@@ -189,52 +258,72 @@ async function thumbsUp(
     if (given !== null) {
       await ops.takeBackThumbsUp(ctx, project, iid, given);
       const notice = done('unthumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
-      return issueCard(ctx, s, project, { ...issue, upvotes: Math.max(0, issue.upvotes - 1) }, notice);
+      return issueCard({
+        ctx,
+        platform,
+        project,
+        issue: { ...issue, upvotes: Math.max(0, issue.upvotes - 1) },
+        notice,
+      });
     }
     const viewer = (await ctx.session.connection())?.username ?? null;
     if (viewer !== null && issue.author.username === viewer) {
-      return issueCard(ctx, s, project, issue, stale(issueStaleText('own')));
+      return issueCard({ ctx, platform, project, issue, notice: stale(issueStaleText('own')) });
     }
     throw err;
   }
-  return cardAfterWrite(
+  return cardAfterWrite({
     ctx,
-    s,
+    platform,
     ops,
     project,
     iid,
-    done('thumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
-  );
+    notice: done('thumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+  });
 }
 
-async function trackTime(
-  ctx: RequestContext,
-  s: Platform,
-  ops: IssueOperations,
-  cmd: { target: { project: ProjectRef | null; iid: number } },
-  action: TimeAction,
-  duration?: string,
-): Promise<Reply> {
-  const project = await s.resolveProject(ctx, cmd.target.project);
-  const iid = cmd.target.iid;
+async function trackTime({
+  ctx,
+  platform,
+  ops,
+  command,
+  action,
+  duration,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  command: { target: { project: ProjectRef | null; iid: number } };
+  action: TimeAction;
+  duration?: string;
+}): Promise<Reply> {
+  const project = await platform.resolveProject(ctx, command.target.project);
+  const iid = command.target.iid;
   const stats = await ops.time(ctx, project, iid, action, duration);
   const detail = duration ? `${duration} on issue ${issueRef(project, iid)}` : `issue ${issueRef(project, iid)}`;
   return ephemeral(
-    buildIssueTime(project, iid, stats, { serverUrl: s.serverUrl, notice: done(action, ctx.actor.userId, detail) }),
+    buildIssueTime(project, iid, stats, {
+      serverUrl: platform.serverUrl,
+      notice: done(action, ctx.actor.userId, detail),
+    }),
   );
 }
 
 /** How a person named in a list filter reads in its "Filters:" line. */
-async function shownPerson(ctx: RequestContext, s: Platform, ref: UserRef | undefined) {
+async function shownPerson(ctx: RequestContext, platform: Platform, ref: UserRef | undefined) {
   if (ref?.kind !== 'slack') return ref;
-  return { username: `@${await s.people.idOrUsername(ctx, ref)}` };
+  return { username: `@${await platform.people.idOrUsername(ctx, ref)}` };
 }
 
 /** Which issues a list reads: the project named, a group, the channel's default project, else the person's own. */
-async function listScope(ctx: RequestContext, s: Platform, cmd: CommandOf<'issue.list'>): Promise<IssueListScope> {
-  if (cmd.flags.group) return { kind: 'group', group: keyOf(cmd.flags.group) };
+async function listScope(
+  ctx: RequestContext,
+  platform: Platform,
+  command: CommandOf<'issue.list'>,
+): Promise<IssueListScope> {
+  if (command.flags.group) return { kind: 'group', group: keyOf(command.flags.group) };
   try {
-    return { kind: 'project', project: await s.resolveProject(ctx, cmd.target.project) };
+    return { kind: 'project', project: await platform.resolveProject(ctx, command.target.project) };
   } catch (err) {
     if (err instanceof ProjectRequiredError) return { kind: 'mine' };
     throw err;
@@ -242,47 +331,47 @@ async function listScope(ctx: RequestContext, s: Platform, cmd: CommandOf<'issue
 }
 
 /** The people a command names, as server ids; unknown names stop the command before its own call. */
-const idsOf = async (ctx: RequestContext, s: Platform, refs: readonly UserRef[] | undefined) =>
-  refs ? s.people.ids(ctx, refs) : undefined;
+const idsOf = async (ctx: RequestContext, platform: Platform, refs: readonly UserRef[] | undefined) =>
+  refs ? platform.people.ids(ctx, refs) : undefined;
 
-export const issues = n.define({
+export const issues = issueNoun.define({
   lists: {
-    async 'issue.list'(cmd, ctx, s, ops, place, notice) {
-      const f = cmd.flags;
-      const scope = await listScope(ctx, s, cmd);
-      if ((f.createdAfter || f.createdBefore) && scope.kind !== 'project') {
+    async 'issue.list'(command, ctx, platform, ops, place, notice) {
+      const flags = command.flags;
+      const scope = await listScope(ctx, platform, command);
+      if ((flags.createdAfter || flags.createdBefore) && scope.kind !== 'project') {
         throw new InvalidInputError(
           md`Only a project's issues can be filtered by creation date: name a project, or leave out ${code('--created-after')} and ${code('--created-before')}. Nothing was sent.`,
         );
       }
-      const authorId = f.author ? await s.people.id(ctx, f.author) : undefined;
-      const assigneeId = f.assignee ? await s.people.id(ctx, f.assignee) : undefined;
-      const perPage = pageSize(f.perPage);
+      const authorId = flags.author ? await platform.people.id(ctx, flags.author) : undefined;
+      const assigneeId = flags.assignee ? await platform.people.id(ctx, flags.assignee) : undefined;
+      const perPage = pageSize(flags.perPage);
       // Open ones unless told otherwise, as glab and GitLab's pages show them; issues asked for by iid whatever their state.
-      const state = f.state ?? (f.iids ? undefined : 'opened');
+      const state = flags.state ?? (flags.iids ? undefined : 'opened');
       const options: IssueListOptions = {
         ...(state ? { state } : {}),
-        ...(f.labels ? { labels: f.labels } : {}),
-        ...(f.milestone ? { milestone: f.milestone } : {}),
-        ...(f.scope ? { scope: f.scope } : {}),
+        ...(flags.labels ? { labels: flags.labels } : {}),
+        ...(flags.milestone ? { milestone: flags.milestone } : {}),
+        ...(flags.scope ? { scope: flags.scope } : {}),
         ...(authorId !== undefined ? { author_id: authorId } : {}),
         ...(assigneeId !== undefined ? { assignee_id: assigneeId } : {}),
-        ...(f.iids ? { iids: f.iids } : {}),
-        ...(f.search ? { search: f.search } : {}),
-        ...(f.orderBy ? { order_by: f.orderBy } : {}),
-        ...(f.sort ? { sort: f.sort } : {}),
-        ...(f.createdAfter ? { created_after: f.createdAfter } : {}),
-        ...(f.createdBefore ? { created_before: f.createdBefore } : {}),
-        ...(f.page ? { page: f.page } : {}),
+        ...(flags.iids ? { iids: flags.iids } : {}),
+        ...(flags.search ? { search: flags.search } : {}),
+        ...(flags.orderBy ? { order_by: flags.orderBy } : {}),
+        ...(flags.sort ? { sort: flags.sort } : {}),
+        ...(flags.createdAfter ? { created_after: flags.createdAfter } : {}),
+        ...(flags.createdBefore ? { created_before: flags.createdBefore } : {}),
+        ...(flags.page ? { page: flags.page } : {}),
         ...(perPage ? { per_page: perPage } : {}),
       };
       const result = await ops.list(ctx, scope, options);
       const filters = describeFilters({
-        ...f,
+        ...flags,
         group: undefined,
-        labels: noLabels(f.labels) ? ['none'] : f.labels,
-        author: await shownPerson(ctx, s, f.author),
-        assignee: await shownPerson(ctx, s, f.assignee),
+        labels: noLabels(flags.labels) ? ['none'] : flags.labels,
+        author: await shownPerson(ctx, platform, flags.author),
+        assignee: await shownPerson(ctx, platform, flags.assignee),
       });
       const where =
         scope.kind === 'project'
@@ -290,227 +379,255 @@ export const issues = n.define({
           : scope.kind === 'group'
             ? `in group ${scope.group}`
             : // GET /issues reads the issues the person created unless told otherwise.
-              MINE[f.scope ?? 'created-by-me'];
+              MINE[flags.scope ?? 'created-by-me'];
       const title = `Issues ${where}`;
       return buildIssueList(result.items, result, {
         title,
         filters,
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, platform, { notice }),
         project: scope.kind === 'project' ? scope.project : null,
         empty: md`No issues ${where}${filters ? md` match (${filters})` : ''}.`,
-        ...(state === 'opened' && !f.state
+        ...(state === 'opened' && !flags.state
           ? { hint: md`Open issues only: ${code('--state all')} shows the closed ones too.` }
           : {}),
       });
     },
   },
   commands: {
-    async 'issue.show'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const message = await freshCard(ctx, s, ops, project, cmd.target.iid);
-      return { kind: 'message', message, inChannel: cmd.share };
+    async 'issue.show'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const message = await freshCard({ ctx, platform, ops, project, iid: command.target.iid });
+      return { kind: 'message', message, inChannel: command.share };
     },
 
-    async 'issue.create'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const f = cmd.flags;
-      const title = cmd.args.title?.trim();
-      const labels = noLabels(f.labels) ? [] : f.labels;
-      if (!title && f.resolveMr === undefined) {
+    async 'issue.create'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const flags = command.flags;
+      const title = command.args.title?.trim();
+      const labels = noLabels(flags.labels) ? [] : flags.labels;
+      if (!title && flags.resolveMr === undefined) {
         // No title: the form, once the project is known to exist (so nobody fills in a form for nothing).
         const known = await ops.project(ctx, project);
-        const assignees = f.assignees
-          ? (await Promise.all(f.assignees.map((r) => s.people.idOrUsername(ctx, r)))).join(', ')
+        const assignees = flags.assignees
+          ? (await Promise.all(flags.assignees.map((ref) => platform.people.idOrUsername(ctx, ref)))).join(', ')
           : undefined;
         const metadata = encodeModalMetadata(IssueModals.create, ctx.channelId, {
           p: projectButtonKey(known),
-          ...(f.milestoneId !== undefined ? { m: f.milestoneId } : {}),
-          ...(f.createdAt !== undefined ? { t: f.createdAt } : {}),
+          ...(flags.milestoneId !== undefined ? { m: flags.milestoneId } : {}),
+          ...(flags.createdAt !== undefined ? { t: flags.createdAt } : {}),
         });
         const view = buildIssueForm({
           projectLabel: projectLabel(known),
           metadata,
           initial: {
-            ...(f.description !== undefined ? { description: f.description } : {}),
+            ...(flags.description !== undefined ? { description: flags.description } : {}),
             ...(labels ? { labels } : {}),
             ...(assignees ? { assignees } : {}),
-            ...(f.due ? { due: f.due } : {}),
-            ...(f.confidential ? { confidential: true } : {}),
+            ...(flags.due ? { due: flags.due } : {}),
+            ...(flags.confidential ? { confidential: true } : {}),
           },
         });
         return { kind: 'modal', view };
       }
-      const assigneeIds = await idsOf(ctx, s, f.assignees);
+      const assigneeIds = await idsOf(ctx, platform, flags.assignees);
       const issue = await ops.create(ctx, project, {
         ...(title ? { title } : {}),
-        ...(f.description !== undefined ? { description: f.description } : {}),
+        ...(flags.description !== undefined ? { description: flags.description } : {}),
         ...(labels?.length ? { labels } : {}),
         ...(assigneeIds ? { assignee_ids: assigneeIds } : {}),
-        ...(f.milestoneId !== undefined ? { milestone_id: f.milestoneId } : {}),
-        ...(f.due ? { due_date: f.due } : {}),
-        ...(f.confidential ? { confidential: true } : {}),
-        ...(f.createdAt ? { created_at: f.createdAt } : {}),
-        ...(f.resolveMr !== undefined ? { merge_request_to_resolve_discussions_of: f.resolveMr } : {}),
-        ...(f.discussion ? { discussion_to_resolve: f.discussion } : {}),
+        ...(flags.milestoneId !== undefined ? { milestone_id: flags.milestoneId } : {}),
+        ...(flags.due ? { due_date: flags.due } : {}),
+        ...(flags.confidential ? { confidential: true } : {}),
+        ...(flags.createdAt ? { created_at: flags.createdAt } : {}),
+        ...(flags.resolveMr !== undefined ? { merge_request_to_resolve_discussions_of: flags.resolveMr } : {}),
+        ...(flags.discussion ? { discussion_to_resolve: flags.discussion } : {}),
       });
       const notice = done('create', ctx.actor.userId, `issue ${issueRef(project, issue.iid)}`);
       return ephemeral(
-        await issueCard(ctx, s, project, { ...issue, time_stats: NO_TIME }, notice, { shareable: true }),
+        await issueCard({
+          ctx,
+          platform,
+          project,
+          issue: { ...issue, time_stats: NO_TIME },
+          notice,
+          options: { shareable: true },
+        }),
       );
     },
 
-    async 'issue.edit'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const iid = cmd.target.iid;
-      const f = cmd.flags;
-      const assigneeIds = await idsOf(ctx, s, f.assignees);
+    async 'issue.edit'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const iid = command.target.iid;
+      const flags = command.flags;
+      const assigneeIds = await idsOf(ctx, platform, flags.assignees);
       const changed = await ops.edit(ctx, project, iid, {
-        ...(f.title !== undefined ? { title: f.title } : {}),
-        ...(f.description !== undefined ? { description: f.description } : {}),
+        ...(flags.title !== undefined ? { title: flags.title } : {}),
+        ...(flags.description !== undefined ? { description: flags.description } : {}),
         // `--labels none` takes every label off.
-        ...(f.labels ? { labels: noLabels(f.labels) ? '' : f.labels } : {}),
+        ...(flags.labels ? { labels: noLabels(flags.labels) ? '' : flags.labels } : {}),
         ...(assigneeIds ? { assignee_ids: assigneeIds } : {}),
-        ...(f.milestoneId !== undefined ? { milestone_id: f.milestoneId } : {}),
-        ...(f.due ? { due_date: f.due } : {}),
-        ...(f.confidential !== undefined ? { confidential: f.confidential } : {}),
-        ...(f.updatedAt ? { updated_at: f.updatedAt } : {}),
+        ...(flags.milestoneId !== undefined ? { milestone_id: flags.milestoneId } : {}),
+        ...(flags.due ? { due_date: flags.due } : {}),
+        ...(flags.confidential !== undefined ? { confidential: flags.confidential } : {}),
+        ...(flags.updatedAt ? { updated_at: flags.updatedAt } : {}),
       });
       const notice = done('edit', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
-      return ephemeral(await cardAfterWrite(ctx, s, ops, project, iid, notice, changed));
+      return ephemeral(await cardAfterWrite({ ctx, platform, ops, project, iid, notice, known: changed }));
     },
 
-    async 'issue.close'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await changeState(ctx, s, ops, project, cmd.target.iid, 'close'));
+    async 'issue.close'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await changeState({ ctx, platform, ops, project, iid: command.target.iid, event: 'close' }));
     },
 
-    async 'issue.reopen'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await changeState(ctx, s, ops, project, cmd.target.iid, 'reopen'));
+    async 'issue.reopen'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await changeState({ ctx, platform, ops, project, iid: command.target.iid, event: 'reopen' }));
     },
 
-    async 'issue.delete'(cmd, ctx, s) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const iid = cmd.target.iid;
+    async 'issue.delete'(command, ctx, platform) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const iid = command.target.iid;
       const value = { p: projectButtonKey(project), i: iid };
       return ephemeral(buildConfirmPrompt(issueConfirmation(project, { iid }), IssueButtons.delete, value));
     },
 
-    async 'issue.move'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const iid = cmd.target.iid;
-      const to = await ops.moveTarget(ctx, project, iid, keyOf(cmd.args.toProject));
+    async 'issue.move'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const iid = command.target.iid;
+      const to = await ops.moveTarget(ctx, project, iid, keyOf(command.args.toProject));
       const answer = await ops.move(ctx, project, iid, to);
       const newRef = issueRef(to.project, answer.iid);
-      const url = issueUrl(s.serverUrl, to.project, answer);
+      const url = issueUrl(platform.serverUrl, to.project, answer);
       const detail = md`from ${issueRef(project, iid)} to ${linked(url, newRef)}`;
       const notice = done('move', ctx.actor.userId, detail);
-      return ephemeral(await cardAfterWrite(ctx, s, ops, to.project, answer.iid, notice, answer));
+      return ephemeral(
+        await cardAfterWrite({ ctx, platform, ops, project: to.project, iid: answer.iid, notice, known: answer }),
+      );
     },
 
-    async 'issue.subscribe'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await subscription(ctx, s, ops, project, cmd.target.iid, true));
+    async 'issue.subscribe'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await subscription({ ctx, platform, ops, project, iid: command.target.iid, subscribe: true }));
     },
 
-    async 'issue.unsubscribe'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await subscription(ctx, s, ops, project, cmd.target.iid, false));
+    async 'issue.unsubscribe'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await subscription({ ctx, platform, ops, project, iid: command.target.iid, subscribe: false }));
     },
 
-    async 'issue.todo'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await addTodo(ctx, s, ops, project, cmd.target.iid));
+    async 'issue.todo'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await addTodo({ ctx, platform, ops, project, iid: command.target.iid }));
     },
 
-    async 'issue.estimate'(cmd, ctx, s, ops) {
-      return trackTime(ctx, s, ops, cmd, 'estimate', cmd.args.duration.text);
+    async 'issue.estimate'(command, ctx, platform, ops) {
+      return trackTime({ ctx, platform, ops, command, action: 'estimate', duration: command.args.duration.text });
     },
 
-    async 'issue.reset-estimate'(cmd, ctx, s, ops) {
-      return trackTime(ctx, s, ops, cmd, 'reset-estimate');
+    async 'issue.reset-estimate'(command, ctx, platform, ops) {
+      return trackTime({ ctx, platform, ops, command, action: 'reset-estimate' });
     },
 
-    async 'issue.spend'(cmd, ctx, s, ops) {
-      return trackTime(ctx, s, ops, cmd, 'spend', cmd.args.duration.text);
+    async 'issue.spend'(command, ctx, platform, ops) {
+      return trackTime({ ctx, platform, ops, command, action: 'spend', duration: command.args.duration.text });
     },
 
-    async 'issue.reset-spent'(cmd, ctx, s, ops) {
-      return trackTime(ctx, s, ops, cmd, 'reset-spent');
+    async 'issue.reset-spent'(command, ctx, platform, ops) {
+      return trackTime({ ctx, platform, ops, command, action: 'reset-spent' });
     },
 
-    async 'issue.time'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const stats = await ops.timeStats(ctx, project, cmd.target.iid);
-      const message = buildIssueTime(project, cmd.target.iid, stats, { serverUrl: s.serverUrl });
-      return { kind: 'message', message, inChannel: cmd.share };
+    async 'issue.time'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const stats = await ops.timeStats(ctx, project, command.target.iid);
+      const message = buildIssueTime(project, command.target.iid, stats, { serverUrl: platform.serverUrl });
+      return { kind: 'message', message, inChannel: command.share };
     },
 
-    async 'issue.closed-by'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const result = await ops.closedBy(ctx, project, cmd.target.iid);
-      const message = buildClosedBy(project, cmd.target.iid, result.items, result, { serverUrl: s.serverUrl });
-      return { kind: 'message', message, inChannel: cmd.share };
+    async 'issue.closed-by'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const result = await ops.closedBy(ctx, project, command.target.iid);
+      const message = buildClosedBy(project, command.target.iid, result.items, result, {
+        serverUrl: platform.serverUrl,
+      });
+      return { kind: 'message', message, inChannel: command.share };
     },
 
-    async 'issue.agent'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const detail = await ops.agent(ctx, project, cmd.target.iid);
+    async 'issue.agent'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const detail = await ops.agent(ctx, project, command.target.iid);
       return {
         kind: 'message',
-        message: buildIssueAgent(project, cmd.target.iid, detail, s.serverUrl),
-        inChannel: cmd.share,
+        message: buildIssueAgent(project, command.target.iid, detail, platform.serverUrl),
+        inChannel: command.share,
       };
     },
   },
   buttons: [
-    n.on(IssueButtons.show, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return ephemeral(await freshCard(ctx, s, ops, project, v.i));
+    issueNoun.on(IssueButtons.show, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return ephemeral(await freshCard({ ctx, platform, ops, project, iid: value.i }));
     }),
-    n.on(IssueButtons.close, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await changeState(ctx, s, ops, project, v.i, 'close') };
+    issueNoun.on(IssueButtons.close, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return {
+        kind: 'update',
+        message: await changeState({ ctx, platform, ops, project, iid: value.i, event: 'close' }),
+      };
     }),
-    n.on(IssueButtons.reopen, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await changeState(ctx, s, ops, project, v.i, 'reopen') };
+    issueNoun.on(IssueButtons.reopen, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return {
+        kind: 'update',
+        message: await changeState({ ctx, platform, ops, project, iid: value.i, event: 'reopen' }),
+      };
     }),
-    n.on(IssueButtons.subscribe, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await subscription(ctx, s, ops, project, v.i, true) };
+    issueNoun.on(IssueButtons.subscribe, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return {
+        kind: 'update',
+        message: await subscription({ ctx, platform, ops, project, iid: value.i, subscribe: true }),
+      };
     }),
-    n.on(IssueButtons.unsubscribe, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await subscription(ctx, s, ops, project, v.i, false) };
+    issueNoun.on(IssueButtons.unsubscribe, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return {
+        kind: 'update',
+        message: await subscription({ ctx, platform, ops, project, iid: value.i, subscribe: false }),
+      };
     }),
-    n.on(IssueButtons.todo, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await addTodo(ctx, s, ops, project, v.i) };
+    issueNoun.on(IssueButtons.todo, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return { kind: 'update', message: await addTodo({ ctx, platform, ops, project, iid: value.i }) };
     }),
-    n.on(IssueButtons.thumbsup, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'update', message: await thumbsUp(ctx, s, ops, project, v.i) };
+    issueNoun.on(IssueButtons.thumbsup, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return { kind: 'update', message: await thumbsUp({ ctx, platform, ops, project, iid: value.i }) };
     }),
-    n.on(IssueButtons.delete, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      await ops.remove(ctx, project, v.i);
-      return { kind: 'update', message: buildIssueDeleted(project, v.i, ctx.actor.userId) };
+    issueNoun.on(IssueButtons.delete, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      await ops.remove(ctx, project, value.i);
+      return { kind: 'update', message: buildIssueDeleted(project, value.i, ctx.actor.userId) };
     }),
-    n.on(IssueButtons.share, async (v, ctx, s, ops): Promise<Reply> => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return { kind: 'message', message: await freshCard(ctx, s, ops, project, v.i), inChannel: true };
+    issueNoun.on(IssueButtons.share, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return {
+        kind: 'message',
+        message: await freshCard({ ctx, platform, ops, project, iid: value.i }),
+        inChannel: true,
+      };
     }),
   ],
   modals: [
-    n.modal(IssueModals.create, async (v, ctx, s, ops) => {
+    issueNoun.modal(IssueModals.fromMessage, submitIssueFromMessage),
+    issueNoun.modal(IssueModals.create, async (value, ctx, platform, ops) => {
       const read = readIssueForm(ctx.values);
       if (!read.ok) return { kind: 'errors', errors: definedOnly(read.errors) };
       const form = read.form;
       let assigneeIds: number[];
       try {
-        assigneeIds = await s.people.ids(ctx, form.assignees);
+        assigneeIds = await platform.people.ids(ctx, form.assignees);
       } catch (err) {
         if (!(err instanceof UnknownPersonError)) throw err;
         return { kind: 'errors', errors: { [IssueFormFields.assignees]: unknownAssignee(err.reason, err.who) } };
@@ -518,19 +635,28 @@ export const issues = n.define({
       return {
         kind: 'accept',
         reply: async () => {
-          const project = await s.resolveProject(ctx, refOf(v.p));
+          const project = await platform.resolveProject(ctx, refOf(value.p));
           const issue = await ops.create(ctx, project, {
             title: form.title,
             ...(form.description !== undefined ? { description: form.description } : {}),
             ...(form.labels.length ? { labels: form.labels } : {}),
             ...(assigneeIds.length ? { assignee_ids: assigneeIds } : {}),
-            ...(v.m !== undefined ? { milestone_id: v.m } : {}),
+            ...(value.m !== undefined ? { milestone_id: value.m } : {}),
             ...(form.due ? { due_date: form.due } : {}),
             ...(form.confidential ? { confidential: true } : {}),
-            ...(v.t !== undefined ? { created_at: v.t } : {}),
+            ...(value.t !== undefined ? { created_at: value.t } : {}),
           });
           const notice = done('create', ctx.actor.userId, `issue ${issueRef(project, issue.iid)}`);
-          const card = await issueCard(ctx, s, project, { ...issue, time_stats: NO_TIME }, notice, { shareable: true });
+          const card = await issueCard({
+            ctx,
+            platform,
+            project,
+            issue: { ...issue, time_stats: NO_TIME },
+            notice,
+            options: {
+              shareable: true,
+            },
+          });
           return ephemeral(card);
         },
       };
@@ -539,5 +665,7 @@ export const issues = n.define({
 });
 
 function definedOnly(errors: Partial<Record<string, string>>): Record<string, string> {
-  return Object.fromEntries(Object.entries(errors).filter((e): e is [string, string] => e[1] !== undefined));
+  return Object.fromEntries(
+    Object.entries(errors).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
 }

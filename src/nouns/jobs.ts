@@ -27,42 +27,69 @@ import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
 
-const n = noun('job', (d) => createJobOperations(d));
+const jobNoun = noun('job', (deps) => createJobOperations(deps));
 
 /** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
-async function factsOf(ctx: RequestContext, ops: JobOperations, project: Project, job: Job): Promise<JobFacts> {
+async function factsOf({
+  ctx,
+  ops,
+  project,
+  job,
+}: {
+  ctx: RequestContext;
+  ops: JobOperations;
+  project: Project;
+  job: Job;
+}): Promise<JobFacts> {
   if (!FINISHED.has(job.status) || job.artifacts_file || neverRan(job)) return {};
   return { erased: !(await ops.hasTrace(ctx, project, job.id)) };
 }
 
-async function jobCard(
-  ctx: RequestContext,
-  s: Platform,
-  ops: JobOperations,
-  project: Project,
-  job: Job,
-  notice?: Notice,
-  known?: JobFacts,
-) {
-  const facts = known ?? (notice ? {} : await factsOf(ctx, ops, project, job));
-  return buildJobCard(job, project, { ...(await cardContext(ctx, s, { notice })), facts });
+async function jobCard({
+  ctx,
+  platform,
+  ops,
+  project,
+  job,
+  notice,
+  known,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: JobOperations;
+  project: Project;
+  job: Job;
+  notice?: Notice;
+  known?: JobFacts;
+}) {
+  const facts = known ?? (notice ? {} : await factsOf({ ctx, ops, project, job }));
+  return buildJobCard(job, project, { ...(await cardContext(ctx, platform, { notice })), facts });
 }
 
 /** The card, or the list the button sat in, redrawn with a notice and the job as it is now. */
-async function redraw(
-  ctx: RequestContext,
-  s: Platform,
-  ops: JobOperations,
-  project: Project,
-  job: Job,
-  notice: Notice,
-  place: ListPlace | null,
-  facts?: JobFacts,
-): Promise<SlackMessage> {
-  if (!place) return jobCard(ctx, s, ops, project, job, notice, facts);
-  const row = jobRow(job, project, place, 'now', s.serverUrl);
+async function redraw({
+  ctx,
+  platform,
+  ops,
+  project,
+  job,
+  notice,
+  place,
+  facts,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: JobOperations;
+  project: Project;
+  job: Job;
+  notice: Notice;
+  place: ListPlace | null;
+  facts?: JobFacts;
+}): Promise<SlackMessage> {
+  if (!place) return jobCard({ ctx, platform, ops, project, job, notice, known: facts });
+  const row = jobRow(job, project, place, 'now', platform.serverUrl);
   const withRow = { ...notice, row };
-  return redrawListAfterWrite(s, ctx, place, { expect: 'job.list', notice: withRow });
+  return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'job.list', notice: withRow } });
 }
 
 /**
@@ -70,13 +97,19 @@ async function redraw(
  * job, or it finished. Re-read it and say what is true now; a refusal the current state does not explain
  * stands (a real lack of permission).
  */
-async function explainRefusal(
-  ctx: RequestContext,
-  ops: JobOperations,
-  project: Project,
-  id: number,
-  action: JobAction,
-): Promise<{ job: Job; notice: Notice; facts?: JobFacts } | null> {
+async function explainRefusal({
+  ctx,
+  ops,
+  project,
+  id,
+  action,
+}: {
+  ctx: RequestContext;
+  ops: JobOperations;
+  project: Project;
+  id: number;
+  action: JobAction;
+}): Promise<{ job: Job; notice: Notice; facts?: JobFacts } | null> {
   const job = await ops.get(ctx, project, id);
   switch (action) {
     case 'retry': {
@@ -101,41 +134,70 @@ async function explainRefusal(
   }
 }
 
-async function actOnJob(
-  ctx: RequestContext,
-  s: Platform,
-  ops: JobOperations,
-  project: Project,
-  id: number,
-  action: JobAction,
-  place: ListPlace | null,
-  /** From a button drawn earlier, which may be out of date (a typed command is not). */
-  fromCard: boolean,
-): Promise<SlackMessage> {
+async function actOnJob({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  action,
+  place,
+  fromCard,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: JobOperations;
+  project: Project;
+  id: number;
+  action: JobAction;
+  place: ListPlace | null;
+  fromCard: boolean;
+}): Promise<SlackMessage> {
   // Canceling something that already stopped succeeds without doing anything: look first.
   if (action === 'cancel' && fromCard) {
     const current = await ops.get(ctx, project, id);
     if (!CANCELABLE.has(current.status)) {
-      return redraw(ctx, s, ops, project, current, stale(jobStaleText('not-running')), place);
+      return redraw({ ctx, platform, ops, project, job: current, notice: stale(jobStaleText('not-running')), place });
     }
   }
   try {
     const job = await ops.act(ctx, project, id, action);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
-    return redraw(ctx, s, ops, project, job, done(action, ctx.actor.userId, detail), place);
+    return redraw({ ctx, platform, ops, project, job, notice: done(action, ctx.actor.userId, detail), place });
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
     // The refusal stands when the job as it is now does not explain it, or cannot be read either.
-    const explained = await explainRefusal(ctx, ops, project, id, action).catch(() => null);
+    const explained = await explainRefusal({ ctx, ops, project, id, action }).catch(() => null);
     if (!explained) throw err;
-    return redraw(ctx, s, ops, project, explained.job, explained.notice, place, explained.facts);
+    return redraw({
+      ctx,
+      platform,
+      ops,
+      project,
+      job: explained.job,
+      notice: explained.notice,
+      place,
+      facts: explained.facts,
+    });
   }
 }
 
 const act = (action: JobAction) =>
-  n.on(JobButtons[action], async (v, ctx, s, ops): Promise<Reply> => {
-    const project = await s.resolveProject(ctx, refOf(v.p));
-    return { kind: 'update', message: await actOnJob(ctx, s, ops, project, v.j, action, placeOf(v), true) };
+  jobNoun.on(JobButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
+    const project = await platform.resolveProject(ctx, refOf(value.p));
+    return {
+      kind: 'update',
+      message: await actOnJob({
+        ctx,
+        platform,
+        ops,
+        project,
+        id: value.j,
+        action,
+        place: placeOf(value),
+        fromCard: true,
+      }),
+    };
   });
 
 function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
@@ -143,120 +205,157 @@ function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number):
   return ephemeral(buildConfirmPrompt(jobConfirmation(action, { id }, project), JobButtons[action], value));
 }
 
-export const jobs = n.define({
+export const jobs = jobNoun.define({
   lists: {
-    async 'job.list'(cmd, ctx, s, ops, place, notice) {
-      const f = cmd.flags;
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const perPage = pageSize(f.perPage);
+    async 'job.list'(command, ctx, platform, ops, place, notice) {
+      const flags = command.flags;
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const perPage = pageSize(flags.perPage);
       const result = await ops.list(ctx, project, {
-        ...(f.scope ? { scope: f.scope } : {}),
-        ...(f.pipeline ? { pipelineId: f.pipeline } : {}),
-        ...(f.page ? { page: f.page } : {}),
+        ...(flags.scope ? { scope: flags.scope } : {}),
+        ...(flags.pipeline ? { pipelineId: flags.pipeline } : {}),
+        ...(flags.page ? { page: flags.page } : {}),
         ...(perPage ? { perPage } : {}),
       });
-      const title = f.pipeline
-        ? `Jobs of pipeline #${f.pipeline} in ${projectLabel(project)}`
+      const title = flags.pipeline
+        ? `Jobs of pipeline #${flags.pipeline} in ${projectLabel(project)}`
         : `Jobs in ${projectLabel(project)}`;
       return buildJobList(result.items, project, result, {
         title,
-        filters: describeFilters({ scope: f.scope }),
+        filters: describeFilters({ scope: flags.scope }),
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, platform, { notice }),
       });
     },
   },
   commands: {
-    async 'job.show'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const job = await ops.get(ctx, project, cmd.target.id);
-      return { kind: 'message', message: await jobCard(ctx, s, ops, project, job), inChannel: cmd.share };
+    async 'job.show'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const job = await ops.get(ctx, project, command.target.id);
+      return {
+        kind: 'message',
+        message: await jobCard({ ctx, platform, ops, project, job }),
+        inChannel: command.share,
+      };
     },
-    async 'job.retry'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'retry', null, false));
+    async 'job.retry'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(
+        await actOnJob({
+          ctx,
+          platform,
+          ops,
+          project,
+          id: command.target.id,
+          action: 'retry',
+          place: null,
+          fromCard: false,
+        }),
+      );
     },
-    async 'job.play'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'play', null, false));
+    async 'job.play'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(
+        await actOnJob({
+          ctx,
+          platform,
+          ops,
+          project,
+          id: command.target.id,
+          action: 'play',
+          place: null,
+          fromCard: false,
+        }),
+      );
     },
-    async 'job.keep'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await actOnJob(ctx, s, ops, project, cmd.target.id, 'keep', null, false));
+    async 'job.keep'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(
+        await actOnJob({
+          ctx,
+          platform,
+          ops,
+          project,
+          id: command.target.id,
+          action: 'keep',
+          place: null,
+          fromCard: false,
+        }),
+      );
     },
-    async 'job.cancel'(cmd, ctx, s) {
-      return confirmTyped('cancel', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    async 'job.cancel'(command, ctx, platform) {
+      return confirmTyped('cancel', await platform.resolveProject(ctx, command.target.project), command.target.id);
     },
-    async 'job.erase'(cmd, ctx, s) {
-      return confirmTyped('erase', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    async 'job.erase'(command, ctx, platform) {
+      return confirmTyped('erase', await platform.resolveProject(ctx, command.target.project), command.target.id);
     },
-    async 'job.trace'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const id = cmd.target.id;
+    async 'job.trace'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const id = command.target.id;
       const trace = await ops.trace(ctx, project, id);
-      if (cmd.flags.full && trace.length > 0) {
+      if (command.flags.full && trace.length > 0) {
         const content = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
         const clipped = content.length > FULL_TRACE_LIMIT ? content.slice(content.length - FULL_TRACE_LIMIT) : content;
         // A trace ends with a newline: counted as the lines the short form shows, not one more.
         const lines = clipped.replace(/\n+$/, '').split('\n').length;
-        const where = cmd.share ? 'in this channel' : 'in a direct message';
+        const where = command.share ? 'in this channel' : 'in a direct message';
         const what = `job #${id} in ${projectLabel(project)}`;
         const text = `The whole trace of ${what} (${lines} lines) is uploaded ${where}${clipped === content ? '' : ' (its last 5 MB)'}.`;
         return {
           kind: 'upload',
           file: { filename: `job-${id}-trace.log`, title: `Trace of ${what}`, content: clipped },
           message: message(text, [section(md`:scroll: ${text}`)]),
-          inChannel: cmd.share,
+          inChannel: command.share,
         };
       }
       return {
         kind: 'message',
-        message: buildTrace(id, project, trace, cmd.flags.lines, s.slashCommand),
-        inChannel: cmd.share,
+        message: buildTrace(id, project, trace, command.flags.lines, platform.slashCommand),
+        inChannel: command.share,
       };
     },
-    async 'job.artifacts'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const id = cmd.target.id;
-      const a = await ops.artifacts(ctx, project, id);
+    async 'job.artifacts'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const id = command.target.id;
+      const artifact = await ops.artifacts(ctx, project, id);
       const message = buildArtifacts({
         title: `Artifacts of job #${id} in ${projectLabel(project)}`,
-        fileName: a.fileName,
-        size: a.size,
-        downloadUrl: projectPageUrl(s.serverUrl, project, `-/jobs/${id}/artifacts/download`),
+        fileName: artifact.fileName,
+        size: artifact.size,
+        downloadUrl: projectPageUrl(platform.serverUrl, project, `-/jobs/${id}/artifacts/download`),
       });
-      return { kind: 'message', message, inChannel: cmd.share };
+      return { kind: 'message', message, inChannel: command.share };
     },
-    async 'job.artifacts-by-ref'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const { ref, job } = cmd.flags;
-      const a = await ops.artifactsByRef(ctx, project, ref, job);
+    async 'job.artifacts-by-ref'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const { ref, job } = command.flags;
+      const artifact = await ops.artifactsByRef(ctx, project, ref, job);
       const message = buildArtifacts({
         title: `Artifacts of the latest successful “${job}” job on ${ref} in ${projectLabel(project)}`,
-        fileName: a.fileName,
-        size: a.size,
+        fileName: artifact.fileName,
+        size: artifact.size,
         downloadUrl: projectPageUrl(
-          s.serverUrl,
+          platform.serverUrl,
           project,
           `-/jobs/artifacts/${encodeURIComponent(ref)}/download?job=${encodeURIComponent(job)}`,
         ),
       });
-      return { kind: 'message', message, inChannel: cmd.share };
+      return { kind: 'message', message, inChannel: command.share };
     },
   },
   buttons: [
-    n.on(JobButtons.show, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return ephemeral(await jobCard(ctx, s, ops, project, await ops.get(ctx, project, v.j)));
+    jobNoun.on(JobButtons.show, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return ephemeral(await jobCard({ ctx, platform, ops, project, job: await ops.get(ctx, project, value.j) }));
     }),
     act('retry'),
     act('cancel'),
     act('play'),
     act('erase'),
     act('keep'),
-    n.on(JobButtons.trace, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return ephemeral(buildTrace(v.j, project, await ops.trace(ctx, project, v.j), 40, s.slashCommand));
+    jobNoun.on(JobButtons.trace, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return ephemeral(buildTrace(value.j, project, await ops.trace(ctx, project, value.j), 40, platform.slashCommand));
     }),
   ],
 });

@@ -3,13 +3,17 @@ import { buildKeyCard } from '../views/keys.js';
 import { cardContext } from './support.js';
 import { noun } from './types.js';
 
-const n = noun('key', (d) => createKeyOperations(d));
+const keyNoun = noun('key', (deps) => createKeyOperations(deps));
 
-export const keys = n.define({
+export const keys = keyNoun.define({
   commands: {
-    async 'key.show'(cmd, ctx, s, ops) {
-      const key = await ops.get(ctx, cmd.args.id);
-      return { kind: 'message', message: buildKeyCard(key, await cardContext(ctx, s)), inChannel: cmd.share };
+    async 'key.show'(command, ctx, platform, ops) {
+      const key = await ops.get(ctx, command.args.id);
+      return {
+        kind: 'message',
+        message: buildKeyCard(key, await cardContext(ctx, platform)),
+        inChannel: command.share,
+      };
     },
   },
 });

@@ -30,7 +30,7 @@ import { ephemeral, noun, type Platform, type Reply, type Unfurls, type UnfurlTa
 // channel), unless they said Always for that channel. Someone who is not connected gets nothing, not even a
 // word: posting a link must not nag.
 
-const n = noun('unfurl', (d) => createLinkOperations(d));
+const unfurlNoun = noun('unfurl', (deps) => createLinkOperations(deps));
 
 /** The links of a message that this bot previews, each once, in the order posted. */
 function targetsOf(urls: readonly string[], serverUrl: ServerUrls): LinkTarget[] {
@@ -51,53 +51,61 @@ const lostConnection = (err: unknown) =>
 /** The previews the person can read; a link they cannot (gone, no access, the server failing) is left out. */
 async function previewsOf(ctx: RequestContext, ops: LinkOperations, targets: LinkTarget[]): Promise<LinkPreview[]> {
   const read = await Promise.all(
-    targets.map((t) =>
-      ops.preview(ctx, t).catch((err: unknown) => {
+    targets.map((target) =>
+      ops.preview(ctx, target).catch((err: unknown) => {
         if (lostConnection(err)) throw err;
         if (err instanceof BotError || err instanceof GitlabError) return null;
         throw err;
       }),
     ),
   );
-  return read.filter((p): p is LinkPreview => p !== null);
+  return read.filter((preview): preview is LinkPreview => preview !== null);
 }
 
-function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, s: Platform): Unfurls {
-  return Object.fromEntries(previews.map((p) => [p.url, buildUnfurlCard(p, { serverUrl: s.serverUrl, now: ctx.now })]));
+function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, platform: Platform): Unfurls {
+  return Object.fromEntries(
+    previews.map((preview) => [preview.url, buildUnfurlCard(preview, { serverUrl: platform.serverUrl, now: ctx.now })]),
+  );
 }
 
 /** Shows the previews a prompt asked about, as the person who pressed it (the poster), then says so on the prompt. */
-async function showAsked(
-  v: PreviewButtonValue,
-  ctx: RequestContext,
-  s: Platform,
-  ops: LinkOperations,
-  answer: (count: number) => SlackMessage,
-): Promise<Reply> {
-  const previews = await previewsOf(ctx, ops, targetsOf(v.u, [s.serverUrl, s.gitlabUrl]));
-  if (previews.length === 0) return { kind: 'update', message: buildPreviewGone(v.c) };
+async function showAsked({
+  value,
+  ctx,
+  platform,
+  ops,
+  answer,
+}: {
+  value: PreviewButtonValue;
+  ctx: RequestContext;
+  platform: Platform;
+  ops: LinkOperations;
+  answer: (count: number) => SlackMessage;
+}): Promise<Reply> {
+  const previews = await previewsOf(ctx, ops, targetsOf(value.u, [platform.serverUrl, platform.gitlabUrl]));
+  if (previews.length === 0) return { kind: 'update', message: buildPreviewGone(value.c) };
   return {
     kind: 'unfurl',
-    target: { channel: v.c, ts: v.t },
-    unfurls: unfurlsOf(previews, ctx, s),
+    target: { channel: value.c, ts: value.t },
+    unfurls: unfurlsOf(previews, ctx, platform),
     after: { kind: 'update', message: answer(previews.length) },
   };
 }
 
-function onlyThePoster(v: PreviewButtonValue, ctx: RequestContext): void {
-  if (v.o !== ctx.actor.userId) throw new InvalidInputError(notYourPreview(v.o));
+function onlyThePoster(value: PreviewButtonValue, ctx: RequestContext): void {
+  if (value.o !== ctx.actor.userId) throw new InvalidInputError(notYourPreview(value.o));
 }
 
-export const links = n.define({
+export const links = unfurlNoun.define({
   events: [
-    n.event('link_shared', async (e, ctx, s, ops): Promise<Reply> => {
+    unfurlNoun.event('link_shared', async (event, ctx, platform, ops): Promise<Reply> => {
       const none: Reply = { kind: 'none' };
       const targets = targetsOf(
-        e.links.map((l) => l.url),
-        [s.serverUrl, s.gitlabUrl],
+        event.links.map((link) => link.url),
+        [platform.serverUrl, platform.gitlabUrl],
       );
       if (targets.length === 0) return none;
-      if (connectionProblem(await ctx.session.connection(), s.gitlabUrl) !== null) return none;
+      if (connectionProblem(await ctx.session.connection(), platform.gitlabUrl) !== null) return none;
       let previews: LinkPreview[];
       try {
         previews = await previewsOf(ctx, ops, targets);
@@ -106,51 +114,59 @@ export const links = n.define({
         throw err;
       }
       // A link still being typed has no channel to ask in yet: only public previews are shown there.
-      const composing = e.source === 'composer' && e.unfurl_id !== undefined;
+      const composing = event.source === 'composer' && event.unfurl_id !== undefined;
       const target: UnfurlTarget =
-        composing && e.unfurl_id
-          ? { unfurlId: e.unfurl_id, source: 'composer' }
-          : { channel: e.channel, ts: e.message_ts };
-      const closed = previews.filter((p) => !p.isPublic);
-      const always = closed.length > 0 && !composing && (await ops.allows(ctx, e.channel));
-      const shown = always ? previews : previews.filter((p) => p.isPublic);
+        composing && event.unfurl_id
+          ? { unfurlId: event.unfurl_id, source: 'composer' }
+          : { channel: event.channel, ts: event.message_ts };
+      const closed = previews.filter((preview) => !preview.isPublic);
+      const always = closed.length > 0 && !composing && (await ops.allows(ctx, event.channel));
+      const shown = always ? previews : previews.filter((preview) => preview.isPublic);
       const asked = always || composing ? [] : closed;
       const prompt =
-        asked.length > 0 && /^[A-Z][A-Z0-9]{1,30}$/.test(e.channel) && /^\d{1,12}\.\d{1,8}$/.test(e.message_ts)
+        asked.length > 0 && /^[A-Z][A-Z0-9]{1,30}$/.test(event.channel) && /^\d{1,12}\.\d{1,8}$/.test(event.message_ts)
           ? ephemeral(
               buildPreviewPrompt(asked, {
-                c: e.channel,
-                t: e.message_ts,
+                c: event.channel,
+                t: event.message_ts,
                 o: ctx.actor.userId,
-                u: asked.map((p) => p.url),
+                u: asked.map((preview) => preview.url),
               }),
             )
           : null;
       if (shown.length === 0) return prompt ?? none;
-      return { kind: 'unfurl', target, unfurls: unfurlsOf(shown, ctx, s), ...(prompt ? { after: prompt } : {}) };
+      return { kind: 'unfurl', target, unfurls: unfurlsOf(shown, ctx, platform), ...(prompt ? { after: prompt } : {}) };
     }),
   ],
   commands: {
-    async 'unfurl.private'(cmd, ctx, s, ops) {
+    async 'unfurl.private'(command, ctx, platform, ops) {
       const channelId = ctx.channelId;
       if (!channelId) {
-        throw new InvalidInputError(md`${code(`${s.slashCommand} unfurl private`)} works in the channel it is about.`);
+        throw new InvalidInputError(
+          md`${code(`${platform.slashCommand} unfurl private`)} works in the channel it is about.`,
+        );
       }
-      const on = cmd.args.setting === 'on';
+      const on = command.args.setting === 'on';
       const changed = on ? await ops.allow(ctx, channelId) : await ops.revoke(ctx, channelId);
-      return ephemeral(buildPreviewSetting(on, changed, channelId, s.slashCommand));
+      return ephemeral(buildPreviewSetting(on, changed, channelId, platform.slashCommand));
     },
   },
   buttons: [
-    n.on(UnfurlButtons.show, async (v, ctx, s, ops) => {
-      onlyThePoster(v, ctx);
-      return showAsked(v, ctx, s, ops, (count) => buildPreviewShown(v.c, count));
+    unfurlNoun.on(UnfurlButtons.show, async (value, ctx, platform, ops) => {
+      onlyThePoster(value, ctx);
+      return showAsked({ value, ctx, platform, ops, answer: (count) => buildPreviewShown(value.c, count) });
     }),
-    n.on(UnfurlButtons.always, async (v, ctx, s, ops) => {
-      onlyThePoster(v, ctx);
-      await ops.allow(ctx, v.c);
-      return showAsked(v, ctx, s, ops, (count) => buildPreviewAlways(v.c, count, s.slashCommand));
+    unfurlNoun.on(UnfurlButtons.always, async (value, ctx, platform, ops) => {
+      onlyThePoster(value, ctx);
+      await ops.allow(ctx, value.c);
+      return showAsked({
+        value,
+        ctx,
+        platform,
+        ops,
+        answer: (count) => buildPreviewAlways(value.c, count, platform.slashCommand),
+      });
     }),
-    n.on(UnfurlButtons.skip, async (): Promise<Reply> => ({ kind: 'delete' })),
+    unfurlNoun.on(UnfurlButtons.skip, async (): Promise<Reply> => ({ kind: 'delete' })),
   ],
 });

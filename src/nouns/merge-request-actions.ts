@@ -27,21 +27,41 @@ import { ephemeral, type Platform, type Reply } from './types.js';
 
 type Ops = MergeRequestOperations;
 
-/** The card of a merge request as it is, with its head pipeline (which decides between Merge and Merge when pipeline succeeds). */
-export async function card(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  mr: MergeRequest,
-  notice?: Notice,
-) {
-  const pipeline = await ops.headPipeline(ctx, project, mr);
-  return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, s, { notice })), pipeline });
+/** One merge request a button acts on, with what acting on it needs. */
+export interface MergeRequestAt {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: Ops;
+  project: Project;
+  iid: number;
 }
 
-export async function resolve(ctx: RequestContext, s: Platform, t: { project: ProjectRef | null; iid: number }) {
-  return { project: await s.resolveProject(ctx, t.project), iid: t.iid };
+/** The card of a merge request as it is, with its head pipeline (which decides between Merge and Merge when pipeline succeeds). */
+export async function card({
+  ctx,
+  platform,
+  ops,
+  project,
+  mr,
+  notice,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: Ops;
+  project: Project;
+  mr: MergeRequest;
+  notice?: Notice;
+}) {
+  const pipeline = await ops.headPipeline(ctx, project, mr);
+  return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, platform, { notice })), pipeline });
+}
+
+export async function resolve(
+  ctx: RequestContext,
+  platform: Platform,
+  target: { project: ProjectRef | null; iid: number },
+) {
+  return { project: await platform.resolveProject(ctx, target.project), iid: target.iid };
 }
 
 export interface MergeAsk {
@@ -57,14 +77,16 @@ export interface MergeAsk {
  * request as it is now (new commits, conflicts, already merged, no permission), on the card. A merge of the
  * same merge request already under way is waited for instead of sent again.
  */
-export async function mergeAndRedraw(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  iid: number,
-  ask: MergeAsk,
-): Promise<SlackMessage> {
+export async function mergeAndRedraw({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  ask,
+}: MergeRequestAt & {
+  ask: MergeAsk;
+}): Promise<SlackMessage> {
   const options: MergeOptions = {
     sha: ask.sha,
     ...(ask.removeSourceBranch !== undefined ? { should_remove_source_branch: ask.removeSourceBranch } : {}),
@@ -80,7 +102,14 @@ export async function mergeAndRedraw(
       if (!(err instanceof RefusedError)) throw err;
       const current = await ops.get(ctx, project, iid).catch(() => null);
       if (!current) throw err;
-      return card(ctx, s, ops, project, current, stale(mergeRefusedText(current, ask.sha, err.refusal)));
+      return card({
+        ctx,
+        platform,
+        ops,
+        project,
+        mr: current,
+        notice: stale(mergeRefusedText(current, ask.sha, err.refusal)),
+      });
     }
     if (outcome.kind === 'answered') {
       const mr = outcome.mr;
@@ -91,35 +120,37 @@ export async function mergeAndRedraw(
           : mr.merge_when_pipeline_succeeds
             ? done('auto-merge', ctx.actor.userId, autoMergeDetail(ask.sha, pipeline))
             : stale('GitLab answered without merging it (it may still be checking): look again in a moment.');
-      return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, s, { notice })), pipeline });
+      return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, platform, { notice })), pipeline });
     }
     const current = await ops.get(ctx, project, iid);
     const joined = mergeJoinedText(current, outcome.by);
-    if (joined) return card(ctx, s, ops, project, current, stale(joined));
+    if (joined) return card({ ctx, platform, ops, project, mr: current, notice: stale(joined) });
   }
   const current = await ops.get(ctx, project, iid);
-  return card(
+  return card({
     ctx,
-    s,
+    platform,
     ops,
     project,
-    current,
-    stale('Other merges of it were under way at the same time and none completed.'),
-  );
+    mr: current,
+    notice: stale('Other merges of it were under way at the same time and none completed.'),
+  });
 }
 
 /** Cancels "merge when the pipeline succeeds"; from a card, a refusal the current state explains is shown on it. */
-export async function cancelAutoMerge(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  iid: number,
-  fromCard: boolean,
-): Promise<SlackMessage> {
+export async function cancelAutoMerge({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  fromCard,
+}: MergeRequestAt & {
+  fromCard: boolean;
+}): Promise<SlackMessage> {
   try {
     const mr = await ops.cancelAutoMerge(ctx, project, iid);
-    return card(ctx, s, ops, project, mr, done('cancel-auto-merge', ctx.actor.userId, `!${iid}`));
+    return card({ ctx, platform, ops, project, mr, notice: done('cancel-auto-merge', ctx.actor.userId, `!${iid}`) });
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
     const current = await ops.get(ctx, project, iid).catch(() => null);
@@ -128,66 +159,100 @@ export async function cancelAutoMerge(
       current.state === 'merged'
         ? 'Already merged: there is no automatic merge to cancel.'
         : 'Not set to merge when the pipeline succeeds any more, so there is nothing to cancel.';
-    return card(ctx, s, ops, project, current, stale(why));
+    return card({ ctx, platform, ops, project, mr: current, notice: stale(why) });
   }
 }
 
 /** Closing what is closed (or reopening what is open) succeeds without doing anything: look first. */
-export async function setState(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  iid: number,
-  event: 'close' | 'reopen',
-): Promise<SlackMessage> {
+export async function setState({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  event,
+}: MergeRequestAt & {
+  event: 'close' | 'reopen';
+}): Promise<SlackMessage> {
   const current = await ops.get(ctx, project, iid);
   if (current.state === 'merged') {
-    return card(ctx, s, ops, project, current, stale(`Already merged: it can be neither closed nor reopened.`));
+    return card({
+      ctx,
+      platform,
+      ops,
+      project,
+      mr: current,
+      notice: stale(`Already merged: it can be neither closed nor reopened.`),
+    });
   }
   if (current.state === (event === 'close' ? 'closed' : 'opened')) {
-    return card(ctx, s, ops, project, current, stale(event === 'close' ? 'Already closed.' : 'Already open.'));
+    return card({
+      ctx,
+      platform,
+      ops,
+      project,
+      mr: current,
+      notice: stale(event === 'close' ? 'Already closed.' : 'Already open.'),
+    });
   }
   const mr = await ops.setState(ctx, project, iid, event);
-  return card(ctx, s, ops, project, mr, done(event, ctx.actor.userId, `!${iid}`));
+  return card({ ctx, platform, ops, project, mr, notice: done(event, ctx.actor.userId, `!${iid}`) });
 }
 
-export async function subscribe(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  iid: number,
-  on: boolean,
-) {
+export async function subscribe({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  on,
+}: MergeRequestAt & {
+  on: boolean;
+}) {
   const answer = await ops.subscribe(ctx, project, iid, on);
   if (answer.changed)
-    return card(ctx, s, ops, project, answer.value, done(on ? 'subscribe' : 'unsubscribe', ctx.actor.userId));
+    return card({
+      ctx,
+      platform,
+      ops,
+      project,
+      mr: answer.value,
+      notice: done(on ? 'subscribe' : 'unsubscribe', ctx.actor.userId),
+    });
   const current = await ops.get(ctx, project, iid);
-  return card(ctx, s, ops, project, current, stale(on ? 'You were already subscribed.' : 'You were not subscribed.'));
+  return card({
+    ctx,
+    platform,
+    ops,
+    project,
+    mr: current,
+    notice: stale(on ? 'You were already subscribed.' : 'You were not subscribed.'),
+  });
 }
 
-export async function addTodo(ctx: RequestContext, s: Platform, ops: Ops, project: Project, iid: number) {
+export async function addTodo({ ctx, platform, ops, project, iid }: MergeRequestAt) {
   const answer = await ops.todo(ctx, project, iid);
   if (answer.changed && answer.value.target_type === 'MergeRequest') {
-    return card(ctx, s, ops, project, answer.value.target, done('todo', ctx.actor.userId));
+    return card({ ctx, platform, ops, project, mr: answer.value.target, notice: done('todo', ctx.actor.userId) });
   }
   const notice = answer.changed ? done('todo', ctx.actor.userId) : stale('It is already one of your todos.');
   const read = await readOrWhy(() => ops.get(ctx, project, iid));
-  if (read.ok) return card(ctx, s, ops, project, read.value, notice);
+  if (read.ok) return card({ ctx, platform, ops, project, mr: read.value, notice });
   return buildNoticeOnly(unreadAfter(notice, `Merge request ${mrRef(project, iid)}`, read.why));
 }
 
-export async function changes(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  project: Project,
-  iid: number,
-  share: boolean,
-): Promise<Reply> {
+export async function changes({
+  ctx,
+  platform,
+  ops,
+  project,
+  iid,
+  share,
+}: MergeRequestAt & {
+  share: boolean;
+}): Promise<Reply> {
   const mr = await ops.changes(ctx, project, iid);
-  const url = mergeRequestUrl(s.serverUrl, project, mr);
+  const url = mergeRequestUrl(platform.serverUrl, project, mr);
   const answer = buildDiffAnswer(mr.changes, {
     title: `Changes of ${mrRef(project, iid)}`,
     head: [
@@ -207,22 +272,29 @@ export function diffReply(answer: DiffAnswer, share: boolean): Reply {
   return { kind: 'message', message: answer.message, inChannel: share };
 }
 
-export async function time(
-  ctx: RequestContext,
-  s: Platform,
-  ops: Ops,
-  t: { project: ProjectRef | null; iid: number },
-  action: TimeAction,
-  duration?: string,
-) {
-  const { project, iid } = await resolve(ctx, s, t);
+export async function time({
+  ctx,
+  platform,
+  ops,
+  target,
+  action,
+  duration,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: Ops;
+  target: { project: ProjectRef | null; iid: number };
+  action: TimeAction;
+  duration?: string;
+}) {
+  const { project, iid } = await resolve(ctx, platform, target);
   const stats = await ops.time(ctx, project, iid, action, duration);
   return ephemeral(buildTimeStats(project, iid, stats, timeHeadline(action, project, iid, ctx.actor.userId, duration)));
 }
 
 /** A person named in a list filter, as the Filters line shows it. */
-export async function personWord(ctx: RequestContext, s: Platform, ref: UserRef | undefined) {
-  return ref ? String(await s.people.idOrUsername(ctx, ref)) : undefined;
+export async function personWord(ctx: RequestContext, platform: Platform, ref: UserRef | undefined) {
+  return ref ? String(await platform.people.idOrUsername(ctx, ref)) : undefined;
 }
 
 export const isNoLabel = (labels: readonly string[] | undefined) => labels?.length === 1 && labels[0] === 'No Label';

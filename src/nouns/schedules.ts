@@ -17,49 +17,74 @@ import {
 import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
-const n = noun('schedule', (d) => createScheduleOperations(d));
+const scheduleNoun = noun('schedule', (deps) => createScheduleOperations(deps));
 
 /**
  * Schedules are planned around: the card shows times in the viewer's zone. A card only its asker sees
  * offers no Take ownership when they own the schedule; a shared card is for everyone, so it does.
  */
-async function scheduleCard(
-  ctx: RequestContext,
-  s: Platform,
-  schedule: PipelineSchedule,
-  project: Project,
-  o: { notice?: Notice; shared?: boolean } = {},
-) {
-  const timeZone = await s.timeZoneOf(ctx.actor.userId);
-  const c = await cardContext(ctx, s, { notice: o.notice, timeZone, withViewer: !o.shared });
-  return buildScheduleCard(schedule, project, c);
+async function scheduleCard({
+  ctx,
+  platform,
+  schedule,
+  project,
+  options = {},
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  schedule: PipelineSchedule;
+  project: Project;
+  options?: { notice?: Notice; shared?: boolean };
+}) {
+  const timeZone = await platform.timeZoneOf(ctx.actor.userId);
+  const card = await cardContext(ctx, platform, { notice: options.notice, timeZone, withViewer: !options.shared });
+  return buildScheduleCard(schedule, project, card);
 }
 
-async function actOnSchedule(
-  ctx: RequestContext,
-  s: Platform,
-  ops: ScheduleOperations,
-  project: Project,
-  id: number,
-  action: ScheduleAction,
-  place: ListPlace | null,
+async function actOnSchedule({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  action,
+  place,
   shared = false,
-): Promise<SlackMessage> {
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: ScheduleOperations;
+  project: Project;
+  id: number;
+  action: ScheduleAction;
+  place: ListPlace | null;
+  shared?: boolean;
+}): Promise<SlackMessage> {
   const result = await ops.act(ctx, project, id, action);
   const notice = done(action, ctx.actor.userId, `schedule #${id}`);
   if (place) {
-    const timeZone = await s.timeZoneOf(ctx.actor.userId);
+    const timeZone = await platform.timeZoneOf(ctx.actor.userId);
     const row =
       result && action !== 'delete' ? scheduleRow(result, project, 'now', { now: ctx.now, timeZone }) : undefined;
     const withRow = row ? { ...notice, row } : notice;
-    return redrawListAfterWrite(s, ctx, place, { expect: 'schedule.list', notice: withRow });
+    return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'schedule.list', notice: withRow } });
   }
   if (action === 'delete' || !result) return buildScheduleDeleted(result ?? { id }, project, ctx.actor.userId);
   // Only the single read carries the last pipeline; the action's answer may not.
-  if (result.last_pipeline !== undefined) return scheduleCard(ctx, s, result, project, { notice, shared });
+  if (result.last_pipeline !== undefined)
+    return scheduleCard({ ctx, platform, schedule: result, project, options: { notice, shared } });
   const read = await readOrWhy(() => ops.get(ctx, project, id));
-  if (read.ok) return scheduleCard(ctx, s, read.value, project, { notice, shared });
-  return scheduleCard(ctx, s, result, project, { notice: unreadAfter(notice, 'Its last pipeline', read.why), shared });
+  if (read.ok) return scheduleCard({ ctx, platform, schedule: read.value, project, options: { notice, shared } });
+  return scheduleCard({
+    ctx,
+    platform,
+    schedule: result,
+    project,
+    options: {
+      notice: unreadAfter(notice, 'Its last pipeline', read.why),
+      shared,
+    },
+  });
 }
 
 /** What is true already when a typed command asks for it. */
@@ -73,20 +98,27 @@ const SCHEDULE_ALREADY = {
  * A typed activate or deactivate: the server answers both alike whatever the state was, so the schedule is read
  * first, and one that is already so is shown as it is instead of "Deactivated by" a change that was none.
  */
-async function switchTyped(
-  ctx: RequestContext,
-  s: Platform,
-  ops: ScheduleOperations,
-  project: Project,
-  id: number,
-  active: boolean,
-): Promise<SlackMessage> {
+async function switchTyped({
+  ctx,
+  platform,
+  ops,
+  project,
+  id,
+  active,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: ScheduleOperations;
+  project: Project;
+  id: number;
+  active: boolean;
+}): Promise<SlackMessage> {
   const schedule = await ops.get(ctx, project, id);
   if (schedule.active === active) {
     const notice = stale(active ? SCHEDULE_ALREADY.active : SCHEDULE_ALREADY.inactive);
-    return scheduleCard(ctx, s, schedule, project, { notice });
+    return scheduleCard({ ctx, platform, schedule, project, options: { notice } });
   }
-  return actOnSchedule(ctx, s, ops, project, id, active ? 'activate' : 'deactivate', null);
+  return actOnSchedule({ ctx, platform, ops, project, id, action: active ? 'activate' : 'deactivate', place: null });
 }
 
 function confirmTyped(action: 'take' | 'delete', project: Project, id: number): Reply {
@@ -95,88 +127,93 @@ function confirmTyped(action: 'take' | 'delete', project: Project, id: number): 
 }
 
 const act = (action: ScheduleAction) =>
-  n.on(ScheduleButtons[action], async (v, ctx, s, ops): Promise<Reply> => {
-    const project = await s.resolveProject(ctx, refOf(v.p));
+  scheduleNoun.on(ScheduleButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
+    const project = await platform.resolveProject(ctx, refOf(value.p));
     const shared = ctx.message !== null && !ctx.message.ephemeral;
-    return { kind: 'update', message: await actOnSchedule(ctx, s, ops, project, v.s, action, placeOf(v), shared) };
+    return {
+      kind: 'update',
+      message: await actOnSchedule({ ctx, platform, ops, project, id: value.s, action, place: placeOf(value), shared }),
+    };
   });
 
-export const schedules = n.define({
+export const schedules = scheduleNoun.define({
   lists: {
-    async 'schedule.list'(cmd, ctx, s, ops, place, notice) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const perPage = pageSize(cmd.flags.perPage);
+    async 'schedule.list'(command, ctx, platform, ops, place, notice) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const perPage = pageSize(command.flags.perPage);
       const result = await ops.list(ctx, project, {
-        ...(cmd.flags.page ? { page: cmd.flags.page } : {}),
+        ...(command.flags.page ? { page: command.flags.page } : {}),
         ...(perPage ? { per_page: perPage } : {}),
-        ...(cmd.flags.scope ? { scope: cmd.flags.scope } : {}),
+        ...(command.flags.scope ? { scope: command.flags.scope } : {}),
       });
       return buildScheduleList(result.items, project, result, {
         title: `Pipeline schedules in ${projectLabel(project)}`,
-        filters: describeFilters({ scope: cmd.flags.scope }),
+        filters: describeFilters({ scope: command.flags.scope }),
         place,
-        ctx: await cardContext(ctx, s, { notice, timeZone: await s.timeZoneOf(ctx.actor.userId) }),
+        ctx: await cardContext(ctx, platform, { notice, timeZone: await platform.timeZoneOf(ctx.actor.userId) }),
       });
     },
   },
   commands: {
-    async 'schedule.show'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const schedule = await ops.get(ctx, project, cmd.target.id);
-      const message = await scheduleCard(ctx, s, schedule, project, { shared: cmd.share });
-      return { kind: 'message', message, inChannel: cmd.share };
+    async 'schedule.show'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const schedule = await ops.get(ctx, project, command.target.id);
+      const message = await scheduleCard({ ctx, platform, schedule, project, options: { shared: command.share } });
+      return { kind: 'message', message, inChannel: command.share };
     },
-    async 'schedule.create'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
+    async 'schedule.create'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
       const schedule = await ops.create(ctx, project, {
-        description: cmd.args.description,
-        ref: cmd.args.ref,
-        cron: cmd.args.cron,
-        ...(cmd.flags.tz ? { cron_timezone: cmd.flags.tz } : {}),
-        active: !cmd.flags.inactive,
+        description: command.args.description,
+        ref: command.args.ref,
+        cron: command.args.cron,
+        ...(command.flags.tz ? { cron_timezone: command.flags.tz } : {}),
+        active: !command.flags.inactive,
       });
       const notice = done('create', ctx.actor.userId, `schedule #${schedule.id}`);
-      return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice }));
+      return ephemeral(await scheduleCard({ ctx, platform, schedule, project, options: { notice } }));
     },
-    async 'schedule.edit'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      const f = cmd.flags;
-      const schedule = await ops.edit(ctx, project, cmd.target.id, {
-        ...(f.description !== undefined ? { description: f.description } : {}),
-        ...(f.ref !== undefined ? { ref: f.ref } : {}),
-        ...(f.cron !== undefined ? { cron: f.cron } : {}),
-        ...(f.tz !== undefined ? { cron_timezone: f.tz } : {}),
-        ...(f.active !== undefined ? { active: f.active } : {}),
+    async 'schedule.edit'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const flags = command.flags;
+      const schedule = await ops.edit(ctx, project, command.target.id, {
+        ...(flags.description !== undefined ? { description: flags.description } : {}),
+        ...(flags.ref !== undefined ? { ref: flags.ref } : {}),
+        ...(flags.cron !== undefined ? { cron: flags.cron } : {}),
+        ...(flags.tz !== undefined ? { cron_timezone: flags.tz } : {}),
+        ...(flags.active !== undefined ? { active: flags.active } : {}),
       });
       const notice = done('edit', ctx.actor.userId, `schedule #${schedule.id}`);
-      return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice }));
+      return ephemeral(await scheduleCard({ ctx, platform, schedule, project, options: { notice } }));
     },
-    async 'schedule.take'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
+    async 'schedule.take'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
       // Its owner has nothing to take: say so instead of asking, and change nothing.
-      const schedule = await ops.get(ctx, project, cmd.target.id);
+      const schedule = await ops.get(ctx, project, command.target.id);
       const viewer = (await ctx.session.connection())?.username ?? null;
       if (viewer !== null && schedule.owner?.username === viewer) {
-        return ephemeral(await scheduleCard(ctx, s, schedule, project, { notice: stale(SCHEDULE_ALREADY.owned) }));
+        return ephemeral(
+          await scheduleCard({ ctx, platform, schedule, project, options: { notice: stale(SCHEDULE_ALREADY.owned) } }),
+        );
       }
-      return confirmTyped('take', project, cmd.target.id);
+      return confirmTyped('take', project, command.target.id);
     },
-    async 'schedule.delete'(cmd, ctx, s) {
-      return confirmTyped('delete', await s.resolveProject(ctx, cmd.target.project), cmd.target.id);
+    async 'schedule.delete'(command, ctx, platform) {
+      return confirmTyped('delete', await platform.resolveProject(ctx, command.target.project), command.target.id);
     },
-    async 'schedule.activate'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, true));
+    async 'schedule.activate'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await switchTyped({ ctx, platform, ops, project, id: command.target.id, active: true }));
     },
-    async 'schedule.deactivate'(cmd, ctx, s, ops) {
-      const project = await s.resolveProject(ctx, cmd.target.project);
-      return ephemeral(await switchTyped(ctx, s, ops, project, cmd.target.id, false));
+    async 'schedule.deactivate'(command, ctx, platform, ops) {
+      const project = await platform.resolveProject(ctx, command.target.project);
+      return ephemeral(await switchTyped({ ctx, platform, ops, project, id: command.target.id, active: false }));
     },
   },
   buttons: [
-    n.on(ScheduleButtons.show, async (v, ctx, s, ops) => {
-      const project = await s.resolveProject(ctx, refOf(v.p));
-      return ephemeral(await scheduleCard(ctx, s, await ops.get(ctx, project, v.s), project));
+    scheduleNoun.on(ScheduleButtons.show, async (value, ctx, platform, ops) => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return ephemeral(await scheduleCard({ ctx, platform, schedule: await ops.get(ctx, project, value.s), project }));
     }),
     act('take'),
     act('activate'),

@@ -12,16 +12,22 @@ import type { ButtonContext, Platform } from './types.js';
 /** What a card is drawn with: the server, the time, and optionally a notice, the viewer's zone and username. */
 export async function cardContext(
   ctx: RequestContext,
-  s: Platform,
-  o: { notice?: Notice | undefined; timeZone?: string; withViewer?: boolean } = {},
+  platform: Platform,
+  options: { notice?: Notice | undefined; timeZone?: string; withViewer?: boolean } = {},
 ): Promise<CardContext> {
-  const viewer = o.withViewer ? ((await ctx.session.connection())?.username ?? null) : null;
-  return { serverUrl: s.serverUrl, now: ctx.now, timeZone: o.timeZone ?? 'UTC', notice: o.notice, viewer };
+  const viewer = options.withViewer ? ((await ctx.session.connection())?.username ?? null) : null;
+  return {
+    serverUrl: platform.serverUrl,
+    now: ctx.now,
+    timeZone: options.timeZone ?? 'UTC',
+    notice: options.notice,
+    viewer,
+  };
 }
 
 /** The list a row button sits in, when its value carries one. */
-export function placeOf(v: { q?: string | undefined; n?: number | undefined }): ListPlace | null {
-  return v.q ? { query: v.q, page: v.n ?? 1 } : null;
+export function placeOf(value: { q?: string | undefined; n?: number | undefined }): ListPlace | null {
+  return value.q ? { query: value.q, page: value.n ?? 1 } : null;
 }
 
 /** A project key carried by a button, as the grammar would have read it. */
@@ -71,12 +77,17 @@ function failureWords(status: number | null): string {
 }
 
 /** The list a button sat in, drawn again after what the button did; a list that cannot be read is a line under it. */
-export async function redrawListAfterWrite(
-  s: Platform,
-  ctx: RequestContext,
-  place: ListPlace,
-  o: { expect: CommandKey; notice: Notice },
-): Promise<SlackMessage> {
-  const read = await readOrWhy(() => s.redrawList(place, ctx, o));
-  return read.ok ? read.value : buildNoticeOnly(unreadAfter(o.notice, 'The list', read.why));
+export async function redrawListAfterWrite({
+  platform,
+  ctx,
+  place,
+  options,
+}: {
+  platform: Platform;
+  ctx: RequestContext;
+  place: ListPlace;
+  options: { expect: CommandKey; notice: Notice };
+}): Promise<SlackMessage> {
+  const read = await readOrWhy(() => platform.redrawList(place, ctx, options));
+  return read.ok ? read.value : buildNoticeOnly(unreadAfter(options.notice, 'The list', read.why));
 }

@@ -16,7 +16,7 @@ import {
 import { cardContext, placeOf, redrawListAfterWrite } from './support.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
-const n = noun('todo', (d) => createTodoOperations(d));
+const todoNoun = noun('todo', (deps) => createTodoOperations(deps));
 
 /** Whether the clicker is the person whose todos a button's list shows (a button that does not say: yes). */
 const isOwner = (owner: string | undefined, clicker: string) => owner === undefined || owner === clicker;
@@ -24,92 +24,103 @@ const isOwner = (owner: string | undefined, clicker: string) => owner === undefi
 /** A list redrawn from its first page (Mark all done leaves no pending todo on any other). */
 const firstPage = (place: ListPlace): ListPlace => ({ ...place, page: 1 });
 
-export const todos = n.define({
+export const todos = todoNoun.define({
   lists: {
-    async 'todo.list'(cmd, ctx, s, ops, place, notice) {
-      const f = cmd.flags;
-      const perPage = pageSize(f.perPage);
-      const authorId = f.author ? await s.people.id(ctx, f.author) : undefined;
-      const projectId = f.project ? await ops.projectId(ctx, f.project) : undefined;
+    async 'todo.list'(command, ctx, platform, ops, place, notice) {
+      const flags = command.flags;
+      const perPage = pageSize(flags.perPage);
+      const authorId = flags.author ? await platform.people.id(ctx, flags.author) : undefined;
+      const projectId = flags.project ? await ops.projectId(ctx, flags.project) : undefined;
       const result = await ops.list(ctx, {
-        ...(f.action ? { action: f.action } : {}),
+        ...(flags.action ? { action: flags.action } : {}),
         ...(authorId ? { authorId } : {}),
         ...(projectId ? { projectId } : {}),
-        ...(f.state ? { state: f.state } : {}),
-        ...(f.type ? { type: f.type } : {}),
-        ...(f.page ? { page: f.page } : {}),
+        ...(flags.state ? { state: flags.state } : {}),
+        ...(flags.type ? { type: flags.type } : {}),
+        ...(flags.page ? { page: flags.page } : {}),
         ...(perPage ? { perPage } : {}),
       });
-      const pending = (f.state ?? 'pending') === 'pending';
+      const pending = (flags.state ?? 'pending') === 'pending';
       // Shown in a channel, "your" would read as everyone's: the title names whose todos they are.
-      const username = cmd.share ? ((await ctx.session.connection())?.username ?? null) : null;
+      const username = command.share ? ((await ctx.session.connection())?.username ?? null) : null;
       const whose = username ? `Todos of @${username}` : 'Your todos';
       return buildTodoList(result.items, result, {
         title: pending ? whose : `${whose} (done)`,
         filters: describeFilters({
-          action: f.action,
-          author: f.author ? await s.people.idOrUsername(ctx, f.author) : undefined,
-          project: f.project,
-          state: f.state,
-          type: f.type,
+          action: flags.action,
+          author: flags.author ? await platform.people.idOrUsername(ctx, flags.author) : undefined,
+          project: flags.project,
+          state: flags.state,
+          type: flags.type,
         }),
         place,
-        ctx: await cardContext(ctx, s, { notice }),
+        ctx: await cardContext(ctx, platform, { notice }),
         owner: ctx.actor.userId,
         pending,
-        shared: cmd.share,
+        shared: command.share,
       });
     },
   },
   commands: {
-    async 'todo.done'(cmd, ctx, _s, ops) {
-      const todo = await ops.markDone(ctx, cmd.args.id);
+    async 'todo.done'(command, ctx, _platform, ops) {
+      const todo = await ops.markDone(ctx, command.args.id);
       return ephemeral(buildTodoDone(todo, ctx.actor.userId));
     },
-    async 'todo.done-all'(_cmd, ctx, s, ops) {
-      return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), s.slashCommand));
+    async 'todo.done-all'(_cmd, ctx, platform, ops) {
+      return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), platform.slashCommand));
     },
   },
   buttons: [
-    n.on(TodoButtons.done, async (v, ctx, s, ops): Promise<Reply> => {
-      const place = placeOf(v);
-      const owner = isOwner(v.o, ctx.actor.userId);
+    todoNoun.on(TodoButtons.done, async (value, ctx, platform, ops): Promise<Reply> => {
+      const place = placeOf(value);
+      const owner = isOwner(value.o, ctx.actor.userId);
       let todo: Awaited<ReturnType<typeof ops.markDone>>;
       try {
         // Asked even of someone else's list: the server, not the button, knows whose todo it is.
-        todo = await ops.markDone(ctx, v.t);
+        todo = await ops.markDone(ctx, value.t);
       } catch (err) {
         if (!(err instanceof RefusedError)) throw err;
         if (!owner) throw new RefusedError({ ...err.refusal, reason: 'not_yours' }, err.cause);
         // The person's own list was out of date: the todo was done already.
         if (!place) throw err;
         const notice = stale(TODO_ALREADY_DONE);
-        return { kind: 'update', message: await s.redrawList(place, ctx, { expect: 'todo.list', notice }) };
+        return { kind: 'update', message: await platform.redrawList(place, ctx, { expect: 'todo.list', notice }) };
       }
       if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId));
       const notice = done('done', ctx.actor.userId, todoSubject(todo));
-      return { kind: 'update', message: await redrawListAfterWrite(s, ctx, place, { expect: 'todo.list', notice }) };
+      return {
+        kind: 'update',
+        message: await redrawListAfterWrite({ platform, ctx, place, options: { expect: 'todo.list', notice } }),
+      };
     }),
-    n.on(TodoButtons.doneAll, async (v, ctx, s, ops): Promise<Reply> => {
-      if (v.o && !isOwner(v.o, ctx.actor.userId)) {
-        throw new InvalidInputError(notYourTodoList(v.o, 'done-all', s.slashCommand));
+    todoNoun.on(TodoButtons.doneAll, async (value, ctx, platform, ops): Promise<Reply> => {
+      if (value.o && !isOwner(value.o, ctx.actor.userId)) {
+        throw new InvalidInputError(notYourTodoList(value.o, 'done-all', platform.slashCommand));
       }
-      const place = placeOf(v);
+      const place = placeOf(value);
       // From a shared list: its owner is asked first, only they see the question.
-      if (v.a) return ephemeral(buildMarkAllDonePrompt({ owner: v.o ?? null, place }));
+      if (value.a) return ephemeral(buildMarkAllDonePrompt({ owner: value.o ?? null, place }));
       const count = await ops.markAllDone(ctx);
-      if (!place) return ephemeral(buildAllTodosDone(count, s.slashCommand));
+      if (!place) return ephemeral(buildAllTodosDone(count, platform.slashCommand));
       const notice = done('done-all', ctx.actor.userId, markedCount(count));
       return {
         kind: 'update',
-        message: await redrawListAfterWrite(s, ctx, firstPage(place), { expect: 'todo.list', notice }),
+        message: await redrawListAfterWrite({
+          platform,
+          ctx,
+          place: firstPage(place),
+          options: { expect: 'todo.list', notice },
+        }),
       };
     }),
-    n.on(TodoButtons.page, async (v, ctx, s): Promise<Reply> => {
-      if (v.o && !isOwner(v.o, ctx.actor.userId)) {
-        throw new InvalidInputError(notYourTodoList(v.o, 'page', s.slashCommand));
+    todoNoun.on(TodoButtons.page, async (value, ctx, platform): Promise<Reply> => {
+      if (value.o && !isOwner(value.o, ctx.actor.userId)) {
+        throw new InvalidInputError(notYourTodoList(value.o, 'page', platform.slashCommand));
       }
-      return { kind: 'update', message: await s.redrawList({ query: v.q, page: v.n }, ctx, { expect: 'todo.list' }) };
+      return {
+        kind: 'update',
+        message: await platform.redrawList({ query: value.q, page: value.n }, ctx, { expect: 'todo.list' }),
+      };
     }),
   ],
 });

@@ -9,6 +9,7 @@ import type { Actor, RequestContext } from '../operations/context.js';
 import type { PeopleResolver } from '../operations/people.js';
 import type { SlackEventOf, SlackEventType } from '../slack-events.js';
 import type { ChannelStore } from '../store/channel-store.js';
+import type { StepStore } from '../store/step-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { UnfurlStore } from '../store/unfurl-store.js';
 import type { Block, SlackMessage } from '../views/blocks.js';
@@ -39,6 +40,11 @@ export type UnfurlTarget =
 export type Reply =
   /** A new message: ephemeral to the person unless inChannel; then `after`, when given. */
   | { kind: 'message'; message: SlackMessage; inChannel?: boolean; after?: Reply }
+  /**
+   * A reply in a thread of the request's channel, seen by everyone there; when Slack refuses the bot's post, the
+   * person alone is told why, with the reply.
+   */
+  | { kind: 'thread'; threadTs: string; message: SlackMessage }
   /** Redraw the message whose button was clicked, in place. */
   | { kind: 'update'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }
@@ -71,7 +77,7 @@ export interface Platform {
   /** The person's IANA time zone from their Slack profile (UTC when unknown). */
   timeZoneOf(userId: string): Promise<string>;
   /** Private metadata for the connect modal opened from a channel (where to say "connected") or the Home tab. */
-  connectMetadata(channelId: string | null, o?: { home?: boolean }): string;
+  connectMetadata(channelId: string | null, options?: { home?: boolean }): string;
   /** Whether a command of the language is carried out by this bot (so help and examples advertise only those). */
   ships(key: CommandKey): boolean;
   /** People named in commands (ids, usernames, mentions of connected people) as server user ids. */
@@ -83,13 +89,13 @@ export interface Platform {
   redrawList(
     place: ListPlace,
     ctx: RequestContext,
-    o?: { expect?: CommandKey; notice?: Notice },
+    options?: { expect?: CommandKey; notice?: Notice },
   ): Promise<SlackMessage>;
   /**
    * The acting person's Home tab, drawn again after something they did: read afresh unless `cached`, with what
    * happened on top (`notice`, or `shown`: the answer a message would have carried).
    */
-  redrawHome(ctx: RequestContext, o?: HomeRedraw): Promise<HomeView>;
+  redrawHome(ctx: RequestContext, redraw?: HomeRedraw): Promise<HomeView>;
 }
 
 export interface HomeRedraw {
@@ -109,6 +115,8 @@ export interface OperationDeps {
   digests: DigestService;
   /** Who lets previews of their non-public links show in which channels without asking. */
   unfurls: UnfurlStore;
+  /** Workflow Builder steps: the "Always" consents people gave them (listed with Revoke). */
+  steps: StepStore;
   /** Todo alerts: each person's setting, and the poll that DMs them (one per app). */
   alerts: AlertService;
 }
@@ -129,17 +137,17 @@ export interface ButtonContext extends RequestContext {
 type ListCommandShape = { flags: { page?: number; perPage?: number }; share: boolean };
 
 export type CommandHandler<K extends CommandKey, Ops> = (
-  cmd: CommandOf<K>,
+  command: CommandOf<K>,
   ctx: CommandContext,
-  s: Platform,
+  platform: Platform,
   ops: Ops,
 ) => Promise<Reply>;
 
 /** Draws one page of a list; `place` is null when the command text is too long to travel in buttons. */
 export type ListRenderer<K extends CommandKey, Ops> = (
-  cmd: CommandOf<K>,
+  command: CommandOf<K>,
   ctx: RequestContext,
-  s: Platform,
+  platform: Platform,
   ops: Ops,
   place: ListPlace | null,
   notice?: Notice,
@@ -148,7 +156,7 @@ export type ListRenderer<K extends CommandKey, Ops> = (
 export type ButtonHandler<D extends ButtonDef, Ops> = (
   value: ButtonValue<D>,
   ctx: ButtonContext,
-  s: Platform,
+  platform: Platform,
   ops: Ops,
 ) => Promise<Reply>;
 
@@ -176,7 +184,7 @@ export type ModalAnswer =
 export type ModalHandler<D extends ModalDef, Ops> = (
   value: ModalValue<D>,
   ctx: ModalContext,
-  s: Platform,
+  platform: Platform,
   ops: Ops,
 ) => Promise<ModalAnswer>;
 
@@ -189,7 +197,7 @@ export interface ModalBinding<Ops> {
 export type EventHandler<T extends SlackEventType, Ops> = (
   event: SlackEventOf<T>,
   ctx: RequestContext,
-  s: Platform,
+  platform: Platform,
   ops: Ops,
 ) => Promise<Reply>;
 
@@ -199,7 +207,12 @@ export interface EventBinding<Ops> {
 }
 
 /** Draws a person's Home tab (one noun does). */
-export type HomeRenderer<Ops> = (ctx: RequestContext, s: Platform, ops: Ops, o: HomeRedraw) => Promise<HomeView>;
+export type HomeRenderer<Ops> = (
+  ctx: RequestContext,
+  platform: Platform,
+  ops: Ops,
+  redraw: HomeRedraw,
+) => Promise<HomeView>;
 
 export interface HomeParts<Ops> {
   render: HomeRenderer<Ops>;
@@ -233,15 +246,15 @@ export interface Noun {
 }
 
 export interface BoundNoun {
-  commands: ReadonlyMap<CommandKey, (cmd: Command, ctx: CommandContext) => Promise<Reply>>;
+  commands: ReadonlyMap<CommandKey, (command: Command, ctx: CommandContext) => Promise<Reply>>;
   lists: ReadonlyMap<
     CommandKey,
-    (cmd: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) => Promise<SlackMessage>
+    (command: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) => Promise<SlackMessage>
   >;
   buttons: ReadonlyMap<string, { def: ButtonDef; handle: (value: unknown, ctx: ButtonContext) => Promise<Reply> }>;
   modals: ReadonlyMap<string, { def: ModalDef; handle: (value: unknown, ctx: ModalContext) => Promise<ModalAnswer> }>;
   events: ReadonlyMap<SlackEventType, (event: unknown, ctx: RequestContext) => Promise<Reply>>;
-  home: { render(ctx: RequestContext, o: HomeRedraw): Promise<HomeView>; forget(actor: Actor): void } | null;
+  home: { render(ctx: RequestContext, redraw: HomeRedraw): Promise<HomeView>; forget(actor: Actor): void } | null;
 }
 
 /**
@@ -268,46 +281,55 @@ export function noun<Ops>(name: string, operations: (deps: OperationDeps) => Ops
       const home = parts.home ?? null;
       return {
         name,
-        commandKeys: [...commands.map(([k]) => k), ...lists.map(([k]) => k)],
-        listKeys: lists.map(([k]) => k),
-        buttonDefs: buttons.map((b) => b.def),
-        modalDefs: modals.map((m) => m.def),
-        eventTypes: events.map((e) => e.type),
+        commandKeys: [...commands.map(([key]) => key), ...lists.map(([key]) => key)],
+        listKeys: lists.map(([key]) => key),
+        buttonDefs: buttons.map((button) => button.def),
+        modalDefs: modals.map((modal) => modal.def),
+        eventTypes: events.map((binding) => binding.type),
         drawsHome: home !== null,
         bind(deps, platform) {
           const ops = operations(deps);
           return {
             commands: new Map(
-              commands.map(([k, h]) => [k, (cmd: Command, ctx: CommandContext) => h(cmd as never, ctx, platform, ops)]),
+              commands.map(([key, handler]) => [
+                key,
+                (command: Command, ctx: CommandContext) => handler(command as never, ctx, platform, ops),
+              ]),
             ),
             lists: new Map(
-              lists.map(([k, render]) => [
-                k,
-                (cmd: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) =>
-                  render(cmd as never, ctx, platform, ops, place, notice),
+              lists.map(([key, render]) => [
+                key,
+                (command: Command, ctx: RequestContext, place: ListPlace | null, notice?: Notice) =>
+                  render(command as never, ctx, platform, ops, place, notice),
               ]),
             ),
             buttons: new Map(
-              buttons.map((b) => [
-                b.def.name,
-                { def: b.def, handle: (value: unknown, ctx: ButtonContext) => b.handle(value, ctx, platform, ops) },
+              buttons.map((button) => [
+                button.def.name,
+                {
+                  def: button.def,
+                  handle: (value: unknown, ctx: ButtonContext) => button.handle(value, ctx, platform, ops),
+                },
               ]),
             ),
             modals: new Map(
-              modals.map((m) => [
-                m.def.name,
-                { def: m.def, handle: (value: unknown, ctx: ModalContext) => m.handle(value, ctx, platform, ops) },
+              modals.map((modal) => [
+                modal.def.name,
+                {
+                  def: modal.def,
+                  handle: (value: unknown, ctx: ModalContext) => modal.handle(value, ctx, platform, ops),
+                },
               ]),
             ),
             events: new Map(
-              events.map((e) => [
-                e.type,
-                (event: unknown, ctx: RequestContext) => e.handle(event as never, ctx, platform, ops),
+              events.map((binding) => [
+                binding.type,
+                (event: unknown, ctx: RequestContext) => binding.handle(event as never, ctx, platform, ops),
               ]),
             ),
             home: home
               ? {
-                  render: (ctx: RequestContext, o: HomeRedraw) => home.render(ctx, platform, ops, o),
+                  render: (ctx: RequestContext, redraw: HomeRedraw) => home.render(ctx, platform, ops, redraw),
                   forget: (actor: Actor) => home.forget(actor, ops),
                 }
               : null,

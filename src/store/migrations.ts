@@ -1,6 +1,7 @@
 import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
+import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
 // The schema, for both engines, in one place.
 //
 // HOW TO ADD A TABLE (or change one): append ONE step to BOTH lists below, at the same index, in the same commit.
@@ -96,7 +97,9 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   SCHEDULE_TABLES_SQLITE,
   // 6: what must happen once, claimed by the first replica (store/claim-store.ts).
   CLAIMS_SQLITE_DDL,
-  // 7: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
+  // 7: Workflow Builder steps: executions waiting for their person's consent, and "Always" consents (step-tables.ts).
+  STEP_TABLES_SQLITE,
+  // 8: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
   ALERT_TABLES_SQLITE,
 ];
 
@@ -182,6 +185,7 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   // 6
   CLAIMS_POSTGRES_DDL,
   // 7
+  STEP_TABLES_POSTGRES,
   ALERT_TABLES_POSTGRES,
 ];
 

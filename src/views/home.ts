@@ -6,6 +6,7 @@ import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
 import type { AlertSetting } from '../store/alert-store.js';
 import type { Digest } from '../store/digest-store.js';
+import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
 import { alertSummary } from './alerts.js';
@@ -19,6 +20,7 @@ import { LIMITS } from './limits.js';
 import { mergeButton, mergeRequestRow, offersMerge, projectOfMergeRequest } from './merge-requests.js';
 import { code, link, Md, md, type Text } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
+import { buildStepConsentBlocks } from './steps.js';
 import { markAllDoneButton, todoRow } from './todos.js';
 
 // The person's Home tab: who they are connected as, and what waits for them — pending todos, open merge requests
@@ -132,6 +134,8 @@ export interface HomeInput {
   shown?: SlackMessage | undefined;
   /** The person's todo alert setting (a line under the connection). */
   alerts?: AlertSetting | null;
+  /** The Workflow Builder steps the person always allows (each with Revoke). */
+  stepConsents?: readonly StepConsent[];
 }
 
 function connectionBlock(i: HomeInput): Block {
@@ -217,6 +221,8 @@ export function buildHomeView(i: HomeInput): HomeView {
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
   if (i.alerts !== undefined) blocks.push(context([alertSummary(i.alerts, i.now)]));
   for (const s of sections) blocks.push(divider(), ...s);
+  const consents = buildStepConsentBlocks(i.stepConsents ?? [], i.timeZone);
+  if (consents.length > 0) blocks.push(divider(), ...consents);
   const footer: Md = md`Times in ${i.timeZone} · ${code(`${i.slashCommand} help`)} lists every command`;
   blocks.push(context([footer]));
   // Sections keep to their rows, so this never cuts; it is the guard of Slack's 100 blocks all the same.

@@ -1,6 +1,6 @@
 import type { ModalView, PlainTextOption } from '@slack/types';
 import type { UserRef } from '../grammar/index.js';
-import { callbackIdFor, type ViewStateValues } from '../ids.js';
+import { callbackIdFor, ProjectKeySchema, type ViewStateValues } from '../ids.js';
 import { IssueFormFields as F, type IssueFormField, IssueModals } from '../modals/issues.js';
 import { context, plain } from './blocks.js';
 import { LIMITS } from './limits.js';
@@ -10,7 +10,7 @@ import { md } from './mrkdwn.js';
 // into the words Slack shows under the fields that need fixing (response_action: errors).
 
 const TITLE_MAX = 255;
-const DESCRIPTION_MAX = 3000;
+export const DESCRIPTION_MAX = 3000;
 const CONFIDENTIAL = 'confidential';
 
 export interface IssueFormInitial {
@@ -27,7 +27,14 @@ function confidentialOption(): PlainTextOption {
   return { text: plain('Confidential: only project members can see it', LIMITS.optionText), value: CONFIDENTIAL };
 }
 
-export function buildIssueForm(o: { projectLabel: string; metadata: string; initial?: IssueFormInitial }): ModalView {
+export function buildIssueForm(o: {
+  /** The project the issue goes to; null asks for one in the form (read with readProjectField). */
+  projectLabel: string | null;
+  metadata: string;
+  initial?: IssueFormInitial;
+  /** A modal other than the one of `/gl issue create` (a shortcut's), answered by its own handler. */
+  callbackId?: string;
+}): ModalView {
   const i = o.initial ?? {};
   const text = (block: IssueFormField, label: string, extra: Record<string, unknown>, optional: boolean) => ({
     type: 'input' as const,
@@ -38,13 +45,18 @@ export function buildIssueForm(o: { projectLabel: string; metadata: string; init
   });
   return {
     type: 'modal',
-    callback_id: callbackIdFor(IssueModals.create),
+    callback_id: o.callbackId ?? callbackIdFor(IssueModals.create),
     private_metadata: o.metadata,
     title: plain('New issue', LIMITS.modalTitle),
     submit: plain('Create', LIMITS.modalButton),
     close: plain('Cancel', LIMITS.modalButton),
     blocks: [
-      context([md`In ${o.projectLabel}`]),
+      o.projectLabel === null
+        ? {
+            ...text('project', 'Project', { placeholder: plain('group/project', 150), max_length: PROJECT_MAX }, false),
+            hint: plain('The path of the project the issue goes to.', 2000),
+          }
+        : context([md`In ${o.projectLabel}`]),
       text(
         'title',
         'Title',
@@ -107,6 +119,18 @@ export function buildIssueForm(o: { projectLabel: string; metadata: string; init
       },
     ],
   };
+}
+
+const PROJECT_MAX = 255;
+
+/** The project typed into the form's Project field (a form opened without one), or the words under the field. */
+export function readProjectField(values: ViewStateValues): { ok: true; path: string } | { ok: false; error: string } {
+  const typed = (values[F.project]?.[F.project]?.value ?? '').trim().replace(/^\/+|\/+$/g, '');
+  if (!typed) return { ok: false, error: 'Which project? Give its path, like group/project.' };
+  const path = ProjectKeySchema.safeParse(typed);
+  if (!path.success || typeof path.data !== 'string' || !path.data.includes('/'))
+    return { ok: false, error: fieldError(`“${typed}” is not a project path: give it like group/project.`) };
+  return { ok: true, path: path.data };
 }
 
 /** What the form said, checked. */

@@ -366,3 +366,19 @@ export function issueRefusal(r: Refusal, label: string): Md | null {
   if (r.status === 403 && ISSUE_FORBIDDEN[r.action]) return md`${label}: ${ISSUE_FORBIDDEN[r.action]} (403).`;
   return null;
 }
+
+/**
+ * The answer in a message's thread after "Create issue" on it: "Issue `demo/web#42` *Title* created by @alice",
+ * the title linking to the issue on the configured server. Everyone in the channel reads it: a confidential issue's
+ * title is not shown.
+ */
+export function buildIssueCreatedFromMessage(
+  project: Project,
+  issue: Pick<Issue, 'iid' | 'title' | 'web_url' | 'confidential'>,
+  actorId: string,
+  serverUrl: string,
+): SlackMessage {
+  const title = issue.confidential ? 'Confidential issue' : truncate(issue.title, 255);
+  const text = md`Issue ${code(issueRef(project, issue.iid))} ${bold(linked(issueUrl(serverUrl, project, issue), title))} created by ${mention(actorId)}`;
+  return message(text, [section(md`:memo: ${text}`)]);
+}

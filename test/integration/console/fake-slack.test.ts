@@ -372,3 +372,29 @@ describe('blocks with buttons', () => {
     expect(fake.since(seq)[0]?.violations[0]).toMatch(/duplicate action_id/);
   });
 });
+
+describe('threads and permalinks', () => {
+  it('posts a reply into a thread, keeps it out of the channel history, and links to messages and replies', async () => {
+    const channel = freshChannel();
+    const parent = await post(channel, 'Parent');
+    const reply = await post(channel, 'Reply', { thread_ts: parent });
+    expect(fake.messages.get(`${channel}:${reply}`)?.threadTs).toBe(parent);
+    const history = await call('conversations.history', { channel });
+    expect((history.body.messages as { text: string }[]).map((m) => m.text)).toEqual(['Parent']);
+
+    const link = await call('chat.getPermalink', { channel, message_ts: parent });
+    expect(link.body).toEqual({
+      ok: true,
+      channel,
+      permalink: `https://test-team.slack.com/archives/${channel}/p${parent.replace('.', '')}`,
+    });
+    const inThread = await call('chat.getPermalink', { channel, message_ts: reply });
+    expect(inThread.body.permalink).toBe(
+      `https://test-team.slack.com/archives/${channel}/p${reply.replace('.', '')}?thread_ts=${parent}&cid=${channel}`,
+    );
+    expect((await call('chat.getPermalink', { channel, message_ts: '1.000001' })).body).toEqual({
+      ok: false,
+      error: 'message_not_found',
+    });
+  });
+});

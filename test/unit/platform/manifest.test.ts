@@ -5,6 +5,7 @@ import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { SPEC, usageHint } from '../../../src/grammar/index.js';
+import { ShortcutIds } from '../../../src/ids.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const shared = path.resolve(root, '../shared/conformance/slack-manifest');
@@ -32,6 +33,15 @@ describe('manifest.yml', () => {
     expect(SPEC.length).toBeGreaterThan(0);
   });
 
+  it('declares the message shortcut "Create issue" with the callback id the bot listens to', () => {
+    expect(manifest.features.shortcuts).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ name: 'Create issue', type: 'message', callback_id: ShortcutIds.issueFromMessage }),
+      ]),
+    );
+    expect(ShortcutIds.issueFromMessage).toBe('gl_issue_from_message');
+  });
+
   it('asks for the scopes the features need, with interactivity, App Home, link previews and placeholder URLs', () => {
     expect(manifest.oauth_config.scopes.bot).toEqual(
       expect.arrayContaining(['commands', 'chat:write', 'chat:write.public', 'im:write', 'users:read', 'files:write']),
@@ -55,6 +65,37 @@ describe('manifest.yml', () => {
     ]) {
       expect(url).toBe('https://YOUR-BOT-HOST.example.com/slack/events');
     }
+  });
+});
+
+describe('manifest.yml: Workflow Builder steps', () => {
+  const typesOf = (params: Record<string, { type: string; is_required?: boolean }>) =>
+    Object.fromEntries(Object.entries(params).map(([k, v]) => [k, `${v.type}${v.is_required ? '' : '?'}`]));
+
+  it('declares run_pipeline and create_issue with the inputs and outputs COMMANDS.md lists', () => {
+    expect(Object.keys(manifest.functions).sort()).toEqual(['create_issue', 'run_pipeline']);
+    const run = manifest.functions.run_pipeline;
+    expect(typesOf(run.input_parameters)).toEqual({
+      project: 'string',
+      ref: 'string',
+      user_id: 'slack#/types/user_id',
+    });
+    expect(typesOf(run.output_parameters)).toEqual({ pipeline_id: 'number', pipeline_url: 'string', status: 'string' });
+    const issue = manifest.functions.create_issue;
+    expect(typesOf(issue.input_parameters)).toEqual({
+      project: 'string',
+      title: 'string',
+      description: 'string?',
+      labels: 'string?',
+      user_id: 'slack#/types/user_id',
+    });
+    expect(typesOf(issue.output_parameters)).toEqual({ issue_iid: 'number', issue_url: 'string' });
+  });
+
+  it('is org-ready with remote functions and receives function_executed', () => {
+    expect(manifest.settings.org_deploy_enabled).toBe(true);
+    expect(manifest.settings.function_runtime).toBe('remote');
+    expect(manifest.settings.event_subscriptions.bot_events).toContain('function_executed');
   });
 });
 

@@ -1,0 +1,349 @@
+import { describe, expect, it } from 'vitest';
+import { functionExecutedEvent } from '../../../src/console/payloads.js';
+import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
+import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
+import { buttonsOfView, messageText } from '../../support/slack-driver.js';
+import { PEOPLE, type PersonName, startApp } from '../../support/start-app.js';
+
+// Workflow Builder steps through the whole app: Slack's signed function_executed → the bot → the person's consent
+// DM → the simulator (with that person's token) → functions.completeSuccess / completeError on the fake Slack.
+
+const h = useBot();
+const RUN = { callbackId: 'run_pipeline', title: 'Run a pipeline' };
+const ISSUE = { callbackId: 'create_issue', title: 'Create an issue' };
+const HOUR = 60 * 60 * 1000;
+
+const fake = () => h.bot.fake;
+const dmOf = (person: PersonName) => fake().dmFor(PEOPLE[person].id);
+
+/** A workflow reaches a step: what Slack sends, and the consent DM it leads to (when it leads to one). */
+async function runStep(step: typeof RUN, inputs: Record<string, unknown>) {
+  const from = fake().lastSeq;
+  const started = await h.bot.slack.runStep(step, inputs);
+  expect(started.it.ack.status).toBe(200);
+  return { ...started, from };
+}
+
+/** The question the person was sent, once the execution waits for it (the bot noted where it asked). */
+async function questionFor(person: PersonName, from: number): Promise<FakeMessage> {
+  const r = await fake().waitFor(
+    (x) => x.method === 'chat.postMessage' && x.ok && x.message?.channel === dmOf(person),
+    { fromSeq: from },
+  );
+  if (!r?.message) expect.fail(`${person} was not asked`);
+  const { channel, ts } = r.message;
+  for (let i = 0; i < 200; i++) {
+    const row = await h.bot.engine.get('SELECT 1 AS ok FROM step_executions WHERE dm_channel = $1 AND dm_ts = $2', [
+      channel,
+      ts,
+    ]);
+    if (row) return r.message;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return expect.fail(`the step never noted that it asked ${person}`);
+}
+
+/** How the execution ended on Slack's side (completeSuccess / completeError), once it did. */
+async function endOf(executionId: string): Promise<FakeRecord['body']> {
+  const r = await fake().waitFor(
+    (x) => x.method.startsWith('functions.complete') && x.ok && x.body.function_execution_id === executionId,
+  );
+  if (!r) expect.fail(`execution ${executionId} never ended`);
+  const { outputs, ...rest } = r.body;
+  // The Web API client sends objects as JSON text in a form.
+  return {
+    method: r.method,
+    ...rest,
+    ...(outputs ? { outputs: typeof outputs === 'string' ? JSON.parse(outputs) : outputs } : {}),
+  };
+}
+
+const completions = (executionId: string) =>
+  fake()
+    .records.filter((r) => r.method.startsWith('functions.complete') && r.body.function_execution_id === executionId)
+    .map((r) => ({ method: r.method, ok: r.ok }));
+
+/** The DM once redrawn (chat.update), as its person reads it. */
+async function redrawn(m: FakeMessage, from: number): Promise<string> {
+  const r = await fake().waitFor((x) => x.method === 'chat.update' && x.ok && x.message?.key === m.key, {
+    fromSeq: from,
+  });
+  if (!r?.message) expect.fail('the question was not redrawn');
+  return messageText(r.message);
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+describe('Run a pipeline', () => {
+  it("asks the person first, then runs the pipeline with their token and completes with the pipeline's outputs", async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    const text = messageText(question);
+    expect(text).toContain('A workflow asks to act as you: Run a pipeline');
+    expect(text).toMatch(/run `WxFAKE\d+`/);
+    expect(text).toContain('*Project*\ndemo/web');
+    expect(text).toContain('*Branch or tag*\nmain');
+    expect(question.blocks && JSON.stringify(question.blocks)).not.toContain('xwfp-');
+    const labels = (question.blocks as { type: string; elements?: { text: { text: string } }[] }[])
+      .filter((b) => b.type === 'actions')
+      .flatMap((b) => (b.elements ?? []).map((e) => e.text.text));
+    expect(labels).toEqual(['Allow once', 'Always for Run a pipeline on demo/web', 'Deny']);
+    // Nothing is done on the builder's word.
+    await settle();
+    expect(h.calls()).toEqual([]);
+    expect(completions(executionId)).toEqual([]);
+
+    const clicked = fake().lastSeq;
+    await h.click('alice', buttonOf(question, /^Allow once$/));
+    const end = await endOf(executionId);
+    const calls = h.calls();
+    expect(calls).toEqual([call('POST', `${WEB}/pipeline`, 'alice', { body: { ref: 'main' }, status: 201 })]);
+    expect(end).toMatchObject({
+      method: 'functions.completeSuccess',
+      outputs: {
+        pipeline_id: expect.any(Number),
+        pipeline_url: expect.stringMatching(/\/demo\/web\/-\/pipelines\/\d+$/),
+      },
+    });
+    const outputs = (end as { outputs: Record<string, unknown> }).outputs;
+    expect(typeof outputs.status).toBe('string');
+    expect(Object.keys(outputs).sort()).toEqual(['pipeline_id', 'pipeline_url', 'status']);
+    const after = await redrawn(question, clicked);
+    expect(after).toContain('You allowed it once.');
+    expect(after).toContain(`Started <`);
+    expect(after).not.toContain('[Allow once]');
+
+    // No workflow token reaches the bot's log.
+    const tokens = [...fake().workflowTokens.keys()];
+    expect(tokens.length).toBeGreaterThan(0);
+    for (const token of tokens) expect(h.bot.logs.join('\n')).not.toContain(token);
+
+    // Once was once: the next run asks again.
+    const again = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    await questionFor('alice', again.from);
+  });
+
+  it('fails with a sentence, after the person allowed it, when the ref or the project does not exist or the server refuses', async () => {
+    const cases: [PersonName, Record<string, string>, RegExp][] = [
+      ['alice', { project: 'demo/web', ref: 'no-such-branch' }, /^demo\/web has no branch or tag no-such-branch\.$/],
+      ['alice', { project: 'demo/nope', ref: 'main' }, /^No project demo\/nope on .+, or @alice cannot see it\.$/],
+      ['eve', { project: 'demo/web', ref: 'main' }, /^The server refused it for @eve \(403\)/],
+    ];
+    for (const [person, inputs, sentence] of cases) {
+      const { executionId, from } = await runStep(RUN, { ...inputs, user_id: PEOPLE[person].id });
+      const question = await questionFor(person, from);
+      const clicked = fake().lastSeq;
+      await h.click(person, buttonOf(question, /^Allow once$/));
+      const end = await endOf(executionId);
+      expect(end.method).toBe('functions.completeError');
+      expect(end.error).toMatch(sentence);
+      expect(await redrawn(question, clicked)).toContain('The step failed:');
+    }
+  });
+
+  it('fails at once, asking nobody, when the person is not connected or the inputs cannot be used', async () => {
+    const carol = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.carol.id });
+    expect(await endOf(carol.executionId)).toMatchObject({
+      method: 'functions.completeError',
+      error: expect.stringMatching(/^@carol is not connected to .+; they can connect with \/gl connect\.$/),
+    });
+    const nobody = await runStep(RUN, { project: 'demo/web', ref: 'main' });
+    expect(await endOf(nobody.executionId)).toMatchObject({
+      method: 'functions.completeError',
+      error: "The step's inputs cannot be used: user_id is missing.",
+    });
+    const traversal = await runStep(RUN, { project: 'demo/../admin', ref: 'main', user_id: PEOPLE.alice.id });
+    expect((await endOf(traversal.executionId)).error).toMatch(/project must be a path like group\/project/);
+    expect(fake().since(carol.from, (r) => r.method === 'chat.postMessage')).toEqual([]);
+    expect(h.calls()).toEqual([]);
+  });
+});
+
+describe('consent', () => {
+  it('Deny fails the step with "not allowed by @alice" and sends nothing to the server', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    const clicked = fake().lastSeq;
+    await h.click('alice', buttonOf(question, /^Deny$/));
+    expect(await endOf(executionId)).toMatchObject({
+      method: 'functions.completeError',
+      error: 'not allowed by @alice',
+    });
+    expect(await redrawn(question, clicked)).toContain('You denied it');
+    expect(h.calls()).toEqual([]);
+  });
+
+  it('fails a step nobody answered within the hour, by the clock, and a late click does nothing', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    const allow = buttonOf(question, /^Allow once$/);
+    h.clock.advance(HOUR - 1000);
+    await h.bot.bot.steps.sweep();
+    expect(completions(executionId)).toEqual([]);
+    h.clock.advance(1000);
+    const swept = fake().lastSeq;
+    await h.bot.bot.steps.sweep();
+    expect(await endOf(executionId)).toMatchObject({
+      method: 'functions.completeError',
+      error: 'not allowed by @alice: no answer within an hour',
+    });
+    expect(await redrawn(question, swept)).toContain('Nobody answered within an hour');
+    await h.click('alice', allow);
+    await settle();
+    expect(completions(executionId)).toEqual([{ method: 'functions.completeError', ok: true }]);
+    expect(h.calls()).toEqual([]);
+  });
+
+  it('a question is answered only by its person', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    await h.click('bob', buttonOf(question, /^Allow once$/));
+    await settle();
+    expect(completions(executionId)).toEqual([]);
+    expect(h.calls()).toEqual([]);
+    await h.click('alice', buttonOf(question, /^Deny$/));
+    await endOf(executionId);
+  });
+});
+
+describe('Create an issue, always allowed', () => {
+  it('creates the issue with the inputs, and from then on runs on that project without asking until revoked', async () => {
+    const inputs = {
+      project: 'demo/web',
+      title: 'Broken <!channel> build',
+      description: 'Seen in *prod*',
+      labels: ' bug, ops ,, ',
+      user_id: PEOPLE.bob.id,
+    };
+    const first = await runStep(ISSUE, inputs);
+    const question = await questionFor('bob', first.from);
+    const text = messageText(question);
+    expect(text).toContain('*Title*\nBroken &lt;!channel&gt; build');
+    expect(text).toContain('*Labels*\nbug, ops ,,');
+    await h.click('bob', buttonOf(question, /^Always for Create an issue in demo\/web$/));
+    const end = await endOf(first.executionId);
+    expect(h.calls()).toEqual([
+      call('POST', `${WEB}/issues`, 'bob', {
+        body: { title: 'Broken <!channel> build', description: 'Seen in *prod*', labels: 'bug,ops' },
+        status: 201,
+      }),
+    ]);
+    expect(end).toMatchObject({
+      method: 'functions.completeSuccess',
+      outputs: { issue_iid: expect.any(Number), issue_url: expect.stringMatching(/\/demo\/web\/(-\/)?issues\/\d+$/) },
+    });
+
+    // Always: the next one on this project runs without a question; another project asks.
+    const second = await runStep(ISSUE, { ...inputs, title: 'Second' });
+    expect((await endOf(second.executionId)).method).toBe('functions.completeSuccess');
+    expect(fake().since(second.from, (r) => r.method === 'chat.postMessage')).toEqual([]);
+    const other = await runStep(ISSUE, { ...inputs, project: 'demo/api' });
+    await questionFor('bob', other.from);
+
+    // Listed by whoami and on the Home tab, each with Revoke; revoking makes the next run ask again.
+    const whoami = await h.ask('bob', 'whoami', /Workflow steps you always allow/);
+    expect(whoami.text).toContain('Create an issue in demo/web');
+    const revoked = await h.press('bob', buttonOf(whoami, /^Revoke$/), /Revoked/);
+    expect(revoked.text).toContain('Create an issue in demo/web asks you again');
+    const third = await runStep(ISSUE, { ...inputs, title: 'Third' });
+    await questionFor('bob', third.from);
+  });
+
+  it('lists the consents on the Home tab, where Revoke draws the Home again without them', async () => {
+    const first = await runStep(RUN, { project: 'demo/shop', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', first.from);
+    await h.click('alice', buttonOf(question, /^Always for/));
+    await endOf(first.executionId);
+    const from = fake().lastSeq;
+    await h.bot.slack.openHome(PEOPLE.alice);
+    const home = await fake().waitFor((r) => r.method === 'views.publish' && r.ok, { fromSeq: from });
+    if (!home?.view) return expect.fail('no Home was published');
+    const blocks = JSON.stringify(home.view.blocks);
+    expect(blocks).toContain('Workflow steps you always allow');
+    expect(blocks).toContain('Run a pipeline on demo/shop');
+    const revoke = buttonsOfView(home.view).find((b) => b.text === 'Revoke');
+    if (!revoke) return expect.fail('no Revoke on the Home');
+    const clicked = fake().lastSeq;
+    await h.bot.slack.clickInView(PEOPLE.alice, revoke);
+    const again = await fake().waitFor((r) => r.method === 'views.publish' && r.ok, { fromSeq: clicked });
+    const after = JSON.stringify(again?.view?.blocks ?? []);
+    expect(after).toContain('Revoked: Run a pipeline on demo/shop asks you again');
+    expect(after).not.toContain('Workflow steps you always allow');
+    const next = await runStep(RUN, { project: 'demo/shop', ref: 'main', user_id: PEOPLE.alice.id });
+    await questionFor('alice', next.from);
+  });
+});
+
+describe('a step waiting in the database', () => {
+  it('is answered on another replica (or after a restart), and swept there with the token stored by the first', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    // A second bot on the same database and key, behind the same Slack app.
+    const replica = await startApp({
+      gitlabUrl: h.sim.url,
+      dataDir: h.bot.dataDir,
+      fake: fake(),
+      encryptionKey: h.bot.config.encryption.key.toString('base64'),
+      now: h.clock.now,
+    });
+    try {
+      const clicked = await replica.slack.click(PEOPLE.alice, buttonOf(question, /^Allow once$/));
+      expect(clicked.ack.status).toBe(200);
+      expect((await endOf(executionId)).method).toBe('functions.completeSuccess');
+      expect(h.calls()).toEqual([call('POST', `${WEB}/pipeline`, 'alice', { body: { ref: 'main' }, status: 201 })]);
+      // One nobody answers is failed by the other replica's sweep, with the workflow token stored (sealed) by the first.
+      const second = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+      await questionFor('alice', second.from);
+      h.clock.advance(HOUR);
+      await replica.bot.steps.sweep();
+      expect(await endOf(second.executionId)).toMatchObject({
+        error: 'not allowed by @alice: no answer within an hour',
+      });
+      const ended = fake().records.find(
+        (r) => r.method === 'functions.completeError' && r.body.function_execution_id === second.executionId,
+      );
+      expect(ended?.viaExecution).toBe(second.executionId);
+    } finally {
+      await replica.stop();
+    }
+  });
+});
+
+describe('once', () => {
+  it('runs nothing twice for a function_executed delivered again, by a retry or as another event', async () => {
+    const { executionId, from, deliver } = await runStep(RUN, {
+      project: 'demo/web',
+      ref: 'main',
+      user_id: PEOPLE.alice.id,
+    });
+    const question = await questionFor('alice', from);
+    // Slack's retry: the same callback, acknowledged at once.
+    const retried = await deliver({ retry: 1 });
+    expect(retried.status).toBe(200);
+    // The same execution in another callback (another event id): the execution id is claimed too.
+    const execution = fake().functionExecutions.get(executionId);
+    const copy = await h.bot.slack.event(
+      functionExecutedEvent({
+        callbackId: RUN.callbackId,
+        title: RUN.title,
+        inputs: execution?.inputs ?? {},
+        executionId,
+        workflowExecutionId: 'WxCOPY',
+        token: fake().issueWorkflowToken(executionId),
+      }),
+    );
+    expect(copy.ack.status).toBe(200);
+    await settle();
+    expect(fake().since(from, (r) => r.method === 'chat.postMessage')).toHaveLength(1);
+
+    // A double click (two requests at once) acts once.
+    await Promise.all([
+      h.click('alice', buttonOf(question, /^Allow once$/)),
+      h.click('alice', buttonOf(question, /^Allow once$/)),
+    ]);
+    await endOf(executionId);
+    await settle();
+    expect(h.calls()).toHaveLength(1);
+    expect(completions(executionId)).toEqual([{ method: 'functions.completeSuccess', ok: true }]);
+  });
+});
