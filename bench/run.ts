@@ -21,6 +21,7 @@ const BENCHES = {
   simulator: 'sim.ts',
   digests: 'digests.ts',
   watches: 'watches.ts',
+  alerts: 'alerts.ts',
   postgres: 'postgres.ts',
 };
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());

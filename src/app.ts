@@ -1,4 +1,6 @@
 import type { App } from '@slack/bolt';
+import { type AlertServiceOptions, createAlertService } from './alerts/service.js';
+import type { AlertService } from './alerts/types.js';
 import type { Config } from './config.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
 import type { DigestService } from './digest/types.js';
@@ -7,6 +9,7 @@ import { createFollowService, type FollowService, type FollowServiceOptions } fr
 import { createTransport, type Transport } from './gitlab/http.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
+import { createAlertSlack } from './listeners/alert-slack.js';
 import { registerCommandListener } from './listeners/commands.js';
 import { say } from './listeners/deliver.js';
 import { createDeliveredOnce } from './listeners/delivered-once.js';
@@ -77,6 +80,11 @@ export interface AppDeps {
     WatchServiceOptions,
     'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize'
   >;
+  /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
+  alerts?: Pick<
+    AlertServiceOptions,
+    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds' | 'pollIntervalMs'
+  >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** What the second read of a refused token waits for instead of that delay (tests decide when it goes). */
@@ -94,6 +102,7 @@ export interface BotApp {
   steps: StepService;
   follows: FollowService;
   watches: WatchService;
+  alerts: AlertService;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -148,6 +157,7 @@ export function createApp(deps: AppDeps): BotApp {
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId);
       await watches.resumeCreator(teamId, userId);
+      await alerts.resumeOwner(teamId, userId);
     },
   });
 
@@ -187,6 +197,17 @@ export function createApp(deps: AppDeps): BotApp {
     transport,
     serverUrl: linkUrl,
     slashCommand: config.slashCommand,
+    logger,
+    now,
+  });
+  const alerts = createAlertService({
+    ...deps.alerts,
+    engine,
+    access,
+    sessionOf,
+    slack: createAlertSlack(app.client),
+    transport,
+    serverUrl: linkUrl,
     logger,
     now,
   });
@@ -246,6 +267,7 @@ export function createApp(deps: AppDeps): BotApp {
     steps: stepStore,
     follows,
     watches,
+    alerts,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {
@@ -270,6 +292,7 @@ export function createApp(deps: AppDeps): BotApp {
     const check = await account.connect(actor, token, at);
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
     if (check.ok) await watches.resumeCreator(actor.teamId, actor.userId);
+    if (check.ok) await alerts.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
   registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
@@ -334,9 +357,11 @@ export function createApp(deps: AppDeps): BotApp {
     steps,
     follows,
     watches,
+    alerts,
     async start() {
       const started = await slack.start();
       await digests.start();
+      await alerts.start();
       stepSweep = setInterval(sweepSteps, STEP_SWEEP_MS);
       stepSweep.unref();
       follows.startTimers();
@@ -346,6 +371,7 @@ export function createApp(deps: AppDeps): BotApp {
     listening: () => slack.listening(),
     inFlight: () => inFlight.size,
     async stop() {
+      await alerts.stop();
       clearInterval(stepSweep);
       await digests.stop();
       await follows.stop();
@@ -361,7 +387,7 @@ export function createApp(deps: AppDeps): BotApp {
       // short is settled at the next start, so nothing is lost or posted twice).
       let graceTimer: NodeJS.Timeout | undefined;
       const digestsStopped = Promise.race([
-        Promise.all([digests.stop(), watches.stop()]),
+        Promise.all([digests.stop(), watches.stop(), alerts.stop()]),
         new Promise<void>((resolve) => {
           graceTimer = setTimeout(resolve, graceMs);
         }),

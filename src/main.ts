@@ -82,6 +82,7 @@ async function main(): Promise<void> {
     digests: digestTestSeam(),
     follows: followTestSeam(),
     watches: watchTestSeam(),
+    alerts: alertTestSeam(),
   });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
@@ -201,6 +202,34 @@ function watchTestSeam(): NonNullable<Parameters<typeof createApp>[0]['watches']
           },
         }
       : {}),
+  };
+}
+
+/**
+ * Tests only, as for digests: `ALERT_TEST_KILL_AT=before-post|after-post|while-saving` kills the process (SIGKILL)
+ * when an alert delivery reaches that point; `ALERT_TEST_TIMING` (JSON: `seconds`, a seconds field before the
+ * minute schedule so that polls come every few seconds, `intervalMs` between two polls of a person; `leaseMs`) lets process tests see polls and take-overs.
+ */
+function alertTestSeam(): Pick<
+  NonNullable<Parameters<typeof createApp>[0]['alerts']>,
+  'at' | 'testSeconds' | 'leaseMs' | 'pollIntervalMs'
+> {
+  const text = process.env.ALERT_TEST_TIMING;
+  const t = text ? (JSON.parse(text) as { seconds?: string; leaseMs?: number; intervalMs?: number }) : {};
+  const timing = {
+    ...(typeof t.seconds === 'string' ? { testSeconds: t.seconds } : {}),
+    ...(typeof t.intervalMs === 'number' ? { pollIntervalMs: t.intervalMs } : {}),
+    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
+  };
+  const point = process.env.ALERT_TEST_KILL_AT;
+  if (!point) return timing;
+  return {
+    ...timing,
+    at(reached) {
+      if (reached !== point) return;
+      process.kill(process.pid, 'SIGKILL');
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
+    },
   };
 }
 

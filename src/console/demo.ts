@@ -109,11 +109,13 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     people: DEMO_PEOPLE,
+    // A tick is a minute of the world: following cards, watched channels and todo alerts see it now, not at their
+    // next poll.
     tick: async () => {
       await sim.tick();
-      // The world moved on: following cards and watched channels see it now, not at their next poll.
       await bot.follows.pollDue({ all: true });
       await bot.watches.poll({ all: true });
+      await bot.alerts.pollNow();
     },
     ask: o.ask,
     write: o.write,

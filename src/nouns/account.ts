@@ -51,11 +51,14 @@ export const account = accountNoun.define({
       const timeZone = await platform.timeZoneOf(ctx.actor.userId);
       const connection = await ctx.session.connection();
       const stepConsents = await ops.stepConsents(ctx.actor.teamId, ctx.actor.userId);
+      const alerts = await ops.alertSetting(ctx.actor);
       const shown = buildWhoami(connection, {
         serverUrl: platform.serverUrl,
         slashCommand: platform.slashCommand,
         timeZone,
         stepConsents,
+        alerts,
+        now: ctx.now,
       });
       if (!connection || connectionProblem(connection, platform.serverUrl)) return ephemeral(shown);
       const watches = await ops.watches.listForCreator(ctx.actor.teamId, ctx.actor.userId);

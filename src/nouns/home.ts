@@ -45,14 +45,24 @@ async function drawHome(ctx: RequestContext, platform: Platform, ops: HomeOps, r
   const connection = await ctx.session.connection();
   const problem = connectionProblem(connection, platform.gitlabUrl);
   if (problem !== null || !connection) return buildConnectHome({ ...said, problem: problem ?? 'not_connected' });
-  const [reads, timeZone, stepConsents] = await Promise.all([
+  const [reads, timeZone, stepConsents, alerts] = await Promise.all([
     ops.read(ctx, { cached: redraw.cached === true }),
     platform.timeZoneOf(ctx.actor.userId),
     ops.stepConsents(ctx.actor),
+    ops.alertSetting(ctx),
   ]);
   const lost = lostConnection(reads);
   if (lost) return buildConnectHome({ ...said, problem: lost });
-  return buildHomeView({ ...said, userId: ctx.actor.userId, now: ctx.now, timeZone, connection, reads, stepConsents });
+  return buildHomeView({
+    ...said,
+    userId: ctx.actor.userId,
+    now: ctx.now,
+    timeZone,
+    connection,
+    reads,
+    stepConsents,
+    alerts,
+  });
 }
 
 export const home = homeNoun.define({

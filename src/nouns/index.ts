@@ -1,4 +1,5 @@
 import { account } from './account.js';
+import { alerts } from './alerts.js';
 import { awards } from './awards.js';
 import { deployments } from './deployments.js';
 import { digests } from './digests.js';
@@ -31,6 +32,7 @@ export const NOUNS: readonly Noun[] = [
   mergeRequests,
   digests,
   watches,
+  alerts,
   home,
   links,
   steps,

@@ -1,4 +1,5 @@
 import type { HomeView, ModalView } from '@slack/types';
+import type { AlertService } from '../alerts/types.js';
 import type { DigestService } from '../digest/types.js';
 import type { FollowService } from '../follow/service.js';
 import type { Project } from '../gitlab/project.js';
@@ -122,6 +123,8 @@ export interface OperationDeps {
   follows?: FollowService;
   /** Pipeline watches: their store and poller (one per app). */
   watches: WatchService;
+  /** Todo alerts: each person's setting, and the poll that DMs them (one per app). */
+  alerts: AlertService;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

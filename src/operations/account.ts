@@ -1,3 +1,4 @@
+import type { AlertService } from '../alerts/types.js';
 import { projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
 import type { ChannelStore } from '../store/channel-store.js';
@@ -7,12 +8,19 @@ import type { Actor, RequestContext } from './context.js';
 import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
-export function createAccountOperations(o: { access: GitlabAccess; tokens: TokenStore; channels: ChannelStore }) {
+export function createAccountOperations(o: {
+  access: GitlabAccess;
+  tokens: TokenStore;
+  channels: ChannelStore;
+  alerts?: AlertService;
+}) {
   const channelOf = (ctx: RequestContext): string => {
     if (!ctx.channelId) throw new Error('a channel default needs a channel');
     return ctx.channelId;
   };
   return {
+    /** The person's todo alert setting, for whoami. */
+    alertSetting: (actor: Actor) => o.alerts?.get(actor.teamId, actor.userId) ?? Promise.resolve(null),
     /** Checks the token and stores it (with whose it is) only if the server accepts it. */
     async connect(actor: Actor, token: string, now: Date): Promise<TokenCheck> {
       const check = await o.access.verify(token);

@@ -1,3 +1,4 @@
+import type { AlertService } from '../alerts/types.js';
 import type { DigestService } from '../digest/types.js';
 import { BotError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
@@ -34,7 +35,7 @@ const everyOk = (r: HomeReads) =>
   r.todos.ok && r.mergeRequests.ok && r.issues.ok && r.digests.ok && (r.watches?.ok ?? true);
 
 export function createHomeOperations(
-  o: { access: GitlabAccess; digests: DigestService; watches?: WatchService },
+  o: { access: GitlabAccess; digests: DigestService; watches?: WatchService; alerts?: AlertService },
   keep: { ms?: number; people?: number } = {},
 ) {
   const todos = createTodoOperations(o);
@@ -65,6 +66,8 @@ export function createHomeOperations(
   };
 
   return {
+    /** The person's todo alert setting (the bot's own store, never cached). */
+    alertSetting: (ctx: RequestContext) => o.alerts?.get(ctx.actor.teamId, ctx.actor.userId) ?? Promise.resolve(null),
     /** The person's sections; `cached`: a read of the last few seconds may serve. */
     read(ctx: RequestContext, o: { cached: boolean }): Promise<HomeReads> {
       return recent.get(keyOf(ctx.actor), ctx.now, () => readAll(ctx), { fresh: !o.cached });

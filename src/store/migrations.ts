@@ -1,3 +1,4 @@
+import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
@@ -104,6 +105,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   FOLLOWS_SQLITE_DDL,
   // 9: pipeline watches, the statuses they remember and their cards (store/watch-tables.ts).
   WATCH_TABLES_SQLITE,
+  // 10: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
+  ALERT_TABLES_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -193,6 +196,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   FOLLOWS_POSTGRES_DDL,
   // 9
   WATCH_TABLES_POSTGRES,
+  // 10
+  ALERT_TABLES_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -3,8 +3,10 @@ import { AccountButtons } from '../buttons/common.js';
 import { connectionProblem } from '../connection.js';
 import type { CommandKey } from '../grammar/index.js';
 import { BlockIds, CallbackIds, InputActionIds } from '../ids.js';
+import type { AlertSetting } from '../store/alert-store.js';
 import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
+import { alertSummary } from './alerts.js';
 import { actions, button, type Confirmation, context, message, plain, type SlackMessage, section } from './blocks.js';
 import { formatDateTime } from './format.js';
 import { code, joinMd, link, md, mention } from './mrkdwn.js';
@@ -111,7 +113,14 @@ export function buildConnectPrompt(reason: ConnectPromptReason, serverUrl: strin
 
 export function buildWhoami(
   connection: Connection | null,
-  o: { serverUrl: string; slashCommand: string; timeZone: string; stepConsents?: readonly StepConsent[] },
+  o: {
+    serverUrl: string;
+    slashCommand: string;
+    timeZone: string;
+    stepConsents?: readonly StepConsent[];
+    alerts?: AlertSetting | null;
+    now?: Date;
+  },
 ): SlackMessage {
   const { serverUrl, slashCommand, timeZone } = o;
   const problem = connectionProblem(connection, serverUrl);
@@ -123,6 +132,7 @@ export function buildWhoami(
     md`You're connected to ${connection.serverUrl}${connection.username ? ` as @${connection.username}` : ''}.`,
     [
       section(md`:white_check_mark: ${text}`),
+      ...(o.alerts !== undefined ? [context([alertSummary(o.alerts, o.now ?? new Date())])] : []),
       context([md`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
       ...buildStepConsentBlocks(o.stepConsents ?? [], timeZone),
     ],

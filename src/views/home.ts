@@ -4,11 +4,13 @@ import { type BotError, DatabaseBusyError, DatabaseUnavailableError, TokenRefusa
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
+import type { AlertSetting } from '../store/alert-store.js';
 import type { Digest } from '../store/digest-store.js';
 import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import type { Watch } from '../store/watch-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
+import { alertSummary } from './alerts.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
 import { digestRow } from './digest-cards.js';
@@ -134,6 +136,8 @@ export interface HomeInput {
   reads: HomeReads;
   notice?: Notice | undefined;
   shown?: SlackMessage | undefined;
+  /** The person's todo alert setting (a line under the connection). */
+  alerts?: AlertSetting | null;
   /** The Workflow Builder steps the person always allows (each with Revoke). */
   stepConsents?: readonly StepConsent[];
 }
@@ -225,6 +229,7 @@ export function buildHomeView(i: HomeInput): HomeView {
     ...(i.reads.watches ? [watchBlocks(i, i.reads.watches)] : []),
   ];
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
+  if (i.alerts !== undefined) blocks.push(context([alertSummary(i.alerts, i.now)]));
   for (const s of sections) blocks.push(divider(), ...s);
   const consents = buildStepConsentBlocks(i.stepConsents ?? [], i.timeZone);
   if (consents.length > 0) blocks.push(divider(), ...consents);

@@ -52,6 +52,8 @@ export interface StartAppOptions {
   follows?: AppDeps['follows'];
   /** How pipeline watches are polled (`{ timer: 'manual' }` lets a test drive them with its clock). */
   watches?: AppDeps['watches'];
+  /** How todo alerts poll (`{ timer: 'manual' }` lets a test drive them with its clock). */
+  alerts?: AppDeps['alerts'];
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
   /** What the second check of a refused token waits for, when the test decides when it goes. */
@@ -125,6 +127,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.digests ? { digests: o.digests } : {}),
     follows: o.follows ?? { timer: 'manual' },
     ...(o.watches ? { watches: o.watches } : {}),
+    ...(o.alerts ? { alerts: o.alerts } : {}),
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
     ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),

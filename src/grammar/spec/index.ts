@@ -1,6 +1,7 @@
 import type { ArgValues, CommandSpec, FlagValues, NounSpec, TargetOf, TargetSpec } from '../spec-types.js';
 import { ACCOUNT_NOUNS, ACCOUNT_ROWS } from './account.js';
 import { ACTIVITY_NOUNS, ACTIVITY_ROWS } from './activity.js';
+import { ALERT_NOUNS, ALERT_ROWS } from './alerts.js';
 import { AWARD_NOUNS, AWARD_ROWS } from './awards.js';
 import { CI_NOUNS, CI_ROWS } from './ci.js';
 import { DIGEST_NOUNS, DIGEST_ROWS } from './digests.js';
@@ -54,6 +55,7 @@ export const NOUNS = [
   ...ACTIVITY_NOUNS,
   ...DIGEST_NOUNS,
   ...WATCH_NOUNS,
+  ...ALERT_NOUNS,
   ...LINK_NOUNS,
 ] as const satisfies readonly NounSpec[];
 
@@ -66,6 +68,7 @@ export const SPEC = [
   ...ACTIVITY_ROWS,
   ...DIGEST_ROWS,
   ...WATCH_ROWS,
+  ...ALERT_ROWS,
   ...LINK_ROWS,
 ] as const satisfies readonly CommandSpec[];
 

@@ -1,11 +1,13 @@
 // POST /__sim/tick: the world moves on by one step. The fake runner advances
-// every active pipeline, due schedules start pipelines, and the team does one
+// every active pipeline, due schedules start pipelines, the team does one
 // more thing in demo/web (a push, or a comment), so event digests always have
-// something new to report.
+// something new to report, and someone asks alice about an issue (a new pending
+// todo for her), so todo alerts always have something new to send.
 
 import { createPipeline, runnerStep } from '../ci/engine.js';
 import type { State } from '../model.js';
 import { projectPath } from '../present.js';
+import { createTodo } from '../routes/issuables.js';
 import { addNote, recordEvent } from './activity.js';
 import { createCommit } from './commits.js';
 import { nextRunAfter } from './schedules.js';
@@ -97,10 +99,33 @@ function addActivity(state: State, at: Date): void {
   );
 }
 
+/** A teammate mentions alice on an open issue of demo/web: a todo, no event (the server records none for it). */
+function mentionAlice(state: State, at: Date): void {
+  const web = [...state.projects.values()].find((p) => projectPath(state, p) === 'demo/web');
+  const alice = [...state.users.values()].find((u) => u.username === 'alice');
+  if (!web || !alice) return;
+  const author = web.members.map((m) => state.users.get(m.user_id)).find((u) => u !== undefined && u.id !== alice.id);
+  const open = [...state.issues.values()].filter(
+    (i) => i.project_id === web.id && i.state === 'opened' && !i.deleted && !i.confidential,
+  );
+  const issue = open[state.ticks % Math.max(1, open.length)];
+  if (!author || !issue) return;
+  createTodo(state, {
+    user_id: alice.id,
+    author_id: author.id,
+    project_id: web.id,
+    action_name: 'mentioned',
+    target_type: 'Issue',
+    target_id: issue.id,
+    at,
+  });
+}
+
 export function tick(state: State, at: Date): void {
   state.ticks += 1;
   runnerStep(state, at);
   runDueSchedules(state, at);
   addActivity(state, at);
   failThenFix(state, at);
+  mentionAlice(state, at);
 }

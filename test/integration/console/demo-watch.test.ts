@@ -11,8 +11,12 @@ describe('npm run demo: a watch of demo/web', () => {
     for (const step of steps.slice(2, 6)) expect(step).not.toContain('posted in #demo');
     expect(steps[6]).toMatch(/posted in #demo[^\n]*\n│ == ❌ Pipeline #(\d+) failed · fix\/checkout-total ==/);
     expect(steps[6]).toMatch(/unit-tests .*\(test\)\n│ {3}\[\d+ Retry\]/);
-    expect(steps[7]).toMatch(/posted in #demo, updated[^\n]*\n│ == ✅ Pipeline #\d+ failed · fix\/checkout-total · fixed ==/);
-    expect(steps[7]).toMatch(/in the thread of message \d+[^\n]*\n│ ✅ Fixed by #\d+ .*· moments later: pipeline #\d+ on `fix\/checkout-total` passed\./);
+    expect(steps[7]).toMatch(
+      /posted in #demo, updated[^\n]*\n│ == ✅ Pipeline #\d+ failed · fix\/checkout-total · fixed ==/,
+    );
+    expect(steps[7]).toMatch(
+      /in the thread of message \d+[^\n]*\n│ ✅ Fixed by #\d+ .*· moments later: pipeline #\d+ on `fix\/checkout-total` passed\./,
+    );
     expect(r.stderr).toBe('');
   }, 130_000);
 });

@@ -1090,6 +1090,42 @@ const ROWS: Row[] = [
     ],
   },
 
+  // ── alerts ──────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    row: '/gl notify on [--actions assigned,mentioned,build_failed,marked,approval_required] [--quiet 19:00-08:00]',
+    accepts: [
+      ['notify on', command('notify.on', none)],
+      [
+        'notify on --actions assigned,mentioned --quiet 19:00-08:00',
+        command('notify.on', none, { flags: { actions: ['assigned', 'mentioned'], quiet: '19:00-08:00' } }),
+      ],
+      [
+        'alerts on --actions build_failed --actions approval_required',
+        command('notify.on', none, { flags: { actions: ['build_failed', 'approval_required'] } }),
+      ],
+    ],
+    refuses: [
+      [
+        'notify on --actions pinged',
+        '`--actions pinged` has `pinged`, but each value must be one of assigned, mentioned, build_failed, marked, approval_required, e.g. `--actions assigned,mentioned`.',
+      ],
+      ['notify on --share', '`--share` only goes with commands that read: `/gl notify on` changes something.'],
+    ],
+  },
+  {
+    row: '/gl notify off',
+    accepts: [['notify off', command('notify.off', none, { needsToken: false })]],
+    refuses: [['notify off now', 'Too many words: `now`. Put text with spaces in quotes.']],
+  },
+  {
+    row: '/gl notify',
+    accepts: [
+      ['notify', command('notify.show', none, { needsToken: false })],
+      ['alerts', command('notify.show', none, { needsToken: false })],
+    ],
+    refuses: [],
+  },
+
   // ── links ───────────────────────────────────────────────────────────────────────────────────────────────────
   {
     row: '/gl unfurl private on|off',

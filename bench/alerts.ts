@@ -1,0 +1,152 @@
+// 10,000 people with todo alerts on and nothing new, polled in one minute's pass, against the simulator (in a
+// process of its own, so its CPU is not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot
+// CPU per idle poll (goal ≤ 0.5 ms), the wall time of the minute's pass (it must fit in a minute) and peak RSS.
+//
+//   npx tsx bench/alerts.ts        (BENCH_ALERTS, default 10000; BENCH_CONCURRENCY, default 16)
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { DEMO_PEOPLE } from '../src/console/demo.js';
+import { startFakeSlack } from '../src/console/fake-slack.js';
+import { createLogger } from '../src/logger.js';
+import { createChannelStore } from '../src/store/channel-store.js';
+import { openDatabase } from '../src/store/database.js';
+import { createSqliteEngine } from '../src/store/engine.js';
+import { createSealer } from '../src/store/sealer.js';
+import { createTokenStore } from '../src/store/token-store.js';
+
+const COUNT = Number(process.env.BENCH_ALERTS ?? 10_000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
+const root = path.resolve(import.meta.dirname, '..');
+const TEAM = 'T0TEST';
+const OWNERS = [
+  { token: 'sim-alice-token', username: 'alice' },
+  { token: 'sim-bob-token', username: 'bob' },
+  { token: 'sim-eve-token', username: 'eve' },
+  { token: 'sim-root-token', username: 'root' },
+];
+
+function startSim(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
+    cwd: root,
+    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
+  });
+}
+
+async function requestCount(simUrl: string): Promise<number> {
+  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
+  return log.at(-1)?.seq ?? 0;
+}
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+const sim = await startSim();
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-alerts-'));
+const botToken = `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`;
+const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));
+try {
+  const config = loadConfig({
+    SLACK_BOT_TOKEN: botToken,
+    SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
+    SLACK_API_URL: fake.apiUrl,
+    PORT: '0',
+    GITLAB_URL: sim.url,
+    TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
+    DATABASE_PATH: path.join(dataDir, 'bot.db'),
+  });
+  const db = openDatabase(config.databasePath);
+  const tokens = createTokenStore(db, createSealer(config.encryption));
+  const now = new Date();
+  // 10,000 people, each with a stored token of one of the demo's users; every todo already seen.
+  const people = Array.from({ length: COUNT }, (_, i) => `UB${String(i).padStart(7, '0')}`);
+  for (const [i, userId] of people.entries()) {
+    const o = OWNERS[i % OWNERS.length] as (typeof OWNERS)[number];
+    await tokens.save({
+      teamId: TEAM,
+      userId,
+      token: o.token,
+      serverUrl: config.gitlabUrl,
+      verifiedAt: now,
+      username: o.username,
+    });
+  }
+  const insert = db.prepare(
+    `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, tz, seen_todo_id, next_poll_at,
+       created_at, updated_at)
+     VALUES (?, ?, ?, 1, 'assigned,mentioned,build_failed,marked,approval_required', 'UTC', 1000000000, ?, ?, ?)`,
+  );
+  const due = new Date(now.getTime() - 1000).toISOString();
+  db.transaction(() => {
+    for (const userId of people)
+      insert.run(`${TEAM}:${userId}`, TEAM, userId, due, now.toISOString(), now.toISOString());
+  })();
+
+  const logger = createLogger({ level: 'warn', sink: () => {} });
+  const bot = createApp({
+    config,
+    logger,
+    engine: createSqliteEngine(db),
+    tokens,
+    channels: createChannelStore(db),
+    alerts: { timer: 'manual', concurrency: CONCURRENCY },
+    digests: { timer: 'manual' },
+  });
+  await bot.start();
+
+  const callsBefore = await requestCount(sim.url);
+  const rssBefore = process.memoryUsage().rss;
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  // One minute's pass: everyone is due.
+  const polls = await bot.alerts.pollDue();
+  const wallMs = performance.now() - t0;
+  const passCpuMs = cpuMs(process.cpuUsage(cpu));
+  const calls = (await requestCount(sim.url)) - callsBefore;
+  const outcomes: Record<string, number> = {};
+  for (const p of polls) outcomes[p.outcome.kind] = (outcomes[p.outcome.kind] ?? 0) + 1;
+  const posts = fake.calls('chat.postMessage').length;
+  await bot.stop();
+  db.close();
+
+  const perPollCpu = passCpuMs / COUNT;
+  const callsPerPoll = calls / COUNT;
+  process.stdout.write(
+    `${JSON.stringify({
+      benchmark: 'alerts: one minute of polls, nothing new',
+      node: process.version,
+      cpus: os.cpus().length,
+      subscribers: COUNT,
+      concurrency: CONCURRENCY,
+      outcomes,
+      slack_posts: posts,
+      api_calls_per_idle_poll: Math.round(callsPerPoll * 1000) / 1000,
+      bot_cpu_ms_per_idle_poll: Math.round(perPollCpu * 1000) / 1000,
+      minute_pass_wall_ms: Math.round(wallMs),
+      polls_per_second: Math.round(COUNT / (wallMs / 1000)),
+      rss_before_mb: mb(rssBefore),
+      peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
+      goals: { api_calls_per_idle_poll: 1, bot_cpu_ms_per_idle_poll: 0.5, minute_pass_wall_ms: 60_000 },
+      meets_goals: callsPerPoll <= 1 && perPollCpu <= 0.5 && wallMs <= 60_000 && outcomes.idle === COUNT,
+    })}\n`,
+  );
+} finally {
+  await fake.close();
+  sim.child.kill('SIGTERM');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}

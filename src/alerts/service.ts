@@ -1,0 +1,214 @@
+import crypto from 'node:crypto';
+import { createTask, type ScheduledTask } from 'node-cron';
+import { createMeteredTransport } from '../digest/metered-transport.js';
+import {
+  createLimiter,
+  createSharedChannelQueue,
+  createSharedTokenBudget,
+  type PacingClock,
+  realClock,
+} from '../digest/pacing.js';
+import type { Transport } from '../gitlab/http.js';
+import type { Logger } from '../logger.js';
+import type { GitlabAccess } from '../operations/access.js';
+import type { Actor, Session } from '../operations/context.js';
+import { createAlertStore } from '../store/alert-store.js';
+import { createCronFireStore } from '../store/cron-fire-store.js';
+import type { SqlEngine } from '../store/engine.js';
+import { createPacingStore } from '../store/pacing-store.js';
+import { createPoller } from './poller.js';
+import type { AlertSlack } from './slack.js';
+import type { AlertPoint, AlertService, PollOutcome } from './types.js';
+
+// The one alert service of an app: every minute (node-cron) each replica takes batches of the people whose poll is
+// due, oldest first, each under a lease (one conditional update per batch), and polls them a few at a time through
+// the same paced transport, token budgets and channel lanes as digests (shared by replicas in the database). When
+// a minute is not enough (a slow server), the pass goes on past the minute in the same order, so everyone is polled
+// less often and nobody is starved, and one line a minute (one replica, through cron_fires) says how far behind.
+
+const MINUTE = 60_000;
+
+export interface AlertServiceOptions {
+  engine: SqlEngine;
+  access: GitlabAccess;
+  sessionOf: (actor: Actor) => Session;
+  slack: AlertSlack;
+  /** The transport commands use; polls read through a paced wrapper of it. */
+  transport: Transport;
+  serverUrl: string;
+  logger: Logger;
+  now: () => Date;
+  /** `manual` in tests: nothing polls by itself (tests call pollDue with their clock). Default `cron`. */
+  timer?: 'cron' | 'manual';
+  /** Polls under way at once (default 16). */
+  concurrency?: number;
+  /** People taken per claim (default 200). */
+  batch?: number;
+  /** How long a replica's lease on a person's poll holds without being renewed (default 60 s). */
+  leaseMs?: number;
+  /** Slack's pace per channel (default 1000 ms between posts). */
+  channelIntervalMs?: number;
+  pacingClock?: PacingClock;
+  /** The test seam: a named point of every delivery. */
+  at?: (point: AlertPoint) => void;
+  /** Tests only: a seconds field before the minute schedule (a poll every few seconds)… */
+  testSeconds?: string;
+  /** …and the time between two polls of a person that goes with it (default a minute). */
+  pollIntervalMs?: number;
+}
+
+/** The next poll: the start of the next interval, so that polls keep to the minute's fire however late they ran. */
+const nextSlot = (at: Date, interval: number) => new Date(Math.floor(at.getTime() / interval) * interval + interval);
+
+export function createAlertService(o: AlertServiceOptions): AlertService {
+  const log = o.logger.child({ component: 'alerts' });
+  const replica = crypto.randomUUID();
+  const mode = o.timer ?? 'cron';
+  const clock = o.pacingClock ?? realClock;
+  const leaseMs = o.leaseMs ?? 60_000;
+  const batchSize = o.batch ?? 200;
+  const interval = o.pollIntervalMs ?? MINUTE;
+  const store = createAlertStore(o.engine);
+  const fires = createCronFireStore(o.engine);
+  const pacing = createPacingStore(o.engine);
+  const budget = createSharedTokenBudget({ store: pacing, clock });
+  const limiter = createLimiter(o.concurrency ?? 16);
+  const poller = createPoller({
+    store,
+    slack: o.slack,
+    access: o.access.through(createMeteredTransport(o.transport, budget)),
+    sessionOf: o.sessionOf,
+    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
+    serverUrl: o.serverUrl,
+    logger: log,
+    now: o.now,
+    ...(o.at ? { at: o.at } : {}),
+  });
+
+  // Finished polls are written many to a transaction: at the minute thousands end within seconds.
+  type Finished = readonly [string, string, { at: Date; nextPollAt: Date; result: string }];
+  let unwritten: Finished[] = [];
+  async function flush(): Promise<void> {
+    if (unwritten.length === 0) return;
+    const batch = unwritten;
+    unwritten = [];
+    await store.recordPolls(replica, batch);
+  }
+
+  let stopping = false;
+  let polledThisMinute = 0;
+  async function pass(): Promise<{ teamId: string; userId: string; outcome: PollOutcome }[]> {
+    const out: { teamId: string; userId: string; outcome: PollOutcome }[] = [];
+    while (!stopping) {
+      const now = o.now();
+      const claimed = await store.claimDue(replica, now, new Date(now.getTime() + leaseMs), batchSize);
+      if (claimed.length === 0) break;
+      await Promise.all(
+        claimed.map((c) =>
+          limiter.run(async () => {
+            const outcome = await poller.poll(c);
+            const at = o.now();
+            const { teamId, userId } = c.setting;
+            unwritten.push([teamId, userId, { at, nextPollAt: nextSlot(at, interval), result: outcome.kind }]);
+            if (unwritten.length >= 256) await flush();
+            if (outcome.kind !== 'idle') {
+              log.info('alert poll', {
+                user: userId,
+                outcome: outcome.kind,
+                ...('items' in outcome ? { items: outcome.items } : {}),
+                ...(outcome.kind === 'failed' ? { error: outcome.error } : {}),
+              });
+            }
+            out.push({ teamId, userId, outcome });
+          }),
+        ),
+      );
+      await flush();
+      polledThisMinute += claimed.length;
+    }
+    return out;
+  }
+
+  /** One line a minute (for all replicas) when people wait more than a minute past their poll. */
+  async function reportBacklog(now: Date): Promise<void> {
+    const polled = polledThisMinute;
+    polledThisMinute = 0;
+    const b = await store.backlog(new Date(now.getTime() - interval));
+    if (b.overdue === 0) return;
+    const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE).toISOString();
+    if (!(await fires.take(`alerts behind ${minute}`, replica, now))) return;
+    log.warn('todo alert polls are behind: everyone is polled in turn, less often than each minute', {
+      overdue: b.overdue,
+      polling: b.polling,
+      longestWaitS: b.oldest ? Math.round((now.getTime() - b.oldest.getTime()) / 1000) : 0,
+      polledLastMinuteHere: polled,
+    });
+  }
+
+  let running: Promise<unknown> | null = null;
+  function minute(): void {
+    if (stopping) return;
+    const now = o.now();
+    void reportBacklog(now).catch((err: unknown) =>
+      log.warn('could not count overdue alert polls', { error: String(err) }),
+    );
+    // A pass still going on carries on in the same order: the next minute's people join its queue.
+    if (running) return;
+    running = pass()
+      .catch((err: unknown) =>
+        log.warn('an alert poll pass failed; the next minute tries again', { error: String(err) }),
+      )
+      .finally(() => {
+        running = null;
+      });
+  }
+
+  async function pollDue() {
+    await reportBacklog(o.now()).catch((err: unknown) =>
+      log.warn('could not count overdue alert polls', { error: String(err) }),
+    );
+    const out = await pass();
+    await flush();
+    return out;
+  }
+
+  let task: ScheduledTask | null = null;
+  let renewTimer: NodeJS.Timeout | null = null;
+
+  return {
+    get: (teamId, userId) => store.get(teamId, userId),
+    enable: (input, seenTodoId) => store.enable(input, seenTodoId, o.now()),
+    disable: (teamId, userId) => store.disable(teamId, userId, o.now()),
+    resumeOwner: (teamId, userId) => store.resumeAfterToken(teamId, userId, o.now()),
+    pollDue,
+    async pollNow() {
+      await store.makeDue(o.now());
+      return pollDue();
+    },
+    async start() {
+      if (mode !== 'cron') return;
+      const pattern = o.testSeconds ? `${o.testSeconds} * * * * *` : '* * * * *';
+      task = createTask(pattern, () => minute(), { name: 'alerts poll' });
+      void task.start();
+      renewTimer = setInterval(
+        () => {
+          if (!running) return;
+          void store
+            .renew(replica, new Date(o.now().getTime() + leaseMs))
+            .catch((err: unknown) => log.warn('could not renew alert leases', { error: String(err) }));
+        },
+        Math.max(100, Math.floor(leaseMs / 3)),
+      );
+      renewTimer.unref();
+    },
+    async stop() {
+      if (stopping) return;
+      stopping = true;
+      if (task) await task.destroy();
+      if (renewTimer) clearInterval(renewTimer);
+      await running;
+      await flush().catch(() => undefined);
+      await store.releaseAll(replica).catch(() => undefined);
+    },
+  };
+}

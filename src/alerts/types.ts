@@ -1,0 +1,42 @@
+import type { AlertSetting, QuietHours } from '../store/alert-store.js';
+import type { AlertAction } from './actions.js';
+
+// What the rest of the bot knows of todo alerts: the service behind `/gl notify`, Home and whoami, and the
+// outcome of one poll. Types only, so views/ and operations/ name them without importing alerts/' implementation.
+
+/** Where a test may stop the process during a delivery (main.ts wires it to an environment variable in tests). */
+export type AlertPoint = 'before-post' | 'after-post' | 'while-saving';
+
+export type PollOutcome =
+  /** Nothing new: one call. */
+  | { kind: 'idle' }
+  | { kind: 'delivered'; items: number; ts: string }
+  /** Quiet hours: new todos wait. */
+  | { kind: 'held'; items: number }
+  /** An earlier delivery's post was found and committed. */
+  | { kind: 'settled'; items: number }
+  | { kind: 'paused' }
+  | { kind: 'failed'; error: string };
+
+export interface AlertInput {
+  teamId: string;
+  userId: string;
+  actions: AlertAction[];
+  quiet: QuietHours | null;
+  tz: string;
+}
+
+export interface AlertService {
+  get(teamId: string, userId: string): Promise<AlertSetting | null>;
+  /** Turns a person's alerts on from the mark `seenTodoId` (kept when they were on already). */
+  enable(input: AlertInput, seenTodoId: number): Promise<{ setting: AlertSetting; wasOn: boolean }>;
+  disable(teamId: string, userId: string): Promise<boolean>;
+  /** After a person connects again: alerts a refused token paused poll again. */
+  resumeOwner(teamId: string, userId: string): Promise<boolean>;
+  /** One pass over everyone whose poll is due (what each minute does; tests drive it with their clock). */
+  pollDue(): Promise<{ teamId: string; userId: string; outcome: PollOutcome }[]>;
+  /** Everyone with alerts on is due now, then one pass (the demo's `tick`). */
+  pollNow(): Promise<{ teamId: string; userId: string; outcome: PollOutcome }[]>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}

@@ -1,0 +1,437 @@
+import type { SqlEngine, SqlRunner } from './engine.js';
+
+// Todo alerts of each person (`/gl notify`), and what a poll of them decides once: which replica polls a person
+// (a lease taken with one conditional update, for a batch of people at once), the todos held for quiet hours, and
+// the intent of a DM being posted. Written only against the SqlEngine port: the same SQL on both engines.
+
+import { ALERT_ACTIONS, type AlertAction } from '../alerts/actions.js';
+
+/** Quiet hours as minutes of the day in the person's zone; `from` after `to` spans midnight. */
+export interface QuietHours {
+  from: number;
+  to: number;
+}
+
+export interface AlertSetting {
+  teamId: string;
+  userId: string;
+  active: boolean;
+  actions: AlertAction[];
+  quiet: QuietHours | null;
+  tz: string;
+  /** The newest todo id already seen: only todos above it are new. */
+  seenTodoId: number;
+  /** Why polling stopped by itself (`token`: the server refused the person's token); null when it did not. */
+  pausedReason: string | null;
+  dmChannel: string | null;
+  nextPollAt: Date;
+  lastPollAt: Date | null;
+  lastResult: string | null;
+  lastDeliveryAt: Date | null;
+  lastDeliveryItems: number | null;
+  lastDeliveryTs: string | null;
+}
+
+/** A person's row as a poll claimed it, with what the poll must know before reading. */
+export interface ClaimedAlert {
+  setting: AlertSetting;
+  /** How many todos wait for the quiet hours to end. */
+  held: number;
+  /** Whether a delivery's intent is open (it is settled first). */
+  openDelivery: boolean;
+}
+
+export interface HeldTodo {
+  todoId: number;
+  /** The todo as it was read (JSON). */
+  todo: string;
+}
+
+export interface AlertDelivery {
+  runKey: string;
+  teamId: string;
+  userId: string;
+  channelId: string;
+  state: 'pending' | 'posted';
+  messageTs: string | null;
+  /** The mark the delivery moves to once committed. */
+  seenTodoId: number;
+  /** The held todos it carries (deleted with the commit). */
+  todoIds: number[];
+  items: number;
+}
+
+/** What a finished poll writes: the next poll, what happened; the lease is let go. */
+export interface PollRecord {
+  at: Date;
+  nextPollAt: Date;
+  result: string;
+}
+
+export interface AlertStore {
+  get(teamId: string, userId: string): Promise<AlertSetting | null>;
+  /**
+   * Turns alerts on: a new or stopped person starts from `seenTodoId`; one already on keeps their mark (and their
+   * held todos) and only changes actions and quiet hours. A pause for a refused token ends.
+   */
+  enable(
+    input: { teamId: string; userId: string; actions: AlertAction[]; quiet: QuietHours | null; tz: string },
+    seenTodoId: number,
+    now: Date,
+  ): Promise<{ setting: AlertSetting; wasOn: boolean }>;
+  /** Turns alerts off (held todos are dropped); true when they were on. */
+  disable(teamId: string, userId: string, now: Date): Promise<boolean>;
+  /**
+   * Takes up to `limit` people whose poll is due at `now` and whom nobody polls, oldest poll first, leased to
+   * `owner` until `until`.
+   */
+  claimDue(owner: string, now: Date, until: Date, limit: number): Promise<ClaimedAlert[]>;
+  /** Takes one person's lease (the demo's poll now, a person's own poll); null when another replica holds it. */
+  claim(teamId: string, userId: string, owner: string, now: Date, until: Date): Promise<ClaimedAlert | null>;
+  renew(owner: string, until: Date): Promise<number>;
+  /** Everyone with alerts on is due at `now` (the demo's tick polls at once). */
+  makeDue(now: Date): Promise<void>;
+  /** Writes finished polls and lets their leases go (in one transaction for many). */
+  recordPolls(owner: string, polls: readonly (readonly [teamId: string, userId: string, PollRecord])[]): Promise<void>;
+  releaseAll(owner: string): Promise<void>;
+  /** Todos found during quiet hours are held and the mark moves past them, in one transaction. */
+  hold(teamId: string, userId: string, todos: readonly HeldTodo[], seenTodoId: number, now: Date): Promise<void>;
+  held(teamId: string, userId: string): Promise<HeldTodo[]>;
+  /** New todos none of which is alerted (other actions, done meanwhile): the mark moves past them. */
+  advance(teamId: string, userId: string, seenTodoId: number): Promise<void>;
+  setDmChannel(teamId: string, userId: string, channel: string): Promise<void>;
+  openDelivery(d: Omit<AlertDelivery, 'state' | 'messageTs'>, now: Date): Promise<void>;
+  openDeliveryOf(teamId: string, userId: string): Promise<AlertDelivery | null>;
+  markPosted(runKey: string, ts: string): Promise<void>;
+  /**
+   * The delivery happened: the mark moves, its held todos go, the last delivery is noted and the intent deleted,
+   * in one transaction. `during` runs inside it (the test seam for a kill while saving).
+   */
+  commitDelivery(runKey: string, at: Date, during?: () => void): Promise<void>;
+  /** Nothing was posted: the intent goes, the mark stays (the next poll reads those todos again). */
+  dropDelivery(runKey: string): Promise<void>;
+  /** The server refused the person's token: polling stops until they connect again; true when it was polling. */
+  pauseForToken(teamId: string, userId: string, now: Date): Promise<boolean>;
+  /** They connected again: polling resumes at once; true when it was paused for that. */
+  resumeAfterToken(teamId: string, userId: string, now: Date): Promise<boolean>;
+  /** How many people are polling, and how many of them are overdue at `overdueAt` (and since when). */
+  backlog(overdueAt: Date): Promise<{ polling: number; overdue: number; oldest: Date | null }>;
+}
+
+interface SettingRow {
+  person_key: string;
+  team_id: string;
+  user_id: string;
+  active: number | string;
+  actions: string;
+  quiet_from: number | string | null;
+  quiet_to: number | string | null;
+  tz: string;
+  seen_todo_id: number | string;
+  paused_reason: string | null;
+  dm_channel: string | null;
+  next_poll_at: string;
+  last_poll_at: string | null;
+  last_result: string | null;
+  last_delivery_at: string | null;
+  last_delivery_items: number | string | null;
+  last_delivery_ts: string | null;
+}
+
+interface ClaimRow extends SettingRow {
+  held_count: number | string;
+  open_delivery: number | string;
+}
+
+const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
+const date = (v: string | null) => (v === null ? null : new Date(v));
+
+function toSetting(r: SettingRow): AlertSetting {
+  return {
+    teamId: r.team_id,
+    userId: r.user_id,
+    active: Number(r.active) === 1,
+    actions: r.actions.split(',').filter((a): a is AlertAction => (ALERT_ACTIONS as readonly string[]).includes(a)),
+    quiet: r.quiet_from === null || r.quiet_to === null ? null : { from: Number(r.quiet_from), to: Number(r.quiet_to) },
+    tz: r.tz,
+    seenTodoId: Number(r.seen_todo_id),
+    pausedReason: r.paused_reason,
+    dmChannel: r.dm_channel,
+    nextPollAt: new Date(r.next_poll_at),
+    lastPollAt: date(r.last_poll_at),
+    lastResult: r.last_result,
+    lastDeliveryAt: date(r.last_delivery_at),
+    lastDeliveryItems: r.last_delivery_items === null ? null : Number(r.last_delivery_items),
+    lastDeliveryTs: r.last_delivery_ts,
+  };
+}
+
+const toClaimed = (r: ClaimRow): ClaimedAlert => ({
+  setting: toSetting(r),
+  held: Number(r.held_count),
+  openDelivery: Number(r.open_delivery) === 1,
+});
+
+/** What a claim returns besides the row: the held todos and whether an intent is open. */
+const CLAIM_EXTRAS = `(SELECT count(*) FROM alert_held h WHERE h.person_key = alert_settings.person_key) AS held_count,
+  CASE WHEN EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.person_key = alert_settings.person_key) THEN 1 ELSE 0 END
+    AS open_delivery`;
+
+const POLLING = 'active = 1 AND paused_reason IS NULL';
+
+export function createAlertStore(engine: SqlEngine): AlertStore {
+  const greatest = engine.kind === 'postgres' ? 'GREATEST' : 'max';
+  const ids = (list: readonly unknown[], from: number) => list.map((_, i) => `$${i + from}`).join(', ');
+
+  async function commit(tx: SqlRunner, runKey: string, at: Date, during?: () => void): Promise<void> {
+    const d = await tx.get<{
+      person_key: string;
+      seen_todo_id: number | string;
+      todo_ids: string;
+      items: number | string;
+      message_ts: string | null;
+    }>('SELECT person_key, seen_todo_id, todo_ids, items, message_ts FROM alert_deliveries WHERE run_key = $1', [
+      runKey,
+    ]);
+    if (!d) return;
+    await tx.run(
+      `UPDATE alert_settings SET seen_todo_id = ${greatest}(seen_todo_id, $2), last_delivery_at = $3,
+         last_delivery_items = $4, last_delivery_ts = $5, updated_at = $3
+       WHERE person_key = $1`,
+      [d.person_key, Number(d.seen_todo_id), at.toISOString(), Number(d.items), d.message_ts],
+    );
+    const held = JSON.parse(d.todo_ids) as number[];
+    for (let i = 0; i < held.length; i += 500) {
+      const part = held.slice(i, i + 500);
+      await tx.run(`DELETE FROM alert_held WHERE person_key = $1 AND todo_id IN (${ids(part, 2)})`, [
+        d.person_key,
+        ...part,
+      ]);
+    }
+    during?.();
+    await tx.run('DELETE FROM alert_deliveries WHERE run_key = $1', [runKey]);
+  }
+
+  return {
+    async get(teamId, userId) {
+      const row = await engine.get<SettingRow>('SELECT * FROM alert_settings WHERE person_key = $1', [
+        keyOf(teamId, userId),
+      ]);
+      return row ? toSetting(row) : null;
+    },
+    enable(input, seenTodoId, now) {
+      const key = keyOf(input.teamId, input.userId);
+      const at = now.toISOString();
+      return engine.transaction(async (tx) => {
+        const before = await tx.get<{ active: number | string }>(
+          'SELECT active FROM alert_settings WHERE person_key = $1',
+          [key],
+        );
+        const wasOn = before !== undefined && Number(before.active) === 1;
+        const fields = [input.actions.join(','), input.quiet?.from ?? null, input.quiet?.to ?? null, input.tz, at];
+        if (wasOn) {
+          await tx.run(
+            `UPDATE alert_settings SET actions = $2, quiet_from = $3, quiet_to = $4, tz = $5, updated_at = $6,
+               paused_reason = NULL, next_poll_at = CASE WHEN paused_reason IS NULL THEN next_poll_at ELSE $6 END
+             WHERE person_key = $1`,
+            [key, ...fields],
+          );
+        } else {
+          if (before) await tx.run('DELETE FROM alert_held WHERE person_key = $1', [key]);
+          await tx.run(
+            `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, quiet_from, quiet_to, tz,
+               seen_todo_id, paused_reason, next_poll_at, created_at, updated_at)
+             VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $9, NULL, $8, $8, $8)
+             ON CONFLICT (person_key) DO UPDATE SET active = 1, actions = excluded.actions,
+               quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, tz = excluded.tz,
+               seen_todo_id = excluded.seen_todo_id, paused_reason = NULL, next_poll_at = excluded.next_poll_at,
+               updated_at = excluded.updated_at`,
+            [key, input.teamId, input.userId, ...fields, seenTodoId],
+          );
+        }
+        const row = (await tx.get<SettingRow>('SELECT * FROM alert_settings WHERE person_key = $1', [
+          key,
+        ])) as SettingRow;
+        return { setting: toSetting(row), wasOn };
+      });
+    },
+    async disable(teamId, userId, now) {
+      const key = keyOf(teamId, userId);
+      return engine.transaction(async (tx) => {
+        const changed = await tx.run(
+          'UPDATE alert_settings SET active = 0, paused_reason = NULL, updated_at = $2 WHERE person_key = $1 AND active = 1',
+          [key, now.toISOString()],
+        );
+        await tx.run('DELETE FROM alert_held WHERE person_key = $1', [key]);
+        return changed > 0;
+      });
+    },
+    async claimDue(owner, now, until, limit) {
+      const at = now.toISOString();
+      const due = `SELECT person_key FROM alert_settings
+           WHERE ${POLLING} AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $3)
+           ORDER BY next_poll_at, person_key LIMIT $4`;
+      // PostgreSQL picks the rows once (a materialized CTE that skips rows other replicas are taking); SQLite has
+      // one writer at a time, so the plain subquery is the same decision.
+      const sql =
+        engine.kind === 'postgres'
+          ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
+             UPDATE alert_settings SET lease_owner = $1, lease_until = $2 FROM picked
+             WHERE alert_settings.person_key = picked.person_key
+             RETURNING alert_settings.*, ${CLAIM_EXTRAS}`
+          : `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
+             WHERE person_key IN (${due}) AND ${POLLING} AND (lease_owner IS NULL OR lease_until <= $3)
+             RETURNING *, ${CLAIM_EXTRAS}`;
+      const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
+      // RETURNING keeps no order: oldest poll first, as picked.
+      rows.sort((a, b) => a.next_poll_at.localeCompare(b.next_poll_at) || a.person_key.localeCompare(b.person_key));
+      return rows.map(toClaimed);
+    },
+    async claim(teamId, userId, owner, now, until) {
+      const row = await engine.get<ClaimRow>(
+        `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
+         WHERE person_key = $3 AND ${POLLING} AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
+         RETURNING *, ${CLAIM_EXTRAS}`,
+        [owner, until.toISOString(), keyOf(teamId, userId), now.toISOString()],
+      );
+      return row ? toClaimed(row) : null;
+    },
+    renew: (owner, until) =>
+      engine.run('UPDATE alert_settings SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
+    async makeDue(now) {
+      await engine.run(`UPDATE alert_settings SET next_poll_at = $1 WHERE ${POLLING}`, [now.toISOString()]);
+    },
+    async recordPolls(owner, polls) {
+      if (polls.length === 0) return;
+      await engine.transaction(async (tx) => {
+        for (const [teamId, userId, p] of polls) {
+          await tx.run(
+            `UPDATE alert_settings SET next_poll_at = $3, last_poll_at = $4, last_result = $5, lease_owner = NULL,
+               lease_until = NULL
+             WHERE person_key = $1 AND lease_owner = $2`,
+            [keyOf(teamId, userId), owner, p.nextPollAt.toISOString(), p.at.toISOString(), p.result],
+          );
+        }
+      });
+    },
+    async releaseAll(owner) {
+      await engine.run('UPDATE alert_settings SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [
+        owner,
+      ]);
+    },
+    async hold(teamId, userId, todos, seenTodoId, now) {
+      const key = keyOf(teamId, userId);
+      await engine.transaction(async (tx) => {
+        for (const t of todos) {
+          await tx.run(
+            `INSERT INTO alert_held (person_key, todo_id, todo, held_at) VALUES ($1, $2, $3, $4)
+             ON CONFLICT (person_key, todo_id) DO NOTHING`,
+            [key, t.todoId, t.todo, now.toISOString()],
+          );
+        }
+        await tx.run(`UPDATE alert_settings SET seen_todo_id = ${greatest}(seen_todo_id, $2) WHERE person_key = $1`, [
+          key,
+          seenTodoId,
+        ]);
+      });
+    },
+    async held(teamId, userId) {
+      const rows = await engine.all<{ todo_id: number | string; todo: string }>(
+        'SELECT todo_id, todo FROM alert_held WHERE person_key = $1 ORDER BY todo_id',
+        [keyOf(teamId, userId)],
+      );
+      return rows.map((r) => ({ todoId: Number(r.todo_id), todo: r.todo }));
+    },
+    async advance(teamId, userId, seenTodoId) {
+      await engine.run(`UPDATE alert_settings SET seen_todo_id = ${greatest}(seen_todo_id, $2) WHERE person_key = $1`, [
+        keyOf(teamId, userId),
+        seenTodoId,
+      ]);
+    },
+    async setDmChannel(teamId, userId, channel) {
+      await engine.run('UPDATE alert_settings SET dm_channel = $2 WHERE person_key = $1', [
+        keyOf(teamId, userId),
+        channel,
+      ]);
+    },
+    async openDelivery(d, now) {
+      await engine.run(
+        `INSERT INTO alert_deliveries (run_key, person_key, channel_id, state, message_ts, seen_todo_id, todo_ids,
+           items, created_at)
+         VALUES ($1, $2, $3, 'pending', NULL, $4, $5, $6, $7)`,
+        [
+          d.runKey,
+          keyOf(d.teamId, d.userId),
+          d.channelId,
+          d.seenTodoId,
+          JSON.stringify(d.todoIds),
+          d.items,
+          now.toISOString(),
+        ],
+      );
+    },
+    async openDeliveryOf(teamId, userId) {
+      const r = await engine.get<{
+        run_key: string;
+        channel_id: string;
+        state: 'pending' | 'posted';
+        message_ts: string | null;
+        seen_todo_id: number | string;
+        todo_ids: string;
+        items: number | string;
+      }>('SELECT * FROM alert_deliveries WHERE person_key = $1 ORDER BY created_at LIMIT 1', [keyOf(teamId, userId)]);
+      if (!r) return null;
+      return {
+        runKey: r.run_key,
+        teamId,
+        userId,
+        channelId: r.channel_id,
+        state: r.state,
+        messageTs: r.message_ts,
+        seenTodoId: Number(r.seen_todo_id),
+        todoIds: JSON.parse(r.todo_ids) as number[],
+        items: Number(r.items),
+      };
+    },
+    async markPosted(runKey, ts) {
+      await engine.run("UPDATE alert_deliveries SET state = 'posted', message_ts = $2 WHERE run_key = $1", [
+        runKey,
+        ts,
+      ]);
+    },
+    commitDelivery: (runKey, at, during) => engine.transaction((tx) => commit(tx, runKey, at, during)),
+    async dropDelivery(runKey) {
+      await engine.run('DELETE FROM alert_deliveries WHERE run_key = $1', [runKey]);
+    },
+    async pauseForToken(teamId, userId, now) {
+      const changed = await engine.run(
+        `UPDATE alert_settings SET paused_reason = 'token', updated_at = $2
+         WHERE person_key = $1 AND active = 1 AND paused_reason IS NULL`,
+        [keyOf(teamId, userId), now.toISOString()],
+      );
+      return changed > 0;
+    },
+    async resumeAfterToken(teamId, userId, now) {
+      const changed = await engine.run(
+        `UPDATE alert_settings SET paused_reason = NULL, next_poll_at = $2, updated_at = $2
+         WHERE person_key = $1 AND paused_reason = 'token'`,
+        [keyOf(teamId, userId), now.toISOString()],
+      );
+      return changed > 0;
+    },
+    async backlog(overdueAt) {
+      const row = await engine.get<{ polling: number | string; overdue: number | string; oldest: string | null }>(
+        `SELECT count(*) AS polling,
+           sum(CASE WHEN next_poll_at <= $1 THEN 1 ELSE 0 END) AS overdue,
+           min(CASE WHEN next_poll_at <= $1 THEN next_poll_at END) AS oldest
+         FROM alert_settings WHERE ${POLLING}`,
+        [overdueAt.toISOString()],
+      );
+      return {
+        polling: Number(row?.polling ?? 0),
+        overdue: Number(row?.overdue ?? 0),
+        oldest: row?.oldest ? new Date(row.oldest) : null,
+      };
+    },
+  };
+}

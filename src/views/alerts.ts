@@ -1,0 +1,155 @@
+import type { Button } from '@slack/types';
+import { ALERT_ACTIONS } from '../alerts/actions.js';
+import { AlertButtons } from '../buttons/alerts.js';
+import { AccountButtons } from '../buttons/common.js';
+import { onServer } from '../gitlab/project.js';
+import type { Todo } from '../gitlab/schemas.js';
+import type { AlertSetting, QuietHours } from '../store/alert-store.js';
+import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
+import { linkButton, when } from './common.js';
+import { truncate } from './limits.js';
+import { code, italic, joinMd, link, type Md, md } from './mrkdwn.js';
+import { type Notice, noticeBlocks } from './notice.js';
+import { todoRef, todoSubject, todoWhy } from './todos.js';
+
+// Todo alerts: the DM a new todo brings (its card: what, where, who, why; Done and Open), several at once as one
+// message, the person's setting as `/gl notify`, Home and whoami show it, and the one DM a refused token sends.
+
+/** A grouped alert shows this many cards (two blocks each, inside Slack's 50); the rest are counted. */
+export const ALERT_CARDS_SHOWN = 20;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+const quietText = (q: QuietHours) =>
+  `${pad(Math.floor(q.from / 60))}:${pad(q.from % 60)}-${pad(Math.floor(q.to / 60))}:${pad(q.to % 60)}`;
+
+export interface AlertDmOptions {
+  serverUrl: string;
+  now: Date;
+  /** The person's Slack time zone, for the absolute half of times (UTC when unknown). */
+  timeZone?: string;
+  /** The todos waited for the quiet hours to end. */
+  released?: boolean;
+  /** What a click did, on top. */
+  notice?: Notice;
+}
+
+function alertCard(todo: Todo, o: AlertDmOptions, group: number[] | null, slot: number): Block[] {
+  const pending = todo.state === 'pending';
+  const lines: Md[] = [
+    md`${pending ? ':bell:' : ':white_check_mark:'} ${todoSubject(todo, { serverUrl: o.serverUrl })}`,
+    md`${todoWhy(todo)} · in ${todo.project.path_with_namespace} · ${when(todo.created_at, o.timeZone ? { now: o.now, timeZone: o.timeZone } : o.now)}`,
+  ];
+  const body = todo.body.replace(/\s+/g, ' ').trim();
+  if (body && body !== todo.target.title.trim()) lines.push(italic(`“${truncate(body, 200)}”`));
+  const buttons: Button[] = [];
+  if (pending) {
+    buttons.push(
+      button({
+        text: 'Done',
+        def: AlertButtons.done,
+        value: { t: todo.id, ...(group ? { g: group } : {}) },
+        style: 'primary',
+        slot,
+      }),
+    );
+  }
+  const url = onServer(o.serverUrl, todo.target_url);
+  if (url) buttons.push(linkButton('Open', url, `open-${slot}`));
+  const text = joinMd(lines, '\n');
+  return buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];
+}
+
+/** One new todo, or several arriving at once as one message. */
+export function buildAlertDm(todos: readonly Todo[], o: AlertDmOptions): SlackMessage {
+  const shown = todos.slice(0, ALERT_CARDS_SHOWN);
+  const group = todos.length > 1 ? shown.map((t) => t.id) : null;
+  const first = todos[0];
+  const n = todos.length;
+  const title = o.released
+    ? md`:bell: ${n === 1 ? 'A todo' : `${n} todos`} arrived during your quiet hours:`
+    : n === 1
+      ? null
+      : md`:bell: ${n} new todos:`;
+  const fallback =
+    n === 1 && first
+      ? md`New todo: ${todoWhy(first)} on ${todoRef(first)} ${truncate(first.target.title, 100)}`
+      : o.released
+        ? md`${n} todos arrived during your quiet hours`
+        : md`${n} new todos`;
+  const blocks: Block[] = [
+    ...noticeBlocks(o.notice),
+    ...(title ? [section(title)] : []),
+    ...shown.flatMap((t, i) => alertCard(t, o, group, i)),
+  ];
+  if (n > shown.length) blocks.push(context([md`…and ${n - shown.length} more: your todo list has them all.`]));
+  return message(fallback, blocks);
+}
+
+/** The todos of an alert message as they are now, after a Done: the ones no longer known are named by id. */
+export function buildAlertRedraw(
+  todos: readonly Todo[],
+  gone: readonly number[],
+  o: AlertDmOptions & { notice: Notice },
+): SlackMessage {
+  const drawn = buildAlertDm(todos, o);
+  if (gone.length === 0) return drawn;
+  const line = md`:white_check_mark: Done elsewhere: ${joinMd(
+    gone.map((id) => md`todo ${code(String(id))}`),
+    ', ',
+  )}`;
+  return { ...drawn, blocks: [...(drawn.blocks ?? []), context([line])] };
+}
+
+/** The one DM a refused token sends: alerts wait, and start again when the person connects. */
+export function buildAlertsPausedDm(serverUrl: string): SlackMessage {
+  const text = md`${link(serverUrl, serverUrl)} refused your token (401), so your todo alerts are paused. Connect a new token and they resume on their own; todos that arrive meanwhile are not lost.`;
+  return message(md`Your todo alerts are paused: the server refused your token (401). Connect again to resume them.`, [
+    section(md`:pause_button: ${text}`),
+    actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
+  ]);
+}
+
+const actionsText = (s: AlertSetting) =>
+  s.actions.length === ALERT_ACTIONS.length ? 'every action' : s.actions.map((a) => a.replace(/_/g, ' ')).join(', ');
+
+/** One line for the Home tab and whoami: on or off, for what, quiet hours, the last delivery. */
+export function alertSummary(s: AlertSetting | null, now: Date): Md {
+  if (!s?.active) return md`:no_bell: Todo alerts: off`;
+  const parts: Md[] = [md`:bell: Todo alerts: on (${actionsText(s)})`];
+  if (s.pausedReason === 'token') parts.push(md`paused until you connect again`);
+  if (s.quiet) parts.push(md`quiet ${quietText(s.quiet)} (${s.tz})`);
+  parts.push(
+    s.lastDeliveryAt ? md`last delivery ${when(s.lastDeliveryAt.toISOString(), now)}` : md`nothing delivered yet`,
+  );
+  return joinMd(parts, ' · ');
+}
+
+/** The answer to `/gl notify`, `notify on` and `notify off`. */
+export function buildAlertSetting(
+  s: AlertSetting | null,
+  o: { now: Date; slashCommand: string; notice?: Notice },
+): SlackMessage {
+  const on = code(`${o.slashCommand} notify on`);
+  if (!s?.active) {
+    const text = md`:no_bell: Todo alerts are off. ${on} sends you a DM within about a minute of each new todo (${code('--actions')} and ${code('--quiet 19:00-08:00')} choose which and when).`;
+    return message(md`Todo alerts are off.`, [...noticeBlocks(o.notice), section(text)]);
+  }
+  const lines: Md[] = [
+    md`:bell: *Todo alerts are on*: a DM within about a minute of each new todo you get for ${actionsText(s)}.`,
+  ];
+  if (s.pausedReason === 'token') {
+    lines.push(md`:pause_button: Paused: the server refused your token. Connect again and they resume.`);
+  }
+  lines.push(
+    s.quiet
+      ? md`Quiet hours: ${quietText(s.quiet)} in ${s.tz}; what arrives then comes as one message when they end.`
+      : md`Quiet hours: none.`,
+  );
+  lines.push(
+    s.lastDeliveryAt
+      ? md`Last delivery: ${String(s.lastDeliveryItems ?? 0)} todo${s.lastDeliveryItems === 1 ? '' : 's'}, ${when(s.lastDeliveryAt.toISOString(), o.now)}.`
+      : md`Last delivery: none yet.`,
+  );
+  lines.push(md`${code(`${o.slashCommand} notify off`)} stops them.`);
+  return message(md`Todo alerts are on.`, [...noticeBlocks(o.notice), section(joinMd(lines, '\n'))]);
+}
