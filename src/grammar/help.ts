@@ -188,5 +188,5 @@ export function usageHint(): string {
   const nouns = allNouns()
     .filter((n) => n.group !== 'account')
     .map((n) => n.name);
-  return `[${[...nouns, 'help'].join('|')}] [verb] [target] [--flags]`;
+  return `[${[...nouns, 'help'].join('|')}] [verb] [target] [flags]`;
 }

@@ -1126,6 +1126,47 @@ const ROWS: Row[] = [
     refuses: [],
   },
 
+  // ── watches ─────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    row: '/gl watch pipelines [<project>] [--ref r] [--status failed|finished]',
+    accepts: [
+      ['watch pipelines demo/web', command('watch.pipelines', project('demo/web'))],
+      [
+        'watch pipelines demo/web --ref main --status finished',
+        command('watch.pipelines', project('demo/web'), { flags: { ref: 'main', status: 'finished' } }),
+      ],
+      ['watch pipelines --ref main', command('watch.pipelines', project(), { flags: { ref: 'main' } })],
+    ],
+    refuses: [
+      [
+        'watch pipelines demo/web --status broken',
+        '`--status broken` must be one of failed, finished, e.g. `--status failed`.',
+      ],
+      [
+        'watch pipelines demo/web --share',
+        '`--share` only goes with commands that read: `/gl watch pipelines` changes something.',
+      ],
+    ],
+  },
+  {
+    row: '/gl watch list',
+    accepts: [
+      ['watch list', command('watch.list', none, { needsToken: false })],
+      ['watch', command('watch.list', none, { needsToken: false })],
+    ],
+    refuses: [['watch lsit', "I don't know `lsit` after `/gl watch`. Did you mean `list`?"]],
+  },
+  {
+    row: '/gl watch pause|resume|remove <watch-id>',
+    accepts: [
+      ['watch pause 3', command('watch.pause', none, { args: { id: 3 }, needsToken: false })],
+      ['watch resume 3', command('watch.resume', none, { args: { id: 3 }, needsToken: false })],
+      ['watch remove 3', command('watch.remove', none, { args: { id: 3 }, needsToken: false })],
+      ['watch delete 3', command('watch.remove', none, { args: { id: 3 }, needsToken: false })],
+    ],
+    refuses: [['watch pause', 'Missing `<watch-id>`.']],
+  },
+
   // ── links ───────────────────────────────────────────────────────────────────────────────────────────────────
   {
     row: '/gl unfurl private on|off',
