@@ -89,9 +89,10 @@ const REASON_WORDS: Record<ReasonName, RefusalWords> = {
   not_pending: todoRefusal,
   admin_only: keyRefusal,
   no_key: keyRefusal,
-  not_owner: digestRefusal,
+  // Digests and watches each say who may change them and that one is gone.
+  not_owner: bySubject,
   elsewhere: digestRefusal,
-  gone: digestRefusal,
+  gone: bySubject,
   unknown_emoji: awardRefusal,
   not_allowed: awardRefusal,
 };

@@ -114,7 +114,7 @@ describe('todo alerts', () => {
     expect(dms()).toHaveLength(1);
 
     const shown = await h.ask('alice', 'notify', /alerts are on/);
-    expect(shown.text).toContain('Last delivery: 1 todo, 1 minute ago.');
+    expect(shown.text).toContain('Last delivery: 1 todo, 2 Mar 2026, 10:02 UTC · 1 minute ago.');
   });
 
   it('groups several todos arriving at once into one message', async () => {

@@ -18,7 +18,9 @@ describe('following in the demo console', () => {
     expect(all.split('posted in #demo, updated').length - 1).toBeGreaterThan(3);
     expect(all).toContain('Status: ✅ success');
     expect(all).toContain('Finished; no longer followed.');
-    expect(all).toMatch(/┌ direct message to alice\n│ ✅ Pipeline #\d+ on `main` \(http[^)]+\) passed in/);
+    expect(all).toMatch(
+      /┌ direct message to alice(?: · message \d+)?\n│ ✅ Pipeline #\d+ on `main` \(http[^)]+\) passed in/,
+    );
     // Nothing more comes with the next tick.
     expect(await c.say('tick')).not.toContain('direct message to alice');
   });
