@@ -118,7 +118,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     });
   }
 
-  let cycling: Promise<{ polled: number; posted: number }> | null = null;
+  let cycling: Promise<void> | null = null;
   async function cycle(all: boolean): Promise<{ polled: number; posted: number }> {
     let polled = 0;
     let posted = 0;
@@ -165,9 +165,15 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
 
   function poll(opts: { all?: boolean } = {}) {
     const run = (cycling ?? Promise.resolve()).then(() => cycle(opts.all === true));
-    const settled = run.finally(() => {
-      if (cycling === settled) cycling = null;
-    });
+    // The queue only orders the cycles; each caller hears how its own went (a busy database included).
+    const settled: Promise<void> = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (cycling === settled) cycling = null;
+      });
     cycling = settled;
     return run;
   }
