@@ -23,9 +23,9 @@ const common = {
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which is a single worker on a two-core machine. Most of an
-    // integration file's time is spent waiting on sockets and child processes, so four files at once keep two
+    // integration file's time is spent waiting on sockets and child processes, so three files at once keep two
     // cores busy; every server in the tests binds port 0 and every file has its own data directory.
-    maxWorkers: 4,
+    maxWorkers: 3,
     // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts); the
     // projects below inherit what it provides.
     globalSetup: ['test/support/postgres-global.ts'],
