@@ -1,17 +1,13 @@
 import type { WebClient } from '@slack/web-api';
 import { ALERT_EVENT_TYPE, type AlertMark, type AlertSlack } from '../alerts/slack.js';
 import { SlackRefusedError } from '../digest/slack.js';
+import { postMarked, slackError } from './marked-posts.js';
 
 // Alerts' side of Slack with Bolt's Web API client: DMs carrying the delivery's metadata, and the history search
 // that settles a delivery killed after posting. The client waits out Slack's 429s and retries.
 
 const HISTORY_PAGE = 200;
 const HISTORY_PAGES = 5;
-
-function slackError(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
 
 const isMark = (m: unknown, mark: AlertMark): boolean => {
   const meta = (m as { metadata?: { event_type?: unknown; event_payload?: Record<string, unknown> } }).metadata;
@@ -24,24 +20,8 @@ const isMark = (m: unknown, mark: AlertMark): boolean => {
 
 export function createAlertSlack(client: WebClient): AlertSlack {
   return {
-    async post(channel, message, mark) {
-      try {
-        const res = await client.chat.postMessage({
-          channel,
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-          ...(mark ? { metadata: { event_type: ALERT_EVENT_TYPE, event_payload: { ...mark } } } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
-      } catch (err) {
-        const code = slackError(err);
-        if (code) throw new SlackRefusedError(code);
-        throw err;
-      }
-    },
+    post: (channel, message, mark) =>
+      postMarked(client, channel, message, { mark: mark && { eventType: ALERT_EVENT_TYPE, payload: { ...mark } } }),
     async findDelivery(channel, mark, afterTs) {
       try {
         let cursor: string | undefined;

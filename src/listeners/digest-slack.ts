@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark, SlackRefusedError } from '../digest/slack.js';
 import { createTtlCache } from '../ttl-cache.js';
+import { postMarked, slackError } from './marked-posts.js';
 
 // Digests' side of Slack with Bolt's Web API client: posts carrying the run's metadata, the history search that
 // settles a run killed after posting, DMs and the admin check. The client waits out Slack's 429s and retries.
@@ -8,12 +9,6 @@ import { createTtlCache } from '../ttl-cache.js';
 const HISTORY_PAGE = 200;
 /** Without a previous post to stop at, a run's post is looked for among this many of the latest messages. */
 const HISTORY_PAGES = 5;
-
-/** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
-function slackError(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
 
 const isMark = (m: unknown, mark: RunMark): boolean => {
   const meta = (m as { metadata?: { event_type?: unknown; event_payload?: Record<string, unknown> } }).metadata;
@@ -27,24 +22,8 @@ const isMark = (m: unknown, mark: RunMark): boolean => {
 export function createDigestSlack(client: WebClient): DigestSlack {
   const admins = createTtlCache<boolean>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
   return {
-    async post(channel, message, mark) {
-      try {
-        const res = await client.chat.postMessage({
-          channel,
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-          ...(mark ? { metadata: { event_type: DIGEST_EVENT_TYPE, event_payload: { ...mark } } } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
-      } catch (err) {
-        const code = slackError(err);
-        if (code) throw new SlackRefusedError(code);
-        throw err;
-      }
-    },
+    post: (channel, message, mark) =>
+      postMarked(client, channel, message, { mark: mark && { eventType: DIGEST_EVENT_TYPE, payload: { ...mark } } }),
     async findRun(channel, mark, afterTs) {
       try {
         let cursor: string | undefined;

@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { SlackRefusedError } from '../digest/slack.js';
 import { type DoneMark, FOLLOW_EVENT_TYPE, type FollowSlack } from '../follow/slack.js';
+import { postMarked, refusing, slackError } from './marked-posts.js';
 import { respondTo } from './respond.js';
 
 // Following's side of Slack with Bolt's Web API client: shared cards posted and redrawn, ephemeral ones redrawn
@@ -8,11 +9,6 @@ import { respondTo } from './respond.js';
 
 /** A DM's final message is looked for among this many of its latest messages. */
 const HISTORY_LIMIT = 200;
-
-function slackError(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
 
 const isMark = (m: unknown, mark: DoneMark): boolean => {
   const meta = (m as { metadata?: { event_type?: unknown; event_payload?: Record<string, unknown> } }).metadata;
@@ -23,31 +19,10 @@ const isMark = (m: unknown, mark: DoneMark): boolean => {
   );
 };
 
-async function refusing<T>(call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (err) {
-    const code = slackError(err);
-    if (code) throw new SlackRefusedError(code);
-    throw err;
-  }
-}
-
 export function createFollowSlack(client: WebClient): FollowSlack {
   return {
     post: (channel, message, mark) =>
-      refusing(async () => {
-        const res = await client.chat.postMessage({
-          channel,
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-          ...(mark ? { metadata: { event_type: FOLLOW_EVENT_TYPE, event_payload: { ...mark } } } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
-      }),
+      postMarked(client, channel, message, { mark: mark && { eventType: FOLLOW_EVENT_TYPE, payload: { ...mark } } }),
     update: (channel, ts, message) =>
       refusing(async () => {
         await client.chat.update({

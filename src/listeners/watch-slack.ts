@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { SlackRefusedError } from '../digest/slack.js';
 import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from '../watch/slack.js';
+import { postMarked, refusing, slackError } from './marked-posts.js';
 
 // Watches' side of Slack with Bolt's Web API client: cards and fix replies carrying their mark, the redraw of a
 // fixed card, and the searches that settle a delivery cut off by a kill. The client waits out 429s and retries.
@@ -8,11 +9,6 @@ import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } fro
 const HISTORY_PAGE = 200;
 /** A card cut off by a kill is looked for among this many pages of the channel's latest messages. */
 const HISTORY_PAGES = 5;
-
-function slackError(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
 
 const hasMark = (m: unknown, event: string, mark: CardMark): boolean => {
   const meta = (m as { metadata?: { event_type?: unknown; event_payload?: Record<string, unknown> } }).metadata;
@@ -23,31 +19,12 @@ const hasMark = (m: unknown, event: string, mark: CardMark): boolean => {
   );
 };
 
-async function refusing<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    const code = slackError(err);
-    if (code) throw new SlackRefusedError(code);
-    throw err;
-  }
-}
-
 export function createWatchSlack(client: WebClient): WatchSlack {
   return {
     post: (channel, message, o) =>
-      refusing(async () => {
-        const res = await client.chat.postMessage({
-          channel,
-          text: message.text,
-          ...(message.blocks ? { blocks: message.blocks } : {}),
-          ...(o ? { metadata: { event_type: o.event, event_payload: { ...o.mark } } } : {}),
-          ...(o?.threadTs ? { thread_ts: o.threadTs } : {}),
-          unfurl_links: false,
-          unfurl_media: false,
-        });
-        if (!res.ts) throw new Error('chat.postMessage answered without a ts');
-        return { ts: res.ts };
+      postMarked(client, channel, message, {
+        mark: o && { eventType: o.event, payload: { ...o.mark } },
+        threadTs: o?.threadTs,
       }),
     update: (channel, ts, message) =>
       refusing(async () => {
