@@ -161,6 +161,16 @@ async function actOnJob({
   return (await actOnJobFor({ ctx, platform, ops, project, id, action, place, fromCard })).message;
 }
 
+/** A job action typed as a command rather than clicked on a card: the card it leaves, to the person alone. */
+async function typedJobAction(
+  target: { project: Parameters<Platform['resolveProject']>[1]; id: number },
+  deps: { ctx: RequestContext; platform: Platform; ops: JobOperations },
+  action: JobAction,
+): Promise<Reply> {
+  const project = await deps.platform.resolveProject(deps.ctx, target.project);
+  return ephemeral(await actOnJob({ ...deps, project, id: target.id, action, place: null, fromCard: false }));
+}
+
 /** The card after an action, and the job the action left (null when it did nothing: the card was out of date). */
 async function actOnJobFor({
   ctx,
@@ -274,51 +284,9 @@ export const jobs = jobNoun.define({
       if (!command.flags.follow) return { kind: 'message', message: card, inChannel: command.share };
       return answerFollowing(ctx, ops.follows, followedJob(project, job), card, command.share);
     },
-    async 'job.retry'(command, ctx, platform, ops) {
-      const project = await platform.resolveProject(ctx, command.target.project);
-      return ephemeral(
-        await actOnJob({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: command.target.id,
-          action: 'retry',
-          place: null,
-          fromCard: false,
-        }),
-      );
-    },
-    async 'job.play'(command, ctx, platform, ops) {
-      const project = await platform.resolveProject(ctx, command.target.project);
-      return ephemeral(
-        await actOnJob({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: command.target.id,
-          action: 'play',
-          place: null,
-          fromCard: false,
-        }),
-      );
-    },
-    async 'job.keep'(command, ctx, platform, ops) {
-      const project = await platform.resolveProject(ctx, command.target.project);
-      return ephemeral(
-        await actOnJob({
-          ctx,
-          platform,
-          ops,
-          project,
-          id: command.target.id,
-          action: 'keep',
-          place: null,
-          fromCard: false,
-        }),
-      );
-    },
+    'job.retry': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'retry'),
+    'job.play': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'play'),
+    'job.keep': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'keep'),
     async 'job.cancel'(command, ctx, platform) {
       return confirmTyped('cancel', await platform.resolveProject(ctx, command.target.project), command.target.id);
     },
