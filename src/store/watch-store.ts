@@ -303,6 +303,13 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
       });
     },
     async claimDue(owner, now, until, limit, dueBy) {
+      // Most ticks find nothing due: a read answers them, so an idle tick never waits for the write lock.
+      const due = await engine.get(
+        `SELECT 1 AS due FROM watches
+         WHERE active = 1 AND next_poll_at <= $1 AND (lease_owner IS NULL OR lease_until <= $2) LIMIT 1`,
+        [dueBy.toISOString(), now.toISOString()],
+      );
+      if (!due) return [];
       const rows = await engine.all<WatchRow & { open_cards: number | string }>(
         `UPDATE watches SET lease_owner = $1, lease_until = $2
          WHERE id IN (
