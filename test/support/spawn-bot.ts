@@ -4,13 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type Interaction, SlackDriver } from './slack-driver.js';
 import { PEOPLE } from './start-app.js';
 
-// The bot as its own process (src/main.ts through tsx, exactly as `npm run dev` starts it), for what only a
-// process shows: signals, a database another process locks, start-up messages. The fake Slack runs here.
+// The bot as its own process, for what only a process shows: signals, a database another process locks, start-up
+// messages. It runs the test run's one build of the bot (test/support/built-bot.ts) as `npm start` runs dist/, or
+// with `from: 'sources'` src/main.ts through tsx as `npm run dev` does. The fake Slack runs here.
 // The bot listens on PORT=0 (any free port) and names the port it got in its "bot started" log line.
 
 /** The port a bot process named in its "bot started" log line (LOG_LEVEL info or debug), or null before it. */
@@ -68,6 +70,14 @@ export interface SpawnBotOptions {
    * Another replica of that bot: its fake Slack, secrets, keys and database; closing this one leaves them to it.
    */
   replicaOf?: SpawnedBot;
+  /** What runs: the run's build (default), or src/main.ts through tsx. */
+  from?: 'build' | 'sources';
+}
+
+/** The command that starts the bot: node on the run's build when there is one, else tsx on the sources. */
+function botCommand(from: 'build' | 'sources'): string[] {
+  const buildDir = from === 'build' ? inject('botBuildDir') : undefined;
+  return buildDir ? [path.join(buildDir, 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
 }
 
 export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
@@ -95,7 +105,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     if (v === '') delete env[k];
     else env[k] = v;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env });
+  const child = spawn(process.execPath, botCommand(o.from ?? 'build'), { cwd: root, env });
   let out = '';
   child.stdout?.on('data', (d) => {
     out += d;
@@ -167,7 +177,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
   };
 
   if (o.waitHealthy !== false) {
-    // tsx compiles on the fly: the first start on a busy machine can take a while.
+    // A start on a busy machine can take a while (and tsx compiles on the fly).
     for (let i = 0; i < 1500 && !ended; i++) {
       if ((await bot.health()).status === 200) return bot;
       await new Promise((r) => setTimeout(r, 20));
