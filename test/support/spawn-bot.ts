@@ -49,6 +49,8 @@ export interface SpawnedBot {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
+  /** Resolves once /healthz answers 200; fails with the output (and closes the bot) if it ends or never does. */
+  healthy(): Promise<void>;
   /** GET /healthz: its status and JSON body (status 0 when nothing answered, or the bot has no port yet). */
   health(): Promise<{ status: number; body: { status?: string } | null }>;
   connect(person: SlackPerson, token: string): Promise<Interaction>;
@@ -62,7 +64,7 @@ export interface SpawnBotOptions {
   env?: Record<string, string>;
   /** Reuse a data directory (a database made earlier). */
   dataDir?: string;
-  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start. */
+  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start (see `healthy()`). */
   waitHealthy?: boolean;
   /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
   appToken?: string;
@@ -145,6 +147,16 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     env,
     output: () => out,
     exited,
+    async healthy() {
+      // A start on a busy machine can take a while (and tsx compiles on the fly).
+      const deadline = Date.now() + 60_000;
+      while (!ended && Date.now() < deadline) {
+        if ((await bot.health()).status === 200) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await bot.close();
+      throw new Error(`the bot did not become healthy:\n${out}`);
+    },
     async health() {
       const url = address();
       if (!url) return { status: 0, body: null };
@@ -176,14 +188,6 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     },
   };
 
-  if (o.waitHealthy !== false) {
-    // A start on a busy machine can take a while (and tsx compiles on the fly).
-    for (let i = 0; i < 1500 && !ended; i++) {
-      if ((await bot.health()).status === 200) return bot;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await bot.close();
-    throw new Error(`the bot did not become healthy:\n${out}`);
-  }
+  if (o.waitHealthy !== false) await bot.healthy();
   return bot;
 }
