@@ -146,7 +146,10 @@ export async function submitIssueFromMessage(
       return {
         kind: 'thread',
         threadTs: value.th,
-        message: buildIssueCreatedFromMessage(project, issue, ctx.actor.userId, platform.serverUrl),
+        message: buildIssueCreatedFromMessage(project, issue, {
+          actorId: ctx.actor.userId,
+          serverUrl: platform.serverUrl,
+        }),
       };
     },
   };

@@ -92,7 +92,7 @@ async function redraw({
   facts?: JobFacts;
 }): Promise<SlackMessage> {
   if (!place) return jobCard({ ctx, platform, ops, project, job, notice, known: facts });
-  const row = jobRow(job, project, place, 'now', platform.serverUrl);
+  const row = jobRow(job, { project, place, slot: 'now', serverUrl: platform.serverUrl });
   const withRow = { ...notice, row };
   return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'job.list', notice: withRow } });
 }
@@ -204,7 +204,7 @@ async function actOnJobFor({
   try {
     const job = await ops.act(ctx, project, id, action);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
-    const notice = done(action, ctx.actor.userId, detail);
+    const notice = done(action, { actorId: ctx.actor.userId, detail });
     return { message: await redraw({ ctx, platform, ops, project, job, notice, place }), acted: job };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
@@ -314,7 +314,13 @@ export const jobs = jobNoun.define({
       }
       return {
         kind: 'message',
-        message: buildTrace(id, project, trace, command.flags.lines, platform.slashCommand),
+        message: buildTrace({
+          jobId: id,
+          project,
+          trace,
+          lines: command.flags.lines,
+          slashCommand: platform.slashCommand,
+        }),
         inChannel: command.share,
       };
     },
@@ -359,7 +365,15 @@ export const jobs = jobNoun.define({
     act('keep'),
     jobNoun.on(JobButtons.trace, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return ephemeral(buildTrace(value.j, project, await ops.trace(ctx, project, value.j), 40, platform.slashCommand));
+      return ephemeral(
+        buildTrace({
+          jobId: value.j,
+          project,
+          trace: await ops.trace(ctx, project, value.j),
+          lines: 40,
+          slashCommand: platform.slashCommand,
+        }),
+      );
     }),
   ],
 });

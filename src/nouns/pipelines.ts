@@ -80,7 +80,7 @@ async function redraw({
     const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice: said }));
     return { message, shows: { pipeline, jobs: null } };
   }
-  const row = pipelineRow(pipeline, project, place, 'now', platform.serverUrl);
+  const row = pipelineRow(pipeline, { project, place, slot: 'now', serverUrl: platform.serverUrl });
   const withRow = { ...notice, row };
   const options = { expect: 'pipeline.list' as const, notice: withRow };
   return { message: await redrawListAfterWrite({ platform, ctx, place, options }), shows: null };
@@ -140,7 +140,7 @@ async function actOnPipeline({
   }
   try {
     const pipeline = await ops.act(ctx, project, id, action);
-    const notice = done(action, ctx.actor.userId, `pipeline #${id}`);
+    const notice = done(action, { actorId: ctx.actor.userId, detail: `pipeline #${id}` });
     return { ...(await redraw({ ctx, platform, ops, project, pipeline, notice, place })), acted: true };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard || action !== 'cancel') throw err;
@@ -202,7 +202,7 @@ export const pipelines = pipelineNoun.define({
       });
       if (!project) return ephemeral(buildRefMissing(command.args.ref, platform.slashCommand));
       const pipeline = await ops.run(ctx, project, command.args.ref);
-      const notice = done('run', ctx.actor.userId, `on ${command.args.ref}`);
+      const notice = done('run', { actorId: ctx.actor.userId, detail: `on ${command.args.ref}` });
       // A new pipeline has no jobs worth a second read yet.
       const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice }));
       return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, command.share);

@@ -61,7 +61,9 @@ const manage = (action: Exclude<WatchAction, 'remove'>) =>
     const w = await ops.get(value.w);
     if (!w) return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was removed.`));
     const r = await ops.manage(ctx, value.w, action);
-    const notice = r.changed ? done(action, ctx.actor.userId, label(value.w)) : stateWords(action, value.w);
+    const notice = r.changed
+      ? done(action, { actorId: ctx.actor.userId, detail: label(value.w) })
+      : stateWords(action, value.w);
     return redraw(value.s, ctx, platform, ops, value.w, r.watch, notice);
   });
 
@@ -78,7 +80,7 @@ export const watches = watchNoun.define({
         command.flags.status ?? 'failed',
       );
       const notice = created
-        ? done('create', ctx.actor.userId, label(watch.id))
+        ? done('create', { actorId: ctx.actor.userId, detail: label(watch.id) })
         : stale(`This channel already has watch #${watch.id} of these pipelines; nothing was changed.`);
       return ephemeral(await watchCard(ctx, platform, watch, notice));
     },
@@ -88,14 +90,14 @@ export const watches = watchNoun.define({
     async 'watch.pause'(command, ctx, platform, ops) {
       const r = await ops.manage(ctx, command.args.id, 'pause');
       const notice = r.changed
-        ? done('pause', ctx.actor.userId, label(command.args.id))
+        ? done('pause', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stateWords('pause', command.args.id);
       return ephemeral(await watchCard(ctx, platform, r.watch, notice));
     },
     async 'watch.resume'(command, ctx, platform, ops) {
       const r = await ops.manage(ctx, command.args.id, 'resume');
       const notice = r.changed
-        ? done('resume', ctx.actor.userId, label(command.args.id))
+        ? done('resume', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stateWords('resume', command.args.id);
       return ephemeral(await watchCard(ctx, platform, r.watch, notice));
     },
@@ -114,7 +116,15 @@ export const watches = watchNoun.define({
         return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was already removed.`));
       await ops.manage(ctx, w.id, 'remove');
       if (value.s === 'list' || value.s === 'home') {
-        return redraw(value.s, ctx, platform, ops, w.id, null, done('remove', ctx.actor.userId, label(w.id)));
+        return redraw(
+          value.s,
+          ctx,
+          platform,
+          ops,
+          w.id,
+          null,
+          done('remove', { actorId: ctx.actor.userId, detail: label(w.id) }),
+        );
       }
       return { kind: 'update', message: buildWatchRemoved(w, ctx.actor.userId) };
     }),
