@@ -256,7 +256,7 @@ async function thumbsUp({
     const issue = await ops.withTimeStats(ctx, project, iid);
     const given = await ops.ownThumbsUp(ctx, project, iid);
     if (given !== null) {
-      await ops.takeBackThumbsUp(ctx, project, iid, given);
+      await ops.takeBackThumbsUp(ctx, project, { iid, awardId: given });
       const notice = done('unthumbsup', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` });
       return issueCard({
         ctx,
@@ -299,7 +299,7 @@ async function trackTime({
 }): Promise<Reply> {
   const project = await platform.resolveProject(ctx, command.target.project);
   const iid = command.target.iid;
-  const stats = await ops.time(ctx, project, iid, action, duration);
+  const stats = await ops.time(ctx, project, { iid, action, duration });
   const detail = duration ? `${duration} on issue ${issueRef(project, iid)}` : `issue ${issueRef(project, iid)}`;
   return ephemeral(
     buildIssueTime(project, iid, stats, {
@@ -496,7 +496,7 @@ export const issues = issueNoun.define({
     async 'issue.move'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const iid = command.target.iid;
-      const to = await ops.moveTarget(ctx, project, iid, keyOf(command.args.toProject));
+      const to = await ops.moveTarget(ctx, project, { iid, to: keyOf(command.args.toProject) });
       const answer = await ops.move(ctx, project, iid, to);
       const newRef = issueRef(to.project, answer.iid);
       const url = issueUrl(platform.serverUrl, to.project, answer);

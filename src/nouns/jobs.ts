@@ -339,7 +339,7 @@ export const jobs = jobNoun.define({
     async 'job.artifacts-by-ref'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const { ref, job } = command.flags;
-      const artifact = await ops.artifactsByRef(ctx, project, ref, job);
+      const artifact = await ops.artifactsByRef(ctx, project, { ref, jobName: job });
       const message = buildArtifacts({
         title: `Artifacts of the latest successful “${job}” job on ${ref} in ${projectLabel(project)}`,
         fileName: artifact.fileName,

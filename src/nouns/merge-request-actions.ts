@@ -314,7 +314,7 @@ export async function time({
   duration?: string;
 }) {
   const { project, iid } = await resolve(ctx, platform, target);
-  const stats = await ops.time(ctx, project, iid, action, duration);
+  const stats = await ops.time(ctx, project, { iid, action, duration });
   return ephemeral(
     buildTimeStats(project, iid, stats, timeHeadline({ action, project, iid, actorId: ctx.actor.userId, duration })),
   );

@@ -157,7 +157,7 @@ export const mergeRequests = mrNoun.define({
     },
     async 'mr.version'(command, ctx, platform, ops) {
       const { project, iid } = await resolve(ctx, platform, command.target);
-      const value = await ops.version(ctx, project, iid, command.args.versionId);
+      const value = await ops.version(ctx, project, { iid, versionId: command.args.versionId });
       const answer = buildVersion({ iid }, project, value, {
         serverUrl: platform.serverUrl,
         now: ctx.now,

@@ -72,13 +72,12 @@ export const watches = watchNoun.define({
     async 'watch.pipelines'(command, ctx, platform, ops) {
       if (!ctx.channelId) throw new Error('a watch needs the channel it was asked for in');
       const project = await platform.resolveProject(ctx, command.target.project);
-      const { watch, created } = await ops.create(
-        ctx,
-        ctx.channelId,
+      const { watch, created } = await ops.create(ctx, {
+        channelId: ctx.channelId,
         project,
-        command.flags.ref ?? null,
-        command.flags.status ?? 'failed',
-      );
+        ref: command.flags.ref ?? null,
+        statusFilter: command.flags.status ?? 'failed',
+      });
       const notice = created
         ? done('create', { actorId: ctx.actor.userId, detail: label(watch.id) })
         : stale(`This channel already has watch #${watch.id} of these pipelines; nothing was changed.`);
