@@ -203,13 +203,13 @@ export function createPoller(deps: PollerDeps) {
     if (quiet) {
       if (news.length > 0) {
         const now = deps.now();
-        await store.hold(
-          s.teamId,
-          s.userId,
-          news.map((t) => ({ todoId: t.id, todo: JSON.stringify(t) })),
-          mark,
+        await store.hold({
+          teamId: s.teamId,
+          userId: s.userId,
+          todos: news.map((t) => ({ todoId: t.id, todo: JSON.stringify(t) })),
+          seenTodoId: mark,
           now,
-        );
+        });
         return { kind: 'held', items: news.length };
       }
       if (mark > s.seenTodoId) await store.advance(s.teamId, s.userId, mark);
