@@ -71,8 +71,7 @@ export async function openIssueFromMessage(
   ctx: RequestContext,
   platform: Platform,
   ops: IssueOperations,
-  message: ShortcutMessage,
-  slackName: (userId: string) => Promise<string | null>,
+  { message, slackName }: { message: ShortcutMessage; slackName: (userId: string) => Promise<string | null> },
 ): Promise<ModalView> {
   // Not connected: the Connect prompt, and no form.
   await ctx.session.token();

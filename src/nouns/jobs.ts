@@ -245,7 +245,12 @@ const act = (action: JobAction) =>
     const place = placeOf(value);
     const acted = await actOnJobFor({ ctx, platform, ops, project, id: value.j, action, place, fromCard: true });
     if (!acted.acted || !FOLLOWS_ACTION.has(action)) return { kind: 'update', message: acted.message };
-    return followClicked(ctx, ops.follows, followedJob(project, acted.acted), acted.message, place !== null);
+    return followClicked(ctx, {
+      follows: ops.follows,
+      what: followedJob(project, acted.acted),
+      card: acted.message,
+      inList: place !== null,
+    });
   });
 
 function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
@@ -282,7 +287,12 @@ export const jobs = jobNoun.define({
       const job = await ops.get(ctx, project, command.target.id);
       const card = await jobCard({ ctx, platform, ops, project, job });
       if (!command.flags.follow) return { kind: 'message', message: card, inChannel: command.share };
-      return answerFollowing(ctx, ops.follows, followedJob(project, job), card, command.share);
+      return answerFollowing(ctx, {
+        follows: ops.follows,
+        what: followedJob(project, job),
+        card,
+        share: command.share,
+      });
     },
     'job.retry': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'retry'),
     'job.play': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'play'),

@@ -22,8 +22,13 @@ const watchNoun = noun('watch', (deps) => createWatchOperations({ access: deps.a
 
 const label = (id: number) => `watch #${id}`;
 
-async function watchCard(ctx: RequestContext, platform: Platform, w: Watch, notice?: Notice): Promise<SlackMessage> {
-  return buildWatchCard(w, await cardContext(ctx, platform, { notice }));
+async function watchCard(
+  ctx: RequestContext,
+  platform: Platform,
+  watch: Watch,
+  notice?: Notice,
+): Promise<SlackMessage> {
+  return buildWatchCard(watch, await cardContext(ctx, platform, { notice }));
 }
 
 async function watchList(
@@ -41,16 +46,18 @@ async function watchList(
 /** Redraws the surface a watch button sat on. */
 async function redraw(
   where: WatchSurface,
-  ctx: RequestContext,
-  platform: Platform,
-  ops: WatchOperations,
-  id: number,
-  w: Watch | null,
-  notice: Notice,
+  {
+    ctx,
+    platform,
+    ops,
+    id,
+    watch,
+    notice,
+  }: { ctx: RequestContext; platform: Platform; ops: WatchOperations; id: number; watch: Watch | null; notice: Notice },
 ): Promise<Reply> {
   if (where === 'list') return { kind: 'update', message: await watchList(ctx, platform, ops, notice) };
   if (where === 'home') return { kind: 'home', view: await platform.redrawHome(ctx, { notice }) };
-  return { kind: 'update', message: w ? await watchCard(ctx, platform, w, notice) : buildWatchGone(id) };
+  return { kind: 'update', message: watch ? await watchCard(ctx, platform, watch, notice) : buildWatchGone(id) };
 }
 
 const stateWords = (action: WatchAction, id: number) =>
@@ -59,12 +66,20 @@ const stateWords = (action: WatchAction, id: number) =>
 const manage = (action: Exclude<WatchAction, 'remove'>) =>
   watchNoun.on(WatchButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
     const w = await ops.get(value.w);
-    if (!w) return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was removed.`));
+    if (!w)
+      return redraw(value.s, {
+        ctx,
+        platform,
+        ops,
+        id: value.w,
+        watch: null,
+        notice: stale(`Watch #${value.w} was removed.`),
+      });
     const r = await ops.manage(ctx, value.w, action);
     const notice = r.changed
       ? done(action, { actorId: ctx.actor.userId, detail: label(value.w) })
       : stateWords(action, value.w);
-    return redraw(value.s, ctx, platform, ops, value.w, r.watch, notice);
+    return redraw(value.s, { ctx, platform, ops, id: value.w, watch: r.watch, notice });
   });
 
 export const watches = watchNoun.define({
@@ -112,18 +127,24 @@ export const watches = watchNoun.define({
     watchNoun.on(WatchButtons.remove, async (value, ctx, platform, ops): Promise<Reply> => {
       const w = await ops.get(value.w);
       if (!w)
-        return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was already removed.`));
-      await ops.manage(ctx, w.id, 'remove');
-      if (value.s === 'list' || value.s === 'home') {
-        return redraw(
-          value.s,
+        return redraw(value.s, {
           ctx,
           platform,
           ops,
-          w.id,
-          null,
-          done('remove', { actorId: ctx.actor.userId, detail: label(w.id) }),
-        );
+          id: value.w,
+          watch: null,
+          notice: stale(`Watch #${value.w} was already removed.`),
+        });
+      await ops.manage(ctx, w.id, 'remove');
+      if (value.s === 'list' || value.s === 'home') {
+        return redraw(value.s, {
+          ctx,
+          platform,
+          ops,
+          id: w.id,
+          watch: null,
+          notice: done('remove', { actorId: ctx.actor.userId, detail: label(w.id) }),
+        });
       }
       return { kind: 'update', message: buildWatchRemoved(w, ctx.actor.userId) };
     }),
