@@ -269,7 +269,7 @@ export function createStepService(o: StepServiceOptions): StepService {
       }
       if (c.answer === 'always' && def) {
         const scope = scopeOf(def, e.project);
-        await o.store.allow(e.teamId, e.userId, scope.key, scope.label);
+        await o.store.allow({ teamId: e.teamId, userId: e.userId, scope: scope.key, label: scope.label });
       }
       const end = await run(e, c.token);
       await redraw(e, c.answer, end);

@@ -71,7 +71,7 @@ export interface StepStore {
   /** Whether the person said "Always" to this scope. */
   allows(teamId: string, userId: string, scope: string): Promise<boolean>;
   /** Records an "Always"; true when it was not there before. */
-  allow(teamId: string, userId: string, scope: string, label: string): Promise<boolean>;
+  allow(options: { teamId: string; userId: string; scope: string; label: string }): Promise<boolean>;
   /** Takes an "Always" back; true when it was there. */
   revoke(teamId: string, userId: string, scope: string): Promise<boolean>;
   /** The person's "Always" consents, oldest first. */
@@ -221,7 +221,7 @@ export function createStepStore(
       ]);
       return row !== undefined;
     },
-    async allow(teamId, userId, scope, label) {
+    async allow({ teamId, userId, scope, label }) {
       const inserted = await db.run(
         `INSERT INTO step_consents (team_id, user_id, scope, label, granted_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (team_id, user_id, scope) DO NOTHING`,

@@ -33,11 +33,11 @@ export interface AlertDmOptions {
   notice?: Notice;
 }
 
-function alertCard(todo: Todo, o: AlertDmOptions, group: number[] | null, slot: number): Block[] {
+function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, slot: number): Block[] {
   const pending = todo.state === 'pending';
   const lines: Md[] = [
-    md`${pending ? ':bell:' : ':white_check_mark:'} ${todoSubject(todo, { serverUrl: o.serverUrl })}`,
-    md`${todoWhy(todo)} · in ${todo.project.path_with_namespace} · ${when(todo.created_at, o.timeZone ? { now: o.now, timeZone: o.timeZone } : o.now)}`,
+    md`${pending ? ':bell:' : ':white_check_mark:'} ${todoSubject(todo, { serverUrl: options.serverUrl })}`,
+    md`${todoWhy(todo)} · in ${todo.project.path_with_namespace} · ${when(todo.created_at, options.timeZone ? { now: options.now, timeZone: options.timeZone } : options.now)}`,
   ];
   const body = todo.body.replace(/\s+/g, ' ').trim();
   if (body && body !== todo.target.title.trim()) lines.push(italic(`“${truncate(body, 200)}”`));
@@ -53,7 +53,7 @@ function alertCard(todo: Todo, o: AlertDmOptions, group: number[] | null, slot: 
       }),
     );
   }
-  const url = onServer(o.serverUrl, todo.target_url);
+  const url = onServer(options.serverUrl, todo.target_url);
   if (url) buttons.push(linkButton('Open', url, `open-${slot}`));
   const text = joinMd(lines, '\n');
   return buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];

@@ -44,17 +44,17 @@ export function buildDeploymentList(
   deployments: Deployment[],
   project: Project,
   page: PageInfo,
-  o: { title: string; place: ListPlace | null; ctx: CardContext },
+  options: { title: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   return buildList({
-    title: o.title,
-    notice: o.ctx.notice,
+    title: options.title,
+    notice: options.ctx.notice,
     empty: md`No deployments in ${projectLabel(project)}.`,
     items: deployments,
     row: (d, i) => {
       const job = d.deployable ? md` · ${statusEmoji(d.deployable.status)} job #${d.deployable.id}` : '';
       const by = d.user ? md` · @${d.user.username}` : '';
-      const text = md`:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx)}`;
+      const text = md`:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, options.ctx)}`;
       const accessory = d.deployable
         ? button({
             text: 'Job',
@@ -66,6 +66,6 @@ export function buildDeploymentList(
       return section(text, accessory);
     },
     page,
-    place: o.place,
+    place: options.place,
   });
 }

@@ -129,10 +129,29 @@ describe.each(ENGINES)('on $name', (under) => {
   it('keeps "Always" consents per person and scope, lists them and takes them back', async () => {
     const { steps } = await store();
     expect(await steps.allows('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(false);
-    expect(await steps.allow('T1', 'U1', 'step:run_pipeline:demo/web', 'Run a pipeline on demo/web')).toBe(true);
-    expect(await steps.allow('T1', 'U1', 'step:run_pipeline:demo/web', 'Run a pipeline on demo/web')).toBe(false);
+    expect(
+      await steps.allow({
+        teamId: 'T1',
+        userId: 'U1',
+        scope: 'step:run_pipeline:demo/web',
+        label: 'Run a pipeline on demo/web',
+      }),
+    ).toBe(true);
+    expect(
+      await steps.allow({
+        teamId: 'T1',
+        userId: 'U1',
+        scope: 'step:run_pipeline:demo/web',
+        label: 'Run a pipeline on demo/web',
+      }),
+    ).toBe(false);
     at = new Date(t0.getTime() + 1000);
-    await steps.allow('T1', 'U1', 'step:create_issue:demo/api', 'Create an issue in demo/api');
+    await steps.allow({
+      teamId: 'T1',
+      userId: 'U1',
+      scope: 'step:create_issue:demo/api',
+      label: 'Create an issue in demo/api',
+    });
     expect(await steps.allows('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(true);
     expect(await steps.allows('T1', 'U2', 'step:run_pipeline:demo/web')).toBe(false);
     expect(await steps.consents('T1', 'U1')).toEqual([
