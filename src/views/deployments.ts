@@ -3,9 +3,9 @@ import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.
 import type { Deployment } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, when } from './common.js';
+import { externalUrl } from './external-url.js';
 import { jobUrl } from './jobs.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { externalUrl } from './external-url.js';
 import { code, linked, md } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { shortSha, statusEmoji } from './status.js';

@@ -42,7 +42,7 @@ describe("an environment's external URL", () => {
     const onHost = `${h.sim.url}/environments/staging`;
     const list = await h.ask('alice', 'deployments demo/web', /Deployments in demo\/web/);
     expect(list.text).toContain(`staging · <${onHost}|${onHost}> · `);
-    expect(list.text).toContain('production · `https://web.demo.example/&lt;!channel&gt;|\'x\'` · ');
+    expect(list.text).toContain("production · `https://web.demo.example/&lt;!channel&gt;|'x'` · ");
     expect(list.text).not.toContain('<https://web.demo.example');
 
     const staging = await h.ask('alice', 'deployment demo/web 1', /Deployment 1 /);
