@@ -328,7 +328,10 @@ export function createStepService(o: StepServiceOptions): StepService {
           execution: e.executionId,
           step: e.step,
         });
-        await settle(e, tokensOf(null, e), { kind: 'failed', sentence: abandonedSentence(e.project) });
+        const end: StepResult = { kind: 'failed', sentence: abandonedSentence(e.project) };
+        await settle(e, tokensOf(null, e), end);
+        // The person who answered sees it too, instead of a question that no longer says what happened.
+        if (e.outcome === 'once' || e.outcome === 'always') await redraw(e, e.outcome, end);
       }
       await o.store.prune();
       return expired.length + abandoned.length;

@@ -439,7 +439,7 @@ describe('a step acting under an "Always"', () => {
 describe('a step whose replica died while it ran', () => {
   it('is failed once, after its hour, with a sentence that says so, and never run again', async () => {
     const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
-    await questionFor('alice', from);
+    const question = await questionFor('alice', from);
     // The replica that took alice's answer died before it finished: the row says running, nobody will finish it.
     await h.bot.engine.run(`UPDATE step_executions SET state = 'running', outcome = 'once' WHERE execution_id = $1`, [
       executionId,
@@ -448,6 +448,7 @@ describe('a step whose replica died while it ran', () => {
     await h.bot.bot.steps.sweep();
     expect(completions(executionId)).toEqual([]);
     h.clock.advance(ABANDONED_AFTER_MS);
+    const swept = fake().lastSeq;
     // Two replicas sweep at once: one of them fails it.
     const replica = await startApp({
       gitlabUrl: h.sim.url,
@@ -465,6 +466,9 @@ describe('a step whose replica died while it ran', () => {
       method: 'functions.completeError',
       error: 'the bot restarted while this step ran; check demo/web for whether it ran (it was not run again).',
     });
+    expect(await redrawn(question, swept)).toContain(
+      'The step failed: the bot restarted while this step ran; check demo/web for whether it ran',
+    );
     h.clock.advance(HOUR);
     await h.bot.bot.steps.sweep();
     expect(completions(executionId)).toEqual([{ method: 'functions.completeError', ok: true }]);
