@@ -214,7 +214,8 @@ export function createStepStore(
       ),
     async takeExpired() {
       const rows = await db.all<Row>(
-        `UPDATE step_executions SET state = 'running', outcome = 'expired'
+        // Its expiry moves to now: a sweep that finds it running only takes it over if this one dies as well.
+        `UPDATE step_executions SET state = 'running', outcome = 'expired', expires_at = $1
          WHERE state IN ('new', 'waiting') AND expires_at <= $1 RETURNING *`,
         [now().toISOString()],
       );

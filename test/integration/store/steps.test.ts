@@ -145,6 +145,9 @@ describe.each(ENGINES)('on $name', (under) => {
     await b.finish('Fx1', 'failed');
     at = new Date(at.getTime() + 2 * GRACE);
     expect(await a.takeAbandoned(GRACE)).toEqual([]);
+    // One the expiry sweep takes long after its hour (the bot was down) is not taken over while it is settled.
+    expect((await a.takeExpired()).map((e) => e.executionId)).toEqual(['Fx2']);
+    expect(await b.takeAbandoned(GRACE)).toEqual([]);
   });
 
   it('hands each execution past its hour to one sweep, and prunes finished ones a day later', async () => {
