@@ -35,7 +35,12 @@ export const alerts = n.define({
       const { setting, wasOn } = await ops.enable(ctx, { actions, quiet, tz });
       const notice = wasOn ? done('edit', { actorId: ctx.actor.userId, detail: 'todo alerts' }) : undefined;
       return ephemeral(
-        buildAlertSetting(setting, { now: ctx.now, slashCommand: s.slashCommand, ...(notice ? { notice } : {}) }),
+        buildAlertSetting(setting, {
+          now: ctx.now,
+          timeZone: tz,
+          slashCommand: s.slashCommand,
+          ...(notice ? { notice } : {}),
+        }),
       );
     },
     async 'notify.off'(_cmd, ctx, s, ops) {
@@ -46,7 +51,8 @@ export const alerts = n.define({
       );
     },
     async 'notify.show'(_cmd, ctx, s, ops) {
-      return ephemeral(buildAlertSetting(await ops.get(ctx), { now: ctx.now, slashCommand: s.slashCommand }));
+      const timeZone = await s.timeZoneOf(ctx.actor.userId);
+      return ephemeral(buildAlertSetting(await ops.get(ctx), { now: ctx.now, timeZone, slashCommand: s.slashCommand }));
     },
   },
   buttons: [
