@@ -26,9 +26,10 @@ export default defineConfig({
     // integration file's time is spent waiting on sockets and child processes, so three files at once keep two
     // cores busy; every server in the tests binds port 0 and every file has its own data directory.
     maxWorkers: 3,
-    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts); the
-    // projects below inherit what it provides.
-    globalSetup: ['test/support/postgres-global.ts'],
+    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts), and
+    // one build of the bot for the tests that start it as a process (test/support/built-bot.ts); the projects
+    // below inherit what they provide.
+    globalSetup: ['test/support/postgres-global.ts', 'test/support/build-global.ts'],
     projects: [
       {
         test: {

@@ -23,8 +23,10 @@ let env: Record<string, string> = {};
 beforeAll(async () => {
   sim = await startSim(fakeClock());
   if (process.env.REPLICAS_ENGINE === 'postgres') env = { DATABASE_URL: await freshPostgresUrl(), DATABASE_PATH: '' };
-  a = await spawnBot({ gitlabUrl: sim.url, env });
-  b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a, env });
+  // Both start at once, on an empty database.
+  a = await spawnBot({ gitlabUrl: sim.url, env, waitHealthy: false });
+  b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a, env, waitHealthy: false });
+  await Promise.all([a.healthy(), b.healthy()]);
   const connected = await a.connect(PEOPLE.alice, TOKENS.alice);
   expect(connected.ack.json).toMatchObject({ response_action: 'update' });
 }, 120_000);
