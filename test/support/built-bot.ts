@@ -54,7 +54,7 @@ export async function startBuiltBot(buildDir: string, env: Record<string, string
     () => child.exitCode !== null,
   );
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   for (;;) {
     const status = await fetch(`${url}/healthz`).then(
       (r) => r.status,

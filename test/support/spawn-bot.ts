@@ -23,7 +23,7 @@ export function reportedPort(output: string): number | null {
 }
 
 /** Waits for a bot process to name its port; fails with its output when it ends or stays silent. */
-export async function waitForPort(output: () => string, ended: () => boolean, timeoutMs = 30_000): Promise<number> {
+export async function waitForPort(output: () => string, ended: () => boolean, timeoutMs = 90_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const port = reportedPort(output());
@@ -149,7 +149,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     exited,
     async healthy() {
       // A start on a busy machine can take a while (and tsx compiles on the fly).
-      const deadline = Date.now() + 60_000;
+      const deadline = Date.now() + 90_000;
       while (!ended && Date.now() < deadline) {
         if ((await bot.health()).status === 200) return;
         await new Promise((r) => setTimeout(r, 20));
