@@ -19,6 +19,7 @@ import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
+import { profiled } from './cpu-profile.js';
 
 const COUNT = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -114,7 +115,7 @@ try {
   const cpu = process.cpuUsage();
   const t0 = performance.now();
   // One minute's pass: everyone is due.
-  const polls = await bot.alerts.pollDue();
+  const polls = await profiled('alerts-pass', () => bot.alerts.pollDue());
   const wallMs = performance.now() - t0;
   const passCpuMs = cpuMs(process.cpuUsage(cpu));
   const calls = (await requestCount(sim.url)) - callsBefore;

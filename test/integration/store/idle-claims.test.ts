@@ -21,9 +21,18 @@ function recording(engine: SqlEngine): { engine: SqlEngine; writes: string[] } {
     if (!isRead(sql)) writes.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
   };
   const runner = (r: SqlRunner): SqlRunner => ({
-    all: (sql, params) => (note(sql), r.all(sql, params)),
-    get: (sql, params) => (note(sql), r.get(sql, params)),
-    run: (sql, params) => (note(sql), r.run(sql, params)),
+    all(sql, params) {
+      note(sql);
+      return r.all(sql, params);
+    },
+    get(sql, params) {
+      note(sql);
+      return r.get(sql, params);
+    },
+    run(sql, params) {
+      note(sql);
+      return r.run(sql, params);
+    },
   });
   const wrapped: SqlEngine = {
     ...runner(engine),
