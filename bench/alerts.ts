@@ -1,8 +1,14 @@
-// 10,000 people with todo alerts on and nothing new, polled in one minute's pass, against the simulator (in a
-// process of its own, so its CPU is not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot
-// CPU per idle poll (goal ≤ 0.5 ms), the wall time of the minute's pass (it must fit in a minute) and peak RSS.
+// 10,000 people with todo alerts on and nothing new, polled through one minute against the simulator (in a process
+// of its own, so its CPU is not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot CPU per
+// idle poll (goal ≤ 0.5 ms), the time the minute's polls kept the bot busy (it must fit in a minute), RSS, and the
+// load average it ran at.
 //
 //   npx tsx bench/alerts.ts        (BENCH_ALERTS, default 10000; BENCH_CONCURRENCY, default 16)
+//
+// The bot runs on a clock of the bench's own: a first pass polls everyone (due at once, as after a start) and puts
+// each person in their slot of the minute; then the clock steps through the next minute two seconds at a time, as
+// the bot's tick does, and each step polls whoever is due. Time stands still during a step, so the busy time is the
+// sum of the steps' real time, and a minute of the bot's work is measured in seconds.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -19,6 +25,7 @@ import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
+import { profiled } from './profiled.js';
 
 const COUNT = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
@@ -97,6 +104,7 @@ try {
       insert.run(`${TEAM}:${userId}`, TEAM, userId, due, now.toISOString(), now.toISOString());
   })();
 
+  let virtual = now.getTime();
   const logger = createLogger({ level: 'warn', sink: () => {} });
   const bot = createApp({
     config,
@@ -104,45 +112,71 @@ try {
     engine: createSqliteEngine(db),
     tokens,
     channels: createChannelStore(db),
+    now: () => new Date(virtual),
     alerts: { timer: 'manual', concurrency: CONCURRENCY },
     digests: { timer: 'manual' },
   });
   await bot.start();
 
+  // Everyone due at once (a start): polled once, each moved into their slot, 29 to 89 s on.
+  const first = performance.now();
+  const warm = await bot.alerts.pollDue();
+  const firstWallMs = performance.now() - first;
+
   const callsBefore = await requestCount(sim.url);
   const rssBefore = process.memoryUsage().rss;
   const cpu = process.cpuUsage();
-  const t0 = performance.now();
-  // One minute's pass: everyone is due.
-  const polls = await bot.alerts.pollDue();
-  const wallMs = performance.now() - t0;
+  let wallMs = 0;
+  const polls = await profiled('alerts-minute', async () => {
+    const out: Awaited<ReturnType<typeof bot.alerts.pollDue>> = [];
+    for (let step = 0; step < 30; step++) {
+      virtual = now.getTime() + 29_000 + (step + 1) * 2000;
+      const t0 = performance.now();
+      out.push(...(await bot.alerts.pollDue()));
+      wallMs += performance.now() - t0;
+    }
+    return out;
+  });
   const passCpuMs = cpuMs(process.cpuUsage(cpu));
   const calls = (await requestCount(sim.url)) - callsBefore;
   const outcomes: Record<string, number> = {};
   for (const p of polls) outcomes[p.outcome.kind] = (outcomes[p.outcome.kind] ?? 0) + 1;
+  const polledPeople = new Set(polls.map((p) => p.userId)).size;
   const posts = fake.calls('chat.postMessage').length;
   await bot.stop();
   db.close();
 
-  const perPollCpu = passCpuMs / COUNT;
-  const callsPerPoll = calls / COUNT;
+  const perPollCpu = passCpuMs / polls.length;
+  const callsPerPoll = calls / polls.length;
   process.stdout.write(
     `${JSON.stringify({
       benchmark: 'alerts: one minute of polls, nothing new',
       node: process.version,
       cpus: os.cpus().length,
+      // CPU per poll grows with the machine's load (time slices, caches): read it next to this.
+      load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
       subscribers: COUNT,
       concurrency: CONCURRENCY,
+      first_pass: { polls: warm.length, wall_ms: Math.round(firstWallMs) },
+      polls_in_the_minute: polls.length,
+      people_polled_in_the_minute: polledPeople,
       outcomes,
       slack_posts: posts,
       api_calls_per_idle_poll: Math.round(callsPerPoll * 1000) / 1000,
       bot_cpu_ms_per_idle_poll: Math.round(perPollCpu * 1000) / 1000,
-      minute_pass_wall_ms: Math.round(wallMs),
-      polls_per_second: Math.round(COUNT / (wallMs / 1000)),
+      minute_busy_wall_ms: Math.round(wallMs),
+      polls_per_second: Math.round(polls.length / (wallMs / 1000)),
       rss_before_mb: mb(rssBefore),
+      rss_mb: mb(process.memoryUsage().rss),
       peak_rss_mb: mb(process.resourceUsage().maxRSS * 1024),
-      goals: { api_calls_per_idle_poll: 1, bot_cpu_ms_per_idle_poll: 0.5, minute_pass_wall_ms: 60_000 },
-      meets_goals: callsPerPoll <= 1 && perPollCpu <= 0.5 && wallMs <= 60_000 && outcomes.idle === COUNT,
+      goals: { api_calls_per_idle_poll: 1, bot_cpu_ms_per_idle_poll: 0.5, minute_busy_wall_ms: 60_000 },
+      meets_goals:
+        callsPerPoll <= 1 &&
+        perPollCpu <= 0.5 &&
+        wallMs <= 60_000 &&
+        outcomes.idle === COUNT &&
+        polls.length === COUNT &&
+        polledPeople === COUNT,
     })}\n`,
   );
 } finally {

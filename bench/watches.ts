@@ -23,6 +23,7 @@ import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
 import { createWatchStore } from '../src/store/watch-store.js';
 import { encodeSeen } from '../src/watch/seen.js';
+import { profiled } from './profiled.js';
 
 const COUNT = Number(process.env.BENCH_WATCHES ?? 1000);
 const root = path.resolve(import.meta.dirname, '..');
@@ -124,19 +125,19 @@ try {
   });
   await bot.start();
 
-  const cycle = async () => {
+  const cycle = async (name: string) => {
     db.prepare('UPDATE watches SET next_poll_at = ?').run(new Date(Date.now() - 1000).toISOString());
     const callsBefore = await requestCount(sim.url);
     const cpu = process.cpuUsage();
     const t0 = performance.now();
-    const { polled, posted } = await bot.watches.poll();
+    const { polled, posted } = await profiled(name, () => bot.watches.poll());
     const wallMs = performance.now() - t0;
     const cpuPerPoll = cpuMs(process.cpuUsage(cpu)) / COUNT;
     const calls = (await requestCount(sim.url)) - callsBefore;
     return { polled, posted, calls, wallMs, cpuPerPoll };
   };
-  const warm = await cycle();
-  const steady = await cycle();
+  const warm = await cycle('watches-warm');
+  const steady = await cycle('watches-steady');
   const posts = fake.calls('chat.postMessage').length;
   await bot.stop();
   db.close();

@@ -78,7 +78,7 @@ export interface AppDeps {
   /** How pipeline watches are polled and paced (tests drive them with their clock: `timer: 'manual'`). */
   watches?: Pick<
     WatchServiceOptions,
-    'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize'
+    'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize' | 'batch'
   >;
   /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
   alerts?: Pick<

@@ -23,8 +23,6 @@ import type { AlertPoint, PollOutcome } from './types.js';
 //      transaction.
 // The poll runs under the person's lease (store/alert-store.ts), so no other replica polls them meanwhile.
 
-/** The newest pending todo alone says whether anything is new. */
-const PROBE = 1;
 const PAGE = 20;
 /** Someone away for long is read at most this many pages back; older todos are not alerted. */
 const MAX_PAGES = 5;
@@ -177,9 +175,9 @@ export function createPoller(deps: PollerDeps) {
     const quiet = isQuiet(s.quiet, deps.now(), s.tz);
     try {
       const fresh = await deps.access.withClient(ctx, async (c) => {
-        const probe = await c.todos.list({ state: 'pending', per_page: PROBE });
-        const top = probe.items[0];
-        if (!top || top.id <= s.seenTodoId) return null;
+        // Only the newest id is compared: the todo itself is decoded when it is new (readNew).
+        const top = await c.todos.newestPendingId();
+        if (top === null || top <= s.seenTodoId) return null;
         return readNew(c, s.seenTodoId);
       });
       if (fresh === null && (held === 0 || quiet)) return { kind: 'idle' };

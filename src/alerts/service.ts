@@ -18,13 +18,16 @@ import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
 import { createPoller } from './poller.js';
 import type { AlertSlack } from './slack.js';
+import { nextSpreadPoll } from './spread.js';
 import type { AlertPoint, AlertService, PollOutcome } from './types.js';
 
-// The one alert service of an app: every minute (node-cron) each replica takes batches of the people whose poll is
-// due, oldest first, each under a lease (one conditional update per batch), and polls them a few at a time through
-// the same paced transport, token budgets and channel lanes as digests (shared by replicas in the database). When
-// a minute is not enough (a slow server), the pass goes on past the minute in the same order, so everyone is polled
-// less often and nobody is starved, and one line a minute (one replica, through cron_fires) says how far behind.
+// The one alert service of an app: every two seconds (node-cron) each replica takes batches of the people whose poll
+// is due, oldest first, each under a lease (one conditional update per batch; a tick with nobody due only reads),
+// and polls them a few at a time through the same paced transport, token budgets and channel lanes as digests
+// (shared by replicas in the database). Each person is due once a minute at an offset of their own (spread.ts), so
+// the minute's polls are spread across it. When a minute is not enough (a slow server), the pass goes on in the same
+// order, so everyone is polled less often and nobody is starved, and one line a minute (one replica, through
+// cron_fires) says how far behind.
 
 const MINUTE = 60_000;
 
@@ -51,14 +54,11 @@ export interface AlertServiceOptions {
   pacingClock?: PacingClock;
   /** The test seam: a named point of every delivery. */
   at?: (point: AlertPoint) => void;
-  /** Tests only: a seconds field before the minute schedule (a poll every few seconds)… */
+  /** The seconds field of the tick schedule (default: every 2 s)… */
   testSeconds?: string;
   /** …and the time between two polls of a person that goes with it (default a minute). */
   pollIntervalMs?: number;
 }
-
-/** The next poll: the start of the next interval, so that polls keep to the minute's fire however late they ran. */
-const nextSlot = (at: Date, interval: number) => new Date(Math.floor(at.getTime() / interval) * interval + interval);
 
 export function createAlertService(o: AlertServiceOptions): AlertService {
   const log = o.logger.child({ component: 'alerts' });
@@ -97,10 +97,15 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
 
   let stopping = false;
   let polledThisMinute = 0;
+  let reportedMinute = Number.NaN;
   async function pass(): Promise<{ teamId: string; userId: string; outcome: PollOutcome }[]> {
     const out: { teamId: string; userId: string; outcome: PollOutcome }[] = [];
     while (!stopping) {
       const now = o.now();
+      // A pass that runs on past the minute (a slow server) says so as each minute turns, not once per poll.
+      await reportBacklog(now).catch((err: unknown) =>
+        log.warn('could not count overdue alert polls', { error: String(err) }),
+      );
       const claimed = await store.claimDue(replica, now, new Date(now.getTime() + leaseMs), batchSize);
       if (claimed.length === 0) break;
       await Promise.all(
@@ -109,7 +114,8 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
             const outcome = await poller.poll(c);
             const at = o.now();
             const { teamId, userId } = c.setting;
-            unwritten.push([teamId, userId, { at, nextPollAt: nextSlot(at, interval), result: outcome.kind }]);
+            const nextPollAt = nextSpreadPoll(`${teamId}:${userId}`, c.setting.nextPollAt, at, interval);
+            unwritten.push([teamId, userId, { at, nextPollAt, result: outcome.kind }]);
             if (unwritten.length >= 256) await flush();
             if (outcome.kind !== 'idle') {
               log.info('alert poll', {
@@ -131,11 +137,14 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
 
   /** One line a minute (for all replicas) when people wait more than a minute past their poll. */
   async function reportBacklog(now: Date): Promise<void> {
+    const thisMinute = Math.floor(now.getTime() / MINUTE);
+    if (thisMinute === reportedMinute) return;
+    reportedMinute = thisMinute;
     const polled = polledThisMinute;
     polledThisMinute = 0;
     const b = await store.backlog(new Date(now.getTime() - interval));
     if (b.overdue === 0) return;
-    const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE).toISOString();
+    const minute = new Date(thisMinute * MINUTE).toISOString();
     if (!(await fires.take(`alerts behind ${minute}`, replica, now))) return;
     log.warn('todo alert polls are behind: everyone is polled in turn, less often than each minute', {
       overdue: b.overdue,
@@ -146,18 +155,16 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
   }
 
   let running: Promise<unknown> | null = null;
-  function minute(): void {
+  function tick(): void {
     if (stopping) return;
     const now = o.now();
     void reportBacklog(now).catch((err: unknown) =>
       log.warn('could not count overdue alert polls', { error: String(err) }),
     );
-    // A pass still going on carries on in the same order: the next minute's people join its queue.
+    // A pass still going on carries on in the same order: who falls due meanwhile joins its queue.
     if (running) return;
     running = pass()
-      .catch((err: unknown) =>
-        log.warn('an alert poll pass failed; the next minute tries again', { error: String(err) }),
-      )
+      .catch((err: unknown) => log.warn('an alert poll pass failed; the next tick tries again', { error: String(err) }))
       .finally(() => {
         running = null;
       });
@@ -187,8 +194,8 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     },
     async start() {
       if (mode !== 'cron') return;
-      const pattern = o.testSeconds ? `${o.testSeconds} * * * * *` : '* * * * *';
-      task = createTask(pattern, () => minute(), { name: 'alerts poll' });
+      const pattern = `${o.testSeconds ?? '*/2'} * * * * *`;
+      task = createTask(pattern, () => tick(), { name: 'alerts poll' });
       void task.start();
       renewTimer = setInterval(
         () => {

@@ -280,6 +280,14 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     async claimDue(owner, now, until, limit) {
       const at = now.toISOString();
+      // Most ticks find nobody due: a read answers them, so an idle tick never waits for the write lock (nor
+      // queues a write in front of people's commands while another process holds it).
+      const any = await engine.get(
+        `SELECT 1 AS due FROM alert_settings
+         WHERE ${POLLING} AND next_poll_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1) LIMIT 1`,
+        [at],
+      );
+      if (!any) return [];
       const due = `SELECT person_key FROM alert_settings
            WHERE ${POLLING} AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $3)
            ORDER BY next_poll_at, person_key LIMIT $4`;

@@ -215,6 +215,13 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
       // PostgreSQL: rows another replica is claiming right now are skipped, not waited for; SQLite writes one
       // statement at a time, so the conditional update alone decides.
       const lock = engine.kind === 'postgres' ? 'FOR UPDATE SKIP LOCKED' : '';
+      // Most ticks find nothing due: a read answers them, so an idle tick never waits for the write lock.
+      const any = await engine.get(
+        `SELECT 1 AS due FROM follows
+         WHERE done_at IS NULL AND next_poll_at <= $1 AND (lease_owner IS NULL OR lease_until <= $2) LIMIT 1`,
+        [o.dueBy.toISOString(), o.now.toISOString()],
+      );
+      if (!any) return [];
       const rows = await engine.all<Row>(
         `WITH due AS (
            SELECT id FROM follows

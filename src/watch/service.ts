@@ -11,6 +11,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
+import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
 import type { PollRecord, WatchStore } from '../store/watch-store.js';
@@ -50,6 +51,8 @@ export interface WatchServiceOptions {
   leaseMs?: number;
   /** Polls under way at once (default 32). */
   concurrency?: number;
+  /** Due watches claimed in one statement (default 256). */
+  batch?: number;
   /** Pipelines read per poll (default 20). */
   pageSize?: number;
   /** Slack's pace per channel (default 1000 ms between posts). */
@@ -59,7 +62,7 @@ export interface WatchServiceOptions {
   at?: (point: WatchPoint) => void;
 }
 
-/** Due watches claimed in one statement. */
+/** Due watches claimed in one statement (default). */
 const BATCH = 256;
 /** A watch polled later than this after its time counts as behind (the once-a-minute log line). */
 const BEHIND_MS = 15_000;
@@ -70,6 +73,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
   const replica = crypto.randomUUID();
   const intervalMs = o.intervalMs ?? 60_000;
   const leaseMs = o.leaseMs ?? 60_000;
+  const batchSize = o.batch ?? BATCH;
   const clock = o.pacingClock ?? realClock;
   const pacing = createPacingStore(o.engine);
   // A poll waits a little for its token's budget, never minutes: a watch left out now is polled at its next time.
@@ -92,7 +96,8 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     ...(o.at ? { at: o.at } : {}),
   });
 
-  // How far behind polling is, said at most once a minute.
+  // How far behind polling is, said at most once a minute (by one replica for all, through cron_fires).
+  const fires = createCronFireStore(o.engine);
   let window = { since: o.now().getTime(), polls: 0, behind: 0, worstMs: 0 };
   function noteLateness(lateMs: number): void {
     window.polls += 1;
@@ -101,14 +106,19 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
       window.worstMs = Math.max(window.worstMs, lateMs);
     }
   }
+  /** A clock set back starts a new minute. */
+  const minuteTurned = (now: Date) => {
+    const elapsed = now.getTime() - window.since;
+    return !(elapsed >= 0 && elapsed < 60_000);
+  };
   async function reportLateness(): Promise<void> {
     const now = o.now();
-    const elapsed = now.getTime() - window.since;
-    // A clock set back starts a new minute.
-    if (elapsed >= 0 && elapsed < 60_000) return;
+    if (!minuteTurned(now)) return;
     const seen = window;
     window = { since: now.getTime(), polls: 0, behind: 0, worstMs: 0 };
     if (seen.behind === 0) return;
+    const minute = new Date(Math.floor(now.getTime() / 60_000) * 60_000).toISOString();
+    if (!(await fires.take(`watches behind ${minute}`, replica, now))) return;
     const backlog = await store.backlog(now, BEHIND_MS).catch(() => null);
     log.warn('watch polls are behind: every watch is polled less often than once a minute, in turn', {
       polls: seen.polls,
@@ -123,13 +133,19 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     let polled = 0;
     let posted = 0;
     for (;;) {
+      // A cycle that runs on for minutes (a slow server, thousands due) says how far behind between its batches.
+      if (window.behind > 0) {
+        await reportLateness().catch((err: unknown) =>
+          log.warn('could not count late watch polls', { error: String(err) }),
+        );
+      }
       const now = o.now();
       const dueBy = all ? new Date(now.getTime() + 366 * 86_400_000) : now;
       const batch = await store.claimDue({
         owner: replica,
         now,
         until: new Date(now.getTime() + leaseMs),
-        limit: all ? 100_000 : BATCH,
+        limit: all ? 100_000 : batchSize,
         dueBy,
       });
       if (batch.length === 0) break;
@@ -163,7 +179,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
         ),
       );
       await store.recordIdle(replica, idle);
-      if (all || batch.length < BATCH) break;
+      if (all || batch.length < batchSize) break;
     }
     await reportLateness();
     return { polled, posted };
