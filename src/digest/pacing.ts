@@ -1,5 +1,6 @@
 import type { RateLimit } from '../gitlab/rate-limit.js';
 import type { BudgetState, PacingStore } from '../store/pacing-store.js';
+import { createTtlCache } from '../ttl-cache.js';
 
 // Pacing digests at scale: 10,000 digests due at 09:00 must not stampede the server or Slack. Three pieces:
 // a limit on runs under way at once, a budget per token fed by the server's RateLimit-* and Retry-After
@@ -148,37 +149,119 @@ export function createTokenBudget(o: TokenBudgetOptions = {}) {
   };
 }
 
+/** Most calls a replica takes from a token's shared budget in one transaction, to spend in its own memory. */
+const SLICE_MAX = 8;
+/** Longest a replica spends a slice without looking at the store (and so at another replica's 429). */
+const SLICE_MS = 10_000;
+/** How long a replica remembers what the store held of a token, or that it held nothing. */
+const SEEN_MS = 60_000;
+const SEEN_MAX = 20_000;
+
 /**
- * The same budget kept in the database, so that every replica spends one token's budget together: a token the
- * server told nothing of costs one read per call; one it did is counted in a transaction per call.
+ * The same budget kept in the database, so that every replica spends one token's budget together. A replica takes
+ * a slice of the calls left (a few, never the reserve) in one transaction and spends it in memory, so a busy token
+ * costs one transaction per slice rather than per call; answers are written back only when they tell the store
+ * something it does not know (a new window, fewer calls left than it believes). A token the server tells nothing
+ * of costs one read per minute, and one the store holds no count for, one read per call.
  */
 export function createSharedTokenBudget(o: TokenBudgetOptions & { store: PacingStore }): TokenBudget {
   const clock = o.clock ?? realClock;
   const reserveShare = o.reserveShare ?? 0.1;
   const maxWaitMs = o.maxWaitMs ?? 5 * 60_000;
   const { store } = o;
+  const slices = createTtlCache<{ left: number; until: number }>({ ttlMs: SLICE_MS, maxEntries: SEEN_MAX });
+  // What the store held when this replica last read or wrote it; null: no row.
+  const seen = createTtlCache<BudgetState | null>({ ttlMs: SEEN_MS, maxEntries: SEEN_MAX });
+  const unspent = (key: string, now: number) => {
+    const slice = slices.get(key, now);
+    return slice && now < slice.until ? slice.left : 0;
+  };
+
+  const take = async (key: string): Promise<number> => {
+    const now = clock.now();
+    const known = await store.budget(key);
+    seen.set(key, known, now);
+    // Nothing known of the token, or its window is over: nothing to count (as in memory), and no lock taken.
+    if (known === null) return 0;
+    const quick = takeCall(known, now, reserveShare);
+    if (quick.wait > 0) return quick.wait;
+    if (quick.state.remaining === null) return 0;
+    const taken = await store.updateBudget(key, now, (s) => {
+      const before = s ?? emptyState();
+      const { wait, state } = takeCall(before, now, reserveShare);
+      if (wait > 0 || state.remaining === null)
+        return { state: wait > 0 ? null : state, result: { wait, state, extra: 0 } };
+      const spare = state.remaining - reserveOf(before, reserveShare);
+      const extra = Math.max(0, Math.min(SLICE_MAX - 1, Math.floor(spare / 4)));
+      const next = { ...state, remaining: state.remaining - extra };
+      return { state: next, result: { wait, state: next, extra } };
+    });
+    if (taken.wait <= 0) {
+      seen.set(key, taken.state, now);
+      slices.set(key, { left: taken.extra, until: Math.min(taken.state.resetAt ?? Infinity, now + SLICE_MS) }, now);
+    }
+    return taken.wait;
+  };
+
   return {
     async acquire(key) {
-      await waitForRoom(clock, maxWaitMs, async () => {
-        // Nothing known of the token: nothing to count (as in memory), and no lock taken.
-        if ((await store.budget(key)) === null) return 0;
-        const now = clock.now();
-        return store.updateBudget(key, now, (s) => {
-          const { wait, state } = takeCall(s ?? emptyState(), now, reserveShare);
-          return { state: wait <= 0 ? state : null, result: wait };
-        });
-      });
+      const now = clock.now();
+      const slice = slices.get(key, now);
+      if (slice && slice.left > 0 && now < slice.until) {
+        slice.left -= 1;
+        return;
+      }
+      // The server sends no limits for this token (no row): no read per call for it.
+      if (seen.get(key, now) === null && !slices.get(key, now)) return;
+      await waitForRoom(clock, maxWaitMs, () => take(key));
     },
     async observe(key, rateLimit) {
       if (!rateLimit || (rateLimit.limit === null && rateLimit.remaining === null && rateLimit.reset === null)) return;
-      await store.updateBudget(key, clock.now(), (s) => ({ state: observed(s ?? emptyState(), rateLimit), result: 0 }));
+      const now = clock.now();
+      const resetAt = rateLimit.reset !== null ? rateLimit.reset * 1000 : null;
+      const known = seen.get(key, now);
+      if (
+        known &&
+        (resetAt === null || resetAt === known.resetAt) &&
+        (rateLimit.limit === null || rateLimit.limit === known.limit) &&
+        (rateLimit.remaining === null || (known.remaining !== null && rateLimit.remaining >= known.remaining))
+      ) {
+        return; // nothing the store does not know already
+      }
+      const held = unspent(key, now);
+      const written = await store.updateBudget(key, now, (s) => {
+        const before = s ?? emptyState();
+        const sameWindow = resetAt === null || resetAt === before.resetAt;
+        let remaining = before.remaining;
+        if (rateLimit.remaining !== null) {
+          // In the same window, calls this replica holds are already counted in the store, but not by the server.
+          remaining =
+            sameWindow && before.remaining !== null
+              ? Math.min(before.remaining, Math.max(0, rateLimit.remaining - held))
+              : rateLimit.remaining;
+        }
+        const next: BudgetState = {
+          ...before,
+          limit: rateLimit.limit ?? before.limit,
+          remaining,
+          resetAt: resetAt ?? before.resetAt,
+        };
+        const same =
+          s !== null && next.limit === s.limit && next.remaining === s.remaining && next.resetAt === s.resetAt;
+        return { state: same ? null : next, result: { next, sameWindow } };
+      });
+      seen.set(key, written.next, now);
+      if (!written.sameWindow) slices.set(key, { left: 0, until: 0 }, now);
     },
     async backoff(key, ms) {
       const now = clock.now();
-      await store.updateBudget(key, now, (s) => {
+      slices.set(key, { left: 0, until: 0 }, now);
+      const written = await store.updateBudget(key, now, (s) => {
         const state = s ?? emptyState();
-        return { state: { ...state, blockedUntil: Math.max(state.blockedUntil, now + ms) }, result: 0 };
+        const next = { ...state, blockedUntil: Math.max(state.blockedUntil, now + ms) };
+        return { state: next, result: next };
       });
+      seen.set(key, written, now);
     },
   };
 }

@@ -9,12 +9,30 @@ import { createDigestLeaseStore } from '../../../src/store/digest-lease-store.js
 import { createDigestStore, type NewDigest } from '../../../src/store/digest-store.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
 import { openEngine } from '../../../src/store/open.js';
-import { createPacingStore } from '../../../src/store/pacing-store.js';
+import { createPacingStore, type PacingStore } from '../../../src/store/pacing-store.js';
 import { sleepingClock } from '../../support/clock.js';
 import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 
 // The tables through which replicas decide scheduled work once, each test with two replicas: two connections to
 // one database, as two bot processes have.
+
+/** A pacing store that counts its reads and transactions. */
+function countingStore(store: PacingStore) {
+  const counted = {
+    ...store,
+    reads: 0,
+    updates: 0,
+    budget(key: string) {
+      counted.reads++;
+      return store.budget(key);
+    },
+    updateBudget: ((key, at, change) => {
+      counted.updates++;
+      return store.updateBudget(key, at, change);
+    }) as PacingStore['updateBudget'],
+  };
+  return counted;
+}
 
 interface Replicas {
   a: SqlEngine;
@@ -272,6 +290,52 @@ for (const [name, replicas] of ENGINES) {
       const before = await r.a.get<{ n: number }>('SELECT count(*) AS n FROM token_budgets');
       await b.acquire('other');
       expect(await r.a.get<{ n: number }>('SELECT count(*) AS n FROM token_budgets')).toEqual(before);
+    });
+
+    it('takes a slice of a token’s budget per transaction, spends it in memory, and never spends the reserve or a call twice', async () => {
+      const r = await replicas();
+      const clock = sleepingClock(1_000_000);
+      const stores = [r.a, r.b].map((e) => countingStore(createPacingStore(e)));
+      const [a, b] = stores.map((store) => createSharedTokenBudget({ store, clock, reserveShare: 0.1 }));
+      if (!a || !b) throw new Error('two budgets');
+      // 60 left of 100, 10 kept for the person's own commands: 50 calls between both replicas, then the reset.
+      await a.observe('k', { limit: 100, remaining: 60, reset: clock.now() / 1000 + 60, observed: 40 });
+      let calls = 0;
+      while (clock.slept.length === 0) {
+        await (calls % 3 ? a : b).acquire('k');
+        if (clock.slept.length === 0) calls++;
+      }
+      expect(calls).toBe(50);
+      expect(clock.slept).toEqual([60_000]);
+      const transactions = stores.reduce((n, s) => n + s.updates, 0);
+      expect(transactions).toBeLessThan(25);
+    });
+
+    it('writes an answer back only when it tells the store something new, and reads a silent server’s token once', async () => {
+      const r = await replicas();
+      const clock = sleepingClock(1_000_000);
+      const store = countingStore(createPacingStore(r.a));
+      const budget = createSharedTokenBudget({ store, clock, reserveShare: 0.1 });
+      const reset = clock.now() / 1000 + 60;
+      await budget.observe('k', { limit: 100, remaining: 90, reset, observed: 10 });
+      await budget.acquire('k');
+      const written = store.updates;
+      // The server counts fewer calls than the store (the slice this replica holds): nothing new.
+      await budget.observe('k', { limit: 100, remaining: 89, reset, observed: 11 });
+      expect(store.updates).toBe(written);
+      // Fewer left than the store believes (the person's own commands spent some): written.
+      await budget.observe('k', { limit: 100, remaining: 40, reset, observed: 60 });
+      expect(store.updates).toBe(written + 1);
+      expect((await store.budget('k'))?.remaining).toBeLessThanOrEqual(40);
+      // A new window: written.
+      await budget.observe('k', { limit: 100, remaining: 99, reset: reset + 60, observed: 1 });
+      expect(await store.budget('k')).toMatchObject({ remaining: 99, resetAt: (reset + 60) * 1000 });
+      // A token the server says nothing of: one read, then none while that is remembered.
+      await budget.acquire('silent');
+      await budget.observe('silent', null);
+      const reads = store.reads;
+      await budget.acquire('silent');
+      expect(store.reads).toBe(reads);
     });
   });
 }
