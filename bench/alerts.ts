@@ -64,6 +64,17 @@ const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 const sim = await startSim();
+// BENCH_RATE_LIMIT=n: the simulator answers with GitLab's RateLimit-* headers (n calls per user per minute), so
+// the token budget's work on them is in the figures; unset, it sends none, as a server without rate limits.
+const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 0);
+if (RATE_LIMIT > 0) {
+  const res = await fetch(`${sim.url}/__sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rateLimit: RATE_LIMIT }),
+  });
+  if (!res.ok) throw new Error(`the simulator refused the rate limit (${res.status})`);
+}
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-alerts-'));
 const botToken = `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`;
 const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));
@@ -155,6 +166,7 @@ try {
       cpus: os.cpus().length,
       // CPU per poll grows with the machine's load (time slices, caches): read it next to this.
       load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
+      rate_limit_headers: RATE_LIMIT > 0 ? RATE_LIMIT : null,
       subscribers: COUNT,
       concurrency: CONCURRENCY,
       first_pass: { polls: warm.length, wall_ms: Math.round(firstWallMs) },

@@ -51,6 +51,11 @@ export interface Faults {
   pageSize?: number;
   /** errors and spikes touch only calls whose `METHOD /api/v4/path` matches this regular expression */
   only?: string;
+  /**
+   * calls per user per minute: answers carry GitLab's RateLimit-Limit/-Remaining/-Reset/-Observed headers for
+   * that window (counted, not enforced)
+   */
+  rateLimit?: number;
 }
 
 /** What a test may overwrite on a job, as a server that answers anything would send it. */
@@ -172,6 +177,7 @@ function parseFaults(body: Params | null): Faults {
   num('spikeRate', 0, 1);
   num('spikeMs', 0, 60_000);
   num('pageSize', 1, 100_000);
+  num('rateLimit', 1, 1_000_000);
   const statuses = body?.errorStatuses;
   if (statuses !== undefined && statuses !== null) {
     const list = Array.isArray(statuses) ? statuses.map(Number) : [];
@@ -441,7 +447,26 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       user: user?.username ?? null,
     });
     if (log.length > LOG_LIMIT) log.splice(0, log.length - LOG_LIMIT);
-    send(res, response);
+    send(res, faults.rateLimit && user ? withRateLimit(response, user.username, faults.rateLimit) : response);
+  }
+
+  const windows = new Map<string, { start: number; used: number }>();
+  function withRateLimit(response: SimResponse, username: string, limit: number): SimResponse {
+    const start = Math.floor(now().getTime() / 60_000) * 60_000;
+    let w = windows.get(username);
+    if (!w || w.start !== start) {
+      w = { start, used: 0 };
+      windows.set(username, w);
+    }
+    w.used += 1;
+    const headers = {
+      ...response.headers,
+      'RateLimit-Limit': String(limit),
+      'RateLimit-Remaining': String(Math.max(0, limit - w.used)),
+      'RateLimit-Reset': String((start + 60_000) / 1000),
+      'RateLimit-Observed': String(w.used),
+    };
+    return { ...response, headers };
   }
 
   const server = createServer((req, res) => {

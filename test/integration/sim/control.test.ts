@@ -94,6 +94,17 @@ describe('faults', () => {
     expect((await s.get('/user')).status).toBe(200);
   });
 
+  it('sends GitLab’s RateLimit-* headers per user and minute with a rate limit set, and none without', async () => {
+    expect((await s.get('/user')).headers.get('ratelimit-limit')).toBeNull();
+    await s.post('/__sim/faults', { json: { rateLimit: 100 } });
+    const first = (await s.get('/user')).headers;
+    const second = (await s.get('/user')).headers;
+    expect(first.get('ratelimit-limit')).toBe('100');
+    expect(Number(first.get('ratelimit-remaining')) - Number(second.get('ratelimit-remaining'))).toBe(1);
+    expect(Number(second.get('ratelimit-reset')) % 60).toBe(0);
+    expect((await s.post('/__sim/faults', { json: { rateLimit: 0 } })).status).toBe(400);
+  });
+
   it('refuses an error rate outside 0..1', async () => {
     const res = await s.post('/__sim/faults', { json: { errorRate: 2 } });
     expect(res.status).toBe(400);
