@@ -9,8 +9,6 @@ const OWN_PROCESS = [
   'test/integration/digests/replicas-postgres.test.ts',
   'test/integration/replicas/requests-once.test.ts',
   'test/integration/replicas/requests-once-postgres.test.ts',
-  'test/integration/follow/kill.test.ts',
-  'test/integration/follow/kill-postgres.test.ts',
 ];
 
 const common = {
