@@ -10,7 +10,7 @@ import { TOKENS } from '../../support/start-sim.js';
 // ALERT_TEST_KILL_AT of main.ts), then started again on the same database, alone or as two replicas, sends every
 // todo exactly once. ALERT_TEST_TIMING polls each second (node-cron's finest) and makes leases short.
 
-export const ALERT_TIMING = { ALERT_TEST_TIMING: JSON.stringify({ seconds: '*', intervalMs: 500, leaseMs: 1000 }) };
+export const ALERT_TIMING = { ALERT_TEST_TIMING: JSON.stringify({ seconds: '*', intervalMs: 500, leaseMs: 1500 }) };
 
 const ALICE_DM = `D${PEOPLE.alice.id.slice(1)}`;
 

@@ -20,4 +20,4 @@ it('a bot killed after posting, then two replicas on one PostgreSQL database: ev
   const w = await openProcessWorld({ buildDir: build?.dir as string, engine: 'postgres', env: ALERT_TIMING });
   onTestFinished(() => w.close());
   await replicasAfterKill(w, 'after-post');
-}, 120_000);
+}, 180_000);

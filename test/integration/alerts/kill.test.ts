@@ -26,7 +26,7 @@ describe.concurrent('a bot killed with SIGKILL during an alert delivery', () => 
       const w = await world();
       onTestFinished(() => w.close());
       await restartedAfterKill(w, point);
-    }, 120_000);
+    }, 180_000);
   }
 
   it('while saving, then two replicas on the database: every todo exactly once between them', async ({
@@ -35,5 +35,5 @@ describe.concurrent('a bot killed with SIGKILL during an alert delivery', () => 
     const w = await world();
     onTestFinished(() => w.close());
     await replicasAfterKill(w, 'while-saving');
-  }, 120_000);
+  }, 180_000);
 });

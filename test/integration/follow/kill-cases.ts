@@ -21,7 +21,7 @@ import { TOKENS } from '../../support/start-sim.js';
 const POLL_MS = 100;
 /** Follows polled every 100 ms; a follow a killed process held is taken over once its short lease runs out. */
 export const FOLLOW_TIMING = {
-  FOLLOW_TEST_TIMING: JSON.stringify({ pollMs: POLL_MS, leaseMs: 1000, shareEveryMs: POLL_MS }),
+  FOLLOW_TEST_TIMING: JSON.stringify({ pollMs: POLL_MS, leaseMs: 1500, shareEveryMs: POLL_MS }),
 };
 
 const ALICE_DM = 'D0ALICE';
@@ -123,13 +123,13 @@ export function describeFollowKills(engine: WorldEngine): void {
         onTestFinished,
       }) => {
         await restartedAfterKill(await world(onTestFinished), point);
-      }, 120_000);
+      }, 180_000);
     }
 
     it('before the DM, then two replicas on the database: every follow taken over or shared, each DM once', async ({
       onTestFinished,
     }) => {
       await replicasAfterKill(await world(onTestFinished));
-    }, 120_000);
+    }, 180_000);
   });
 }

@@ -20,4 +20,4 @@ it('a bot killed after posting, then two replicas on one PostgreSQL database: th
   const w = await openProcessWorld({ buildDir: build?.dir as string, engine: 'postgres', env: WATCH_TIMING });
   onTestFinished(() => w.close());
   await replicasAfterKill(w);
-}, 120_000);
+}, 180_000);

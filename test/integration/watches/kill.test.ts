@@ -27,7 +27,7 @@ describe.concurrent('a bot killed with SIGKILL while it delivers what a watch fo
       onTestFinished,
     }) => {
       await restartedAfterCardKill(await world(onTestFinished), point);
-    }, 120_000);
+    }, 180_000);
   }
 
   for (const point of ['after-update', 'after-reply'] as const) {
@@ -35,12 +35,12 @@ describe.concurrent('a bot killed with SIGKILL while it delivers what a watch fo
       onTestFinished,
     }) => {
       await restartedAfterFixKill(await world(onTestFinished), point);
-    }, 120_000);
+    }, 180_000);
   }
 
   it('after posting, then two replicas on the database: one poll an interval between them, the fix once', async ({
     onTestFinished,
   }) => {
     await replicasAfterKill(await world(onTestFinished));
-  }, 120_000);
+  }, 180_000);
 });
