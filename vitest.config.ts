@@ -2,13 +2,9 @@ import { defineConfig } from 'vitest/config';
 
 // Files that change or read what the whole process holds (environment variables read when a module loads, a test
 // file imported again by another, node-cron's registry of every task) run each in a fresh process; every other
-// file shares its worker's loaded modules.
+// file shares its worker's loaded modules. (A suite run on both engines is a function each file calls.)
 const OWN_PROCESS = [
   'test/integration/digests/restart.test.ts',
-  'test/integration/digests/replicas.test.ts',
-  'test/integration/digests/replicas-postgres.test.ts',
-  'test/integration/replicas/requests-once.test.ts',
-  'test/integration/replicas/requests-once-postgres.test.ts',
 ];
 
 const common = {
@@ -24,9 +20,10 @@ export default defineConfig({
     // integration file's time is spent waiting on sockets and child processes, so three files at once keep two
     // cores busy; every server in the tests binds port 0 and every file has its own data directory.
     maxWorkers: 3,
-    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts); the
-    // projects below inherit what it provides.
-    globalSetup: ['test/support/postgres-global.ts'],
+    // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts), and
+    // one build of the bot for the tests that start it as a process (test/support/built-bot.ts); the projects
+    // below inherit what they provide.
+    globalSetup: ['test/support/postgres-global.ts', 'test/support/build-global.ts'],
     projects: [
       {
         test: {

@@ -55,6 +55,10 @@ export interface DemoOptions {
   digests?: AppDeps['digests'];
   /** How cards that follow a pipeline poll (default: on real time); `tick` also polls them all at once. */
   follows?: AppDeps['follows'];
+  /** How watched channels are paced (default: as the bot's); `tick` polls them all at once. */
+  watches?: AppDeps['watches'];
+  /** How todo alerts are paced (default: as the bot's); `tick` polls them all at once. */
+  alerts?: AppDeps['alerts'];
   /** How long the console waits for the bot's answers (tests). */
   session?: Pick<SessionDeps, 'quietMs' | 'turnTimeoutMs' | 'mayNotAnswerMs'>;
 }
@@ -101,6 +105,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     now,
     ...(o.digests ? { digests: o.digests } : {}),
     ...(o.follows ? { follows: o.follows } : {}),
+    ...(o.watches ? { watches: o.watches } : {}),
+    ...(o.alerts ? { alerts: o.alerts } : {}),
   });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;

@@ -1,7 +1,9 @@
+import crypto from 'node:crypto';
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import type { Transport } from '../../src/gitlab/http.js';
 import { type FakeClock, fakeClock, TEST_START } from './clock.js';
-import type { FakeMessage } from './fake-slack.js';
+import { type FakeMessage, type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { expectNoUnexpectedErrors, findSurfaceProblems } from './slack-checks.js';
 import { buttonsOf, type FoundButton, type Interaction, messageText } from './slack-driver.js';
 import { PEOPLE, type PersonName, type StartAppOptions, type StartedApp, startApp } from './start-app.js';
@@ -15,6 +17,7 @@ import { type RunningSimulator, startSim, TOKENS } from './start-sim.js';
 // - `useBot()` adds what every command test owes: everyone of the demo connected, each test starting from the
 //   demo data with an empty request log, and ending with the checks that every message fits Slack's limits and
 //   reads cleanly, and that nothing went unexpectedly wrong.
+// - `useRestartedApps()` is for files about restarts: tests start and stop bots on the same database themselves.
 
 export interface UseAppOptions extends Omit<StartAppOptions, 'gitlabUrl' | 'now' | 'transport'> {
   /** The transport for calls made as people, made once the simulator's URL is known. */
@@ -231,4 +234,64 @@ export function useBot(o: Omit<UseAppOptions, 'connected'> = {}): BotHarness {
     expectNoUnexpectedErrors(bot.logs, fromLog);
   });
   return h;
+}
+
+export interface RestartedApps {
+  /** The time of the simulator and every bot alike; back at TEST_START after each test. */
+  clock: FakeClock;
+  /** The simulator, once the file's beforeAll has started it. */
+  readonly sim: RunningSimulator;
+  /** The one fake Slack every bot of the file posts to, so that posts are counted across restarts. */
+  readonly fake: FakeSlack;
+  /**
+   * Starts a bot on the file's simulator, fake Slack and encryption key (a `dataDir` of an earlier one restarts on
+   * its database); every bot still running is stopped after each test, and every data directory removed at the end.
+   */
+  boot(o?: Omit<UseAppOptions, 'connected' | 'transport'>): Promise<StartedApp>;
+  /** Stops a bot before its test ends (its data directory stays for the next boot). */
+  stop(app: StartedApp): Promise<void>;
+}
+
+/** The app for files about restarts: one simulator and fake Slack, and bots started and stopped by the tests. */
+export function useRestartedApps(): RestartedApps {
+  const clock = fakeClock();
+  const encryptionKey = crypto.randomBytes(32).toString('base64');
+  let sim: RunningSimulator | undefined;
+  let fake: FakeSlack | undefined;
+  const running: StartedApp[] = [];
+  const dirs = new Set<string>();
+  beforeAll(async () => {
+    sim = await startSim(clock);
+    fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
+  });
+  afterEach(async () => {
+    for (const app of running.splice(0)) await app.stop();
+    clock.set(TEST_START);
+    sim?.reset();
+  });
+  afterAll(async () => {
+    await fake?.close();
+    await sim?.close();
+    for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const apps: RestartedApps = {
+    clock,
+    get sim() {
+      return sim as RunningSimulator;
+    },
+    get fake() {
+      return fake as FakeSlack;
+    },
+    async boot(o = {}) {
+      const app = await startApp({ encryptionKey, ...o, gitlabUrl: apps.sim.url, now: clock.now, fake: apps.fake });
+      running.push(app);
+      dirs.add(app.dataDir);
+      return app;
+    },
+    async stop(app) {
+      running.splice(running.indexOf(app), 1);
+      await app.stop();
+    },
+  };
+  return apps;
 }

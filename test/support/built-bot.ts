@@ -1,35 +1,27 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
+import { inject } from 'vitest';
 import { waitForPort } from './spawn-bot.js';
+import { transpileBot } from './transpile-bot.js';
 
-// The bot built once into a directory of its own (the same tsconfig.build.json as `npm run build`) and started
-// as processes from it: faster to start than tsx, and another test file building dist/ cannot change it.
+// The bot built once per test run (test/support/build-global.ts) and started as processes from it: faster to
+// start than tsx, and another test file building dist/ cannot change it.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const run = promisify(execFile);
 
+/**
+ * The bot's build: a directory with main.js, and node_modules and a package.json beside it. Inside a vitest run it
+ * is the run's one shared build (removing it is left to the run); elsewhere it is built here into a directory of
+ * its own, which `remove()` deletes.
+ */
 export async function buildBot(): Promise<{ dir: string; remove(): void }> {
+  const shared = inject('botBuildDir');
+  if (shared) return { dir: shared, remove: () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-build-'));
-  await run(
-    process.execPath,
-    [
-      path.join(root, 'node_modules/typescript/bin/tsc'),
-      '-p',
-      path.join(root, 'tsconfig.build.json'),
-      '--outDir',
-      dir,
-      '--tsBuildInfoFile',
-      path.join(dir, '.tsbuildinfo'),
-    ],
-    { cwd: root },
-  );
-  // The build resolves its packages and reads itself as ESM as dist/ does inside the repository.
-  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
-  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+  await transpileBot(root, dir);
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -62,14 +54,15 @@ export async function startBuiltBot(buildDir: string, env: Record<string, string
     () => child.exitCode !== null,
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
+  const deadline = Date.now() + 90_000;
+  for (;;) {
     const status = await fetch(`${url}/healthz`).then(
       (r) => r.status,
       () => 0,
     );
     if (status === 200) break;
-    if (i > 400 || child.exitCode !== null) throw new Error(`the bot did not start:\n${output}`);
-    await new Promise((r) => setTimeout(r, 50));
+    if (Date.now() > deadline || child.exitCode !== null) throw new Error(`the bot did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 20));
   }
   return { child, url, output: () => output, exited };
 }

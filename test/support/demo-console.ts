@@ -19,6 +19,8 @@ export interface DemoConsole {
  * `session` as in startDemo (a test fires digests by hand with `digests: { timer: 'manual' }`).
  */
 export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'session'> = {}): DemoConsole {
+  // Slack's pace per channel is a real second between two posts; no test of the console is about it.
+  const unpaced = { channelIntervalMs: 0 };
   let demo: Demo | undefined;
   const output: string[] = [];
   const answers: string[] = [];
@@ -29,6 +31,10 @@ export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'ses
       ask: async () => answers.shift() ?? null,
       now: clock.now,
       ...o,
+      digests: { ...unpaced, ...o.digests },
+      follows: { ...unpaced, ...o.follows },
+      watches: unpaced,
+      alerts: unpaced,
       // A loaded machine may take seconds to preview a link or answer a form; tests wait longer than people do.
       session: { mayNotAnswerMs: 10_000, ...o.session },
     });

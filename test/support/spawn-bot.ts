@@ -4,13 +4,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inject } from 'vitest';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import type { SlackPerson } from './payloads.js';
 import { type Interaction, SlackDriver } from './slack-driver.js';
 import { PEOPLE } from './start-app.js';
 
-// The bot as its own process (src/main.ts through tsx, exactly as `npm run dev` starts it), for what only a
-// process shows: signals, a database another process locks, start-up messages. The fake Slack runs here.
+// The bot as its own process, for what only a process shows: signals, a database another process locks, start-up
+// messages. It runs the test run's one build of the bot (test/support/built-bot.ts) as `npm start` runs dist/, or
+// with `from: 'sources'` src/main.ts through tsx as `npm run dev` does. The fake Slack runs here.
 // The bot listens on PORT=0 (any free port) and names the port it got in its "bot started" log line.
 
 /** The port a bot process named in its "bot started" log line (LOG_LEVEL info or debug), or null before it. */
@@ -21,7 +23,7 @@ export function reportedPort(output: string): number | null {
 }
 
 /** Waits for a bot process to name its port; fails with its output when it ends or stays silent. */
-export async function waitForPort(output: () => string, ended: () => boolean, timeoutMs = 30_000): Promise<number> {
+export async function waitForPort(output: () => string, ended: () => boolean, timeoutMs = 90_000): Promise<number> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const port = reportedPort(output());
@@ -47,6 +49,8 @@ export interface SpawnedBot {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
+  /** Resolves once /healthz answers 200; fails with the output (and closes the bot) if it ends or never does. */
+  healthy(): Promise<void>;
   /** GET /healthz: its status and JSON body (status 0 when nothing answered, or the bot has no port yet). */
   health(): Promise<{ status: number; body: { status?: string } | null }>;
   connect(person: SlackPerson, token: string): Promise<Interaction>;
@@ -60,7 +64,7 @@ export interface SpawnBotOptions {
   env?: Record<string, string>;
   /** Reuse a data directory (a database made earlier). */
   dataDir?: string;
-  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start. */
+  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start (see `healthy()`). */
   waitHealthy?: boolean;
   /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
   appToken?: string;
@@ -68,6 +72,14 @@ export interface SpawnBotOptions {
    * Another replica of that bot: its fake Slack, secrets, keys and database; closing this one leaves them to it.
    */
   replicaOf?: SpawnedBot;
+  /** What runs: the run's build (default), or src/main.ts through tsx. */
+  from?: 'build' | 'sources';
+}
+
+/** The command that starts the bot: node on the run's build when there is one, else tsx on the sources. */
+function botCommand(from: 'build' | 'sources'): string[] {
+  const buildDir = from === 'build' ? inject('botBuildDir') : undefined;
+  return buildDir ? [path.join(buildDir, 'main.js')] : ['--import', 'tsx', 'src/main.ts'];
 }
 
 export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
@@ -95,7 +107,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     if (v === '') delete env[k];
     else env[k] = v;
   }
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: root, env });
+  const child = spawn(process.execPath, botCommand(o.from ?? 'build'), { cwd: root, env });
   let out = '';
   child.stdout?.on('data', (d) => {
     out += d;
@@ -135,6 +147,16 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     env,
     output: () => out,
     exited,
+    async healthy() {
+      // A start on a busy machine can take a while (and tsx compiles on the fly).
+      const deadline = Date.now() + 90_000;
+      while (!ended && Date.now() < deadline) {
+        if ((await bot.health()).status === 200) return;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      await bot.close();
+      throw new Error(`the bot did not become healthy:\n${out}`);
+    },
     async health() {
       const url = address();
       if (!url) return { status: 0, body: null };
@@ -166,14 +188,6 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
     },
   };
 
-  if (o.waitHealthy !== false) {
-    // tsx compiles on the fly: the first start on a busy machine can take a while.
-    for (let i = 0; i < 1500 && !ended; i++) {
-      if ((await bot.health()).status === 200) return bot;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    await bot.close();
-    throw new Error(`the bot did not become healthy:\n${out}`);
-  }
+  if (o.waitHealthy !== false) await bot.healthy();
   return bot;
 }

@@ -43,7 +43,10 @@ export interface StartAppOptions {
   transport?: Transport;
   checkTransport?: Transport;
   fake?: FakeSlack;
-  /** How digests are scheduled and paced (`{ timer: 'manual' }` lets a test drive them with its clock). */
+  /**
+   * How digests are scheduled and paced (`{ timer: 'manual' }` lets a test drive them with its clock). Here, as for
+   * follows, watches and alerts, posts into one channel do not wait for each other unless `channelIntervalMs` says.
+   */
   digests?: AppDeps['digests'];
   /**
    * How following cards poll (default here `timer: 'manual'`: a test polls with `bot.follows.pollDue()` on its clock,
@@ -67,6 +70,13 @@ export const QUICK_SLACK: NonNullable<AppDeps['slackTiming']> = {
   retry: { retries: 10, factor: 1, minTimeout: 10, maxTimeout: 10 },
   socketPingTimeoutMs: 1000,
 };
+
+/**
+ * Slack's pace per channel (a second between two posts, kept on real time) unless a test sets `channelIntervalMs`:
+ * no test of the whole app is about that pace (its own tests are in test/unit/store), and each post that met it
+ * would wait a real second.
+ */
+const UNPACED = { channelIntervalMs: 0 } as const;
 
 export interface StartedApp {
   url: string;
@@ -124,10 +134,10 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.now ? { now: o.now } : {}),
     ...(o.transport ? { transport: o.transport } : {}),
     ...(o.checkTransport ? { checkTransport: o.checkTransport } : {}),
-    ...(o.digests ? { digests: o.digests } : {}),
-    follows: o.follows ?? { timer: 'manual' },
-    ...(o.watches ? { watches: o.watches } : {}),
-    ...(o.alerts ? { alerts: o.alerts } : {}),
+    digests: { ...UNPACED, ...o.digests },
+    follows: { ...UNPACED, ...(o.follows ?? { timer: 'manual' }) },
+    watches: { ...UNPACED, ...o.watches },
+    alerts: { ...UNPACED, ...o.alerts },
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
     ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),

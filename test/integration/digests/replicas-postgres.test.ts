@@ -1,3 +1,4 @@
-// The same two-replica digest tests (replicas.test.ts) with both processes on one PostgreSQL database.
-process.env.REPLICAS_ENGINE = 'postgres';
-await import('./replicas.test.js');
+import { replicaDigestTests } from './replicas-suite.js';
+
+// The same two-replica digest tests (replicas-suite.ts) with both processes on one PostgreSQL database.
+replicaDigestTests('postgres');

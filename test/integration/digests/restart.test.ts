@@ -1,37 +1,19 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import { getTasks } from 'node-cron';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunPoint } from '../../../src/digest/types.js';
-import { fakeClock, TEST_START } from '../../support/clock.js';
-import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { useRestartedApps } from '../../support/app-harness.js';
+import type { FakeMessage } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';
-import { PEOPLE, type StartAppOptions, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+import { PEOPLE, type StartedApp } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
 // Digests across restarts of the bot on the same database: node-cron tasks are armed again, a time that passed
 // while the bot was down runs once (not once per missed time), and a run interrupted at any point of its post is
 // settled at start, neither lost nor posted twice. (test/integration/digests/kill.test.ts does the same with a
 // real process killed by SIGKILL.)
 
-const clock = fakeClock();
-let sim: RunningSimulator;
-let fake: FakeSlack;
-const encryptionKey = crypto.randomBytes(32).toString('base64');
-const started: StartedApp[] = [];
-const dirs: string[] = [];
-
-async function boot(o: Partial<StartAppOptions> = {}): Promise<StartedApp> {
-  const app = await startApp({ gitlabUrl: sim.url, now: clock.now, fake, encryptionKey, ...o });
-  started.push(app);
-  if (!o.dataDir) dirs.push(app.dataDir);
-  return app;
-}
-
-async function stop(app: StartedApp) {
-  started.splice(started.indexOf(app), 1);
-  await app.stop();
-}
+const apps = useRestartedApps();
+const { clock, boot, stop } = apps;
 
 async function ask(app: StartedApp, text: string, channel: string): Promise<string> {
   const it = await app.slack.command(PEOPLE.alice, text, { channel });
@@ -42,35 +24,20 @@ async function ask(app: StartedApp, text: string, channel: string): Promise<stri
 
 const idOf = (text: string) => Number(/Digest #(\d+)/.exec(text)?.[1]);
 const postsIn = (channel: string): FakeMessage[] =>
-  [...fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
+  [...apps.fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
 const runLines = (app: StartedApp, id: number) =>
   app.logs
     .filter((l) => l.includes('"msg":"digest run"') && l.includes(`"digest":${id},`))
     .map((l) => JSON.parse(l) as Record<string, unknown>);
 
 async function openIssue(title: string) {
-  const res = await fetch(`${sim.url}/api/v4/projects/demo%2Fweb/issues`, {
+  const res = await fetch(`${apps.sim.url}/api/v4/projects/demo%2Fweb/issues`, {
     method: 'POST',
     headers: { 'PRIVATE-TOKEN': TOKENS.bob, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ title }).toString(),
   });
   expect(res.status).toBe(201);
 }
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
-});
-afterEach(async () => {
-  for (const app of started.splice(0)) await app.stop();
-  clock.set(TEST_START);
-  sim.reset();
-});
-afterAll(async () => {
-  await fake?.close();
-  await sim?.close();
-  for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
-});
 
 describe('after a restart', () => {
   it('re-arms every active digest on node-cron, one task per schedule and zone; pause, resume and remove take effect at once', async () => {

@@ -1,49 +1,27 @@
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
-import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
+import { describe, expect, it } from 'vitest';
+import { useApp } from '../../support/app-harness.js';
+import type { FakeMessage } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';
-import { PEOPLE, QUICK_SLACK, type StartedApp, startApp } from '../../support/start-app.js';
-import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
+import { PEOPLE, QUICK_SLACK } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
 // What Slack answers to a digest's post: a rate limit is waited out and the post retried (never dropped), and a
 // channel the bot may not post in pauses the digest and tells its owner by DM, with nothing of the feed lost.
-// (These answers are failures on purpose, so this file does without the harness that forbids them.)
+// (These answers are failures on purpose, so this file takes the app without the checks of useBot that forbid
+// them.)
 
-const clock = fakeClock();
-let sim: RunningSimulator;
-let fake: FakeSlack;
-let app: StartedApp;
-
-beforeAll(async () => {
-  sim = await startSim(clock);
-  fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
-  app = await startApp({
-    gitlabUrl: sim.url,
-    now: clock.now,
-    fake,
-    digests: { timer: 'manual' },
-    slackTiming: QUICK_SLACK,
-  });
-  await app.connect(PEOPLE.alice, TOKENS.alice);
-});
-afterAll(async () => {
-  await app?.stop();
-  await fake?.close();
-  await sim?.close();
-  if (app) fs.rmSync(app.dataDir, { recursive: true, force: true });
-});
+const h = useApp({ digests: { timer: 'manual' }, slackTiming: QUICK_SLACK, connected: ['alice'] });
+const { clock } = h;
 
 async function digestIn(channel: string): Promise<number> {
   clock.advance(60_000);
-  const it = await app.slack.command(PEOPLE.alice, 'digest events demo/web', { channel });
+  const it = await h.bot.slack.command(PEOPLE.alice, 'digest events demo/web', { channel });
   const m = await it.waitForMessage((t) => /Digest #\d+/.test(t));
   return Number(/Digest #(\d+)/.exec(m ? messageText(m) : '')?.[1]);
 }
 
 async function openIssue(title: string) {
-  const res = await fetch(`${sim.url}/api/v4/projects/demo%2Fweb/issues`, {
+  const res = await fetch(`${h.sim.url}/api/v4/projects/demo%2Fweb/issues`, {
     method: 'POST',
     headers: { 'PRIVATE-TOKEN': TOKENS.bob, 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({ title }).toString(),
@@ -52,18 +30,18 @@ async function openIssue(title: string) {
 }
 
 const postsIn = (channel: string): FakeMessage[] =>
-  [...fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
+  [...h.bot.fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
 
 describe('Slack’s answers to a digest’s post', () => {
   it('a rate limit is waited out and the post retried, so the digest is posted once', async () => {
     const id = await digestIn('C0DGSL1');
     clock.advance(60_000);
     await openIssue('Posted despite the rate limit');
-    const from = fake.lastSeq;
+    const from = h.bot.fake.lastSeq;
     // Retry-After: 0 keeps the wait test-sized (Bolt's client sleeps whole seconds for real).
-    fake.rateLimit('chat.postMessage', { times: 1, retryAfter: 0 });
-    expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
-    const tries = fake.since(from, (r) => r.method === 'chat.postMessage');
+    h.bot.fake.rateLimit('chat.postMessage', { times: 1, retryAfter: 0 });
+    expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
+    const tries = h.bot.fake.since(from, (r) => r.method === 'chat.postMessage');
     expect(tries.map((r) => r.error ?? 'ok')).toEqual(['ratelimited', 'ok']);
     expect(
       postsIn('C0DGSL1')
@@ -77,20 +55,20 @@ describe('Slack’s answers to a digest’s post', () => {
     const id = await digestIn('C0DGSL2');
     clock.advance(60_000);
     await openIssue('Waiting for the channel');
-    fake.refusePosts('C0DGSL2', 'not_in_channel');
-    expect(await app.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
+    h.bot.fake.refusePosts('C0DGSL2', 'not_in_channel');
+    expect(await h.bot.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
     const dms = postsIn('D0ALICE').map(messageText);
     expect(dms.at(-1)).toContain(
       `Digest #${id} (events of demo/web) is paused: Slack refused to post in <#C0DGSL2> (\`not_in_channel\`). Invite the bot there, then resume it with \`/gl digest resume ${id}\`.`,
     );
-    expect(app.bot.digests.isArmed(id)).toBe(false);
-    expect(await app.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
+    expect(h.bot.bot.digests.isArmed(id)).toBe(false);
+    expect(await h.bot.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'channel' });
     expect(postsIn('D0ALICE')).toHaveLength(dms.length);
 
-    fake.refusePosts('C0DGSL2', null);
-    const resumed = await app.slack.command(PEOPLE.alice, `digest resume ${id}`, { channel: 'C0DGSL2' });
+    h.bot.fake.refusePosts('C0DGSL2', null);
+    const resumed = await h.bot.slack.command(PEOPLE.alice, `digest resume ${id}`, { channel: 'C0DGSL2' });
     expect(await resumed.waitForMessage((t) => /Resumed by/.test(t))).not.toBeNull();
-    expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
+    expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
     expect(messageText(postsIn('C0DGSL2')[0] as FakeMessage)).toContain('*Waiting for the channel*: opened by @bob');
   });
 });

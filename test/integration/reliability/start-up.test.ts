@@ -11,8 +11,8 @@ import { type SpawnedBot, spawnBot } from '../../support/spawn-bot.js';
 
 /** Waits until the process ends (the expected outcome) or becomes healthy (the defect). */
 async function outcome(bot: SpawnedBot): Promise<{ code: number | null; healthy: boolean }> {
-  for (let i = 0; i < 600; i++) {
-    const done = await Promise.race([bot.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 50))]);
+  for (let i = 0; i < 1500; i++) {
+    const done = await Promise.race([bot.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 20))]);
     if (done !== 'running') return { code: done, healthy: false };
     if ((await bot.health()).status === 200) return { code: null, healthy: true };
   }
@@ -21,9 +21,11 @@ async function outcome(bot: SpawnedBot): Promise<{ code: number | null; healthy:
 
 describe('start-up refusals', () => {
   it('refuses a GITLAB_URL with a user name and password, naming the variable but not the password', async () => {
+    // From the sources through tsx, as `npm run dev` starts it (the other cases run the build).
     const bot = await spawnBot({
       gitlabUrl: 'https://deploy:s3cret-pass-word@gitlab.example.com',
       waitHealthy: false,
+      from: 'sources',
     });
     try {
       expect(await outcome(bot)).toEqual({ code: 1, healthy: false });

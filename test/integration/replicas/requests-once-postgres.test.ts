@@ -1,3 +1,4 @@
-// The same two-replica tests (requests-once.test.ts) with both processes on one PostgreSQL database.
-process.env.REPLICAS_ENGINE = 'postgres';
-await import('./requests-once.test.js');
+import { requestsOnceTests } from './requests-once-suite.js';
+
+// The same two-replica request tests (requests-once-suite.ts) with both processes on one PostgreSQL database.
+requestsOnceTests('postgres');

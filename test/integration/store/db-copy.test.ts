@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildBot } from '../../support/built-bot.js';
 import { fakeClock } from '../../support/clock.js';
 import { type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { freshPostgresUrl } from '../../support/postgres.js';
@@ -22,9 +23,11 @@ let fake: FakeSlack;
 const apps: StartedApp[] = [];
 const dirs: string[] = [];
 
-function dbCopy(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+/** db-copy as `npm run db:copy` runs it, from the test run's build of the bot (test/support/built-bot.ts). */
+async function dbCopy(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  const { dir } = await buildBot();
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/db-copy.ts', ...args], {
+    const child = spawn(process.execPath, [path.join(dir, 'db-copy.js'), ...args], {
       cwd: root,
       env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
     });
@@ -136,5 +139,5 @@ describe('npm run db:copy', () => {
     // A new digest gets the next id, as it would have on SQLite.
     const next = await ask(moved, 'digest todos --cron "0 8 * * *"', 'C0COPY1', /Digest #\d+/);
     expect(next).toContain(`Digest #${id + 1}`);
-  });
+  }, 60_000);
 });

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { openEngine } from '../../../src/store/open.js';
 import { freshPostgresUrl } from '../../support/postgres.js';
+import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 
 // The engines every store conformance case runs on: the same cases, the same expectations.
 
@@ -25,7 +26,11 @@ export interface TestDatabase {
 
 export interface EngineUnderTest {
   name: 'SQLite' | 'PostgreSQL';
-  database(): Promise<TestDatabase>;
+  /**
+   * A database with nothing in it. It may have been migrated already (a PostgreSQL one another test gave back);
+   * `unmigrated` asks for one no bot has opened yet, for the migrations' own tests.
+   */
+  database(o?: { unmigrated?: boolean }): Promise<TestDatabase>;
 }
 
 export const ENGINES: readonly EngineUnderTest[] = [
@@ -49,8 +54,9 @@ export const ENGINES: readonly EngineUnderTest[] = [
   },
   {
     name: 'PostgreSQL',
-    async database() {
-      const config = { databasePath: '', databaseUrl: await freshPostgresUrl() };
+    async database(o = {}) {
+      const url = o.unmigrated ? await freshPostgresUrl() : await borrowPostgresUrl();
+      const config = { databasePath: '', databaseUrl: url };
       return {
         config,
         open: () => openEngine(config),
@@ -60,7 +66,7 @@ export const ENGINES: readonly EngineUnderTest[] = [
         async setVersion(engine, version) {
           await engine.run('UPDATE schema_version SET version = $1', [version]);
         },
-        drop: () => {},
+        drop: () => giveBackPostgresUrl(url),
       };
     },
   },

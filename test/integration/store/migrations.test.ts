@@ -8,8 +8,8 @@ import { ENGINES, openInProcesses, type TestDatabase } from './engines.js';
 describe.each(ENGINES)('on $name', (under) => {
   const open: SqlEngine[] = [];
   const made: TestDatabase[] = [];
-  const database = async () => {
-    const d = await under.database();
+  const database = async (o: { unmigrated?: boolean } = {}) => {
+    const d = await under.database(o);
     made.push(d);
     return d;
   };
@@ -19,7 +19,7 @@ describe.each(ENGINES)('on $name', (under) => {
   });
 
   it('migrates an empty database once when three processes start at the same moment', async () => {
-    const d = await database();
+    const d = await database({ unmigrated: true });
     expect(await openInProcesses(d.config, 3)).toEqual(['opened', 'opened', 'opened']);
     const engine = await d.open();
     open.push(engine);

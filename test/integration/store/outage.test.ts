@@ -35,7 +35,8 @@ beforeAll(async () => {
   server = await startPostgresServer();
   bot = await startApp({ gitlabUrl: sim.url, now: clock.now, databaseUrl: await createDatabase(server.adminUrl) });
   await bot.connect(PEOPLE.alice, TOKENS.alice);
-});
+  // A server of its own: initdb and a first start take a while on a busy machine.
+}, 120_000);
 afterAll(async () => {
   await bot?.stop({ removeData: true });
   await server?.stop();

@@ -1,13 +1,23 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createClaimStore } from '../../../src/store/claim-store.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
 import { createPostgresEngine, openPostgres } from '../../../src/store/postgres-engine.js';
 import { fakeClock } from '../../support/clock.js';
-import { freshPostgresUrl } from '../../support/postgres.js';
+import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 
 // The claims table: the first to insert a key holds it until its time, whichever process asks; written
 // against the SqlEngine port, so the same cases run on every engine.
+
+/** What each test opened, closed after it (and its database given back for the next test). */
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) await c();
+});
+const closing = (engine: SqlEngine): SqlEngine => {
+  cleanups.unshift(() => engine.close());
+  return engine;
+};
 
 const ENGINES: [string, () => Promise<{ engine: SqlEngine; second: () => SqlEngine }>][] = [
   [
@@ -17,15 +27,19 @@ const ENGINES: [string, () => Promise<{ engine: SqlEngine; second: () => SqlEngi
       const os = await import('node:os');
       const path = await import('node:path');
       const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-claims-')), 'bot.db');
-      return { engine: createSqliteEngine(openDatabase(file)), second: () => createSqliteEngine(openDatabase(file)) };
+      return {
+        engine: closing(createSqliteEngine(openDatabase(file))),
+        second: () => closing(createSqliteEngine(openDatabase(file))),
+      };
     },
   ],
   [
     'PostgreSQL (two pools on one database)',
     async () => {
-      const url = await freshPostgresUrl();
-      const engine = await openPostgres(url);
-      return { engine, second: () => createPostgresEngine(url) };
+      const url = await borrowPostgresUrl();
+      cleanups.push(async () => giveBackPostgresUrl(url));
+      const engine = closing(await openPostgres(url));
+      return { engine, second: () => closing(createPostgresEngine(url)) };
     },
   ],
 ];

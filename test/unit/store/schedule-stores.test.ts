@@ -11,7 +11,7 @@ import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js
 import { openEngine } from '../../../src/store/open.js';
 import { createPacingStore } from '../../../src/store/pacing-store.js';
 import { sleepingClock } from '../../support/clock.js';
-import { freshPostgresUrl } from '../../support/postgres.js';
+import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 
 // The tables through which replicas decide scheduled work once, each test with two replicas: two connections to
 // one database, as two bot processes have.
@@ -66,12 +66,13 @@ async function makeDigest(digests: ReturnType<typeof createDigestStore>, o: Part
 }
 
 async function postgresReplicas(): Promise<Replicas> {
-  const config = { databasePath: '', databaseUrl: await freshPostgresUrl() };
+  const config = { databasePath: '', databaseUrl: await borrowPostgresUrl() };
   const a = await openEngine(config);
   const b = await openEngine(config);
   cleanups.push(async () => {
     await a.close();
     await b.close();
+    giveBackPostgresUrl(config.databaseUrl);
   });
   const digests = createDigestStore(a);
   return { a, b, digest: (o = {}) => makeDigest(digests, o) };
