@@ -10,7 +10,8 @@
 // listens on a loopback port of its own, says `bench-probe listening on PORT` on stderr, and answers
 // GET /__probe/stats[?gc=1] and GET /__probe/timings there. It adds no node flag: the forced GC is reached through
 // V8's flag at run time, and bytes are counted with v8.GCProfiler (what each collection freed, plus what is in use).
-// BENCH_PROBE_HEAP_PROFILE (below) profiles where those bytes are allocated.
+// BENCH_PROBE_HEAP_PROFILE (below) profiles where those bytes are allocated; BENCH_PROBE_CPU_PROFILE where the CPU
+// time goes (Node 20 refuses `--cpu-prof` in NODE_OPTIONS, so the probe starts the same profiler itself).
 
 import { subscribe } from 'node:diagnostics_channel';
 import fs from 'node:fs';
@@ -28,6 +29,8 @@ if (served) start();
 function start() {
   const dir = process.env.BENCH_PROBE_HEAP_PROFILE;
   if (dir) profileAllocations(path.join(dir, `${path.basename(process.argv[1] ?? 'node')}.${process.pid}.heapprofile`));
+  const cpuDir = process.env.BENCH_PROBE_CPU_PROFILE;
+  if (cpuDir) profileCpu(path.join(cpuDir, `${path.basename(process.argv[1] ?? 'node')}.${process.pid}.cpuprofile`));
   const timings = { start: [], end: [] };
   if (process.env.BENCH_PROBE_TIMINGS === '1') {
     const started = new WeakMap();
@@ -128,6 +131,23 @@ function profileAllocations(file) {
   });
   process.on('exit', () => {
     session.post('HeapProfiler.stopSampling', (err, result) => {
+      if (!err) fs.writeFileSync(file, JSON.stringify(result.profile));
+    });
+  });
+}
+
+/**
+ * BENCH_PROBE_CPU_PROFILE=dir: what `--cpu-prof` does (a sample every `BENCH_PROBE_CPU_INTERVAL_US`, 1000 µs by
+ * default), started from inside, and writes <script>.<pid>.cpuprofile there on exit.
+ */
+function profileCpu(file) {
+  const session = new inspector.Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.setSamplingInterval', { interval: Number(process.env.BENCH_PROBE_CPU_INTERVAL_US ?? 1000) });
+  session.post('Profiler.start');
+  process.on('exit', () => {
+    session.post('Profiler.stop', (err, result) => {
       if (!err) fs.writeFileSync(file, JSON.stringify(result.profile));
     });
   });

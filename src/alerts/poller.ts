@@ -108,16 +108,13 @@ export function createPoller(deps: PollerDeps) {
   }
 
   async function deliver(
-    s: AlertSetting,
-    todos: Todo[],
-    mark: number,
-    heldIds: number[],
-    released: boolean,
+    setting: AlertSetting,
+    { todos, mark, heldIds, released }: { todos: Todo[]; mark: number; heldIds: number[]; released: boolean },
   ): Promise<PollOutcome> {
     const now = deps.now();
     let channel: string;
     try {
-      channel = await dmOf(s);
+      channel = await dmOf(setting);
     } catch (err) {
       return { kind: 'failed', error: `slack ${errorName(err)}` };
     }
@@ -125,8 +122,8 @@ export function createPoller(deps: PollerDeps) {
     await store.openDelivery(
       {
         runKey,
-        teamId: s.teamId,
-        userId: s.userId,
+        teamId: setting.teamId,
+        userId: setting.userId,
         channelId: channel,
         seenTodoId: mark,
         todoIds: heldIds,
@@ -138,8 +135,8 @@ export function createPoller(deps: PollerDeps) {
     let ts: string;
     try {
       ({ ts } = await deps.channels.run(channel, () =>
-        slack.post(channel, buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: s.tz }), {
-          person: personOf(s),
+        slack.post(channel, buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz }), {
+          person: personOf(setting),
           run: runKey,
         }),
       ));
@@ -203,13 +200,13 @@ export function createPoller(deps: PollerDeps) {
     if (quiet) {
       if (news.length > 0) {
         const now = deps.now();
-        await store.hold(
-          s.teamId,
-          s.userId,
-          news.map((t) => ({ todoId: t.id, todo: JSON.stringify(t) })),
-          mark,
+        await store.hold({
+          teamId: s.teamId,
+          userId: s.userId,
+          todos: news.map((t) => ({ todoId: t.id, todo: JSON.stringify(t) })),
+          seenTodoId: mark,
           now,
-        );
+        });
         return { kind: 'held', items: news.length };
       }
       if (mark > s.seenTodoId) await store.advance(s.teamId, s.userId, mark);
@@ -223,13 +220,12 @@ export function createPoller(deps: PollerDeps) {
       if (mark > s.seenTodoId) await store.advance(s.teamId, s.userId, mark);
       return { kind: 'idle' };
     }
-    return deliver(
-      s,
-      all,
+    return deliver(s, {
+      todos: all,
       mark,
-      waiting.map((t) => t.id),
-      waiting.length > 0 && news.length === 0,
-    );
+      heldIds: waiting.map((t) => t.id),
+      released: waiting.length > 0 && news.length === 0,
+    });
   }
 
   return {

@@ -8,12 +8,13 @@ import { type Body, truthy } from './fake-slack-wire.js';
 // call (`rec.message`, `rec.view`).
 
 export function callMethod(
-  w: FakeWorkspace,
-  method: string,
-  body: Body,
-  rec: Omit<FakeRecord, 'seq'>,
-  /** The function execution whose workflow token made the call, if one did. */
-  viaExecution?: string,
+  workspace: FakeWorkspace,
+  {
+    method,
+    body,
+    rec,
+    viaExecution,
+  }: { method: string; body: Body; rec: Omit<FakeRecord, 'seq'>; viaExecution?: string },
 ): Body {
   const ok = (extra: Body = {}) => ({ ok: true, ...extra });
   const err = (error: string) => ({ ok: false, error });
@@ -28,9 +29,9 @@ export function callMethod(
   switch (method) {
     case 'auth.test':
       return ok({
-        team_id: w.team.id,
-        user_id: w.bot.userId,
-        bot_id: w.bot.botId,
+        team_id: workspace.team.id,
+        user_id: workspace.bot.userId,
+        bot_id: workspace.bot.botId,
         team: 'Test',
         user: 'bot',
       });
@@ -41,14 +42,14 @@ export function callMethod(
       const bad = checkBlocks();
       if (bad) return bad;
       const ephemeral = method === 'chat.postEphemeral';
-      if (ephemeral && (typeof body.user !== 'string' || !w.users.has(body.user))) return err('user_not_found');
-      const refused = ephemeral ? undefined : w.refusedChannels.get(w.resolveChannel(body.channel));
+      if (ephemeral && (typeof body.user !== 'string' || !workspace.users.has(body.user))) return err('user_not_found');
+      const refused = ephemeral ? undefined : workspace.refusedChannels.get(workspace.resolveChannel(body.channel));
       if (refused) return err(refused);
       const meta = body.metadata === undefined || ephemeral ? null : parseMetadata(body.metadata);
       if (meta && 'error' in meta) return err(meta.error);
       const threadTs = !ephemeral && typeof body.thread_ts === 'string' && body.thread_ts ? body.thread_ts : null;
-      rec.message = w.addMessage({
-        channel: w.resolveChannel(body.channel),
+      rec.message = workspace.addMessage({
+        channel: workspace.resolveChannel(body.channel),
         text: String(body.text ?? ''),
         blocks: body.blocks as unknown[] | undefined,
         ...(threadTs ? { threadTs } : {}),
@@ -60,10 +61,10 @@ export function callMethod(
       });
       return ephemeral
         ? ok({ message_ts: rec.message.ts })
-        : ok({ channel: rec.message.channel, ts: rec.message.ts, message: w.apiMessage(rec.message, true) });
+        : ok({ channel: rec.message.channel, ts: rec.message.ts, message: workspace.apiMessage(rec.message, true) });
     }
     case 'chat.update': {
-      const m = w.findMessage(body);
+      const m = workspace.findMessage(body);
       if (!m) return err('message_not_found');
       if (m.user) return err('cant_update_message');
       const bad = checkBlocks();
@@ -81,17 +82,17 @@ export function callMethod(
     }
     case 'chat.getPermalink': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
-      const m = w.findMessage({ channel: body.channel, ts: body.message_ts });
+      const m = workspace.findMessage({ channel: body.channel, ts: body.message_ts });
       if (!m) return err('message_not_found');
       const thread = m.threadTs ? `?thread_ts=${m.threadTs}&cid=${m.channel}` : '';
       return ok({
         channel: m.channel,
-        permalink: `https://${w.team.domain}.slack.com/archives/${m.channel}/p${m.ts.replace('.', '')}${thread}`,
+        permalink: `https://${workspace.team.domain}.slack.com/archives/${m.channel}/p${m.ts.replace('.', '')}${thread}`,
       });
     }
     case 'chat.delete': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
-      const m = w.findMessage(body);
+      const m = workspace.findMessage(body);
       if (!m) return err('message_not_found');
       if (m.user) return err('cant_delete_message');
       m.deleted = true;
@@ -102,7 +103,7 @@ export function callMethod(
     case 'chat.unfurl': {
       // user_auth_message, user_auth_required, user_auth_url and user_auth_blocks only matter to a person who
       // has not authorised the app; they change nothing here.
-      const target = unfurlTargetOf(w, body);
+      const target = unfurlTargetOf(workspace, body);
       if ('error' in target) return err(target.error);
       const shown = 'message' in target ? target.message : target.draft;
       const checked = checkUnfurls(body.unfurls, shown.text);
@@ -116,16 +117,16 @@ export function callMethod(
     }
     case 'conversations.history': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
-      const channel = w.resolveChannel(body.channel);
+      const channel = workspace.resolveChannel(body.channel);
       // Replies in threads are not part of a channel's history (conversations.replies reads them).
-      const shown = [...w.messages.values()].filter(
+      const shown = [...workspace.messages.values()].filter(
         (m) => m.channel === channel && !m.deleted && !m.ephemeral && (!m.threadTs || m.threadTs === m.ts),
       );
       const page = historyPage(shown, body);
       if ('error' in page) return err(page.error);
       const withMetadata = truthy(body.include_all_metadata);
       return ok({
-        messages: page.messages.map((m) => w.apiMessage(m, withMetadata)),
+        messages: page.messages.map((m) => workspace.apiMessage(m, withMetadata)),
         has_more: page.has_more,
         pin_count: 0,
         ...(body.latest ? { latest: String(body.latest) } : {}),
@@ -134,10 +135,10 @@ export function callMethod(
     }
     case 'conversations.replies': {
       if (typeof body.channel !== 'string' || !body.channel) return err('channel_not_found');
-      const channel = w.resolveChannel(body.channel);
-      const parent = w.messages.get(`${channel}:${String(body.ts ?? '')}`);
+      const channel = workspace.resolveChannel(body.channel);
+      const parent = workspace.messages.get(`${channel}:${String(body.ts ?? '')}`);
       if (!parent || parent.deleted || parent.ephemeral) return err('thread_not_found');
-      const thread = [...w.messages.values()].filter(
+      const thread = [...workspace.messages.values()].filter(
         (m) => m.channel === channel && !m.deleted && m.threadTs === parent.ts,
       );
       const page = historyPage(thread, body);
@@ -146,7 +147,7 @@ export function callMethod(
       // The parent first, then its replies oldest first, as Slack answers.
       const replies = [...page.messages].reverse();
       return ok({
-        messages: [parent, ...replies].map((m) => w.apiMessage(m, withMetadata)),
+        messages: [parent, ...replies].map((m) => workspace.apiMessage(m, withMetadata)),
         has_more: page.has_more,
         response_metadata: { next_cursor: page.next_cursor },
       });
@@ -156,7 +157,7 @@ export function callMethod(
     case 'views.update':
     case 'views.publish': {
       if (method === 'views.open' || method === 'views.push') {
-        const t = w.takeTrigger(body.trigger_id);
+        const t = workspace.takeTrigger(body.trigger_id);
         if (t) {
           rec.violations.push(t);
           return err(t);
@@ -166,7 +167,7 @@ export function callMethod(
       if (!view || typeof view !== 'object') return err('invalid_arguments');
       // A home tab is published for one known person, and only a home view can be (its limit is 100 blocks).
       if (method === 'views.publish') {
-        if (typeof body.user_id !== 'string' || !w.users.has(body.user_id)) {
+        if (typeof body.user_id !== 'string' || !workspace.users.has(body.user_id)) {
           rec.violations.push('invalid `user_id`');
           return { ...err('invalid_arguments'), response_metadata: { messages: ['invalid `user_id`'] } };
         }
@@ -183,15 +184,15 @@ export function callMethod(
         rec.violations.push(...v);
         return err('invalid_arguments');
       }
-      const id = method === 'views.update' && typeof body.view_id === 'string' ? body.view_id : w.nextId('V');
+      const id = method === 'views.update' && typeof body.view_id === 'string' ? body.view_id : workspace.nextId('V');
       const stored = { ...view, id };
-      w.views.set(id, stored);
+      workspace.views.set(id, stored);
       rec.view = stored;
       return ok({ view: stored });
     }
     case 'functions.completeSuccess':
     case 'functions.completeError': {
-      const execution = w.functionExecutions.get(String(body.function_execution_id ?? ''));
+      const execution = workspace.functionExecutions.get(String(body.function_execution_id ?? ''));
       if (!execution) return err('function_execution_not_found');
       if (execution.ended !== null) return err('execution_not_in_running_state');
       if (method === 'functions.completeError') {
@@ -206,7 +207,7 @@ export function callMethod(
       return ok();
     }
     case 'users.info': {
-      const u = w.users.get(String(body.user ?? ''));
+      const u = workspace.users.get(String(body.user ?? ''));
       if (!u) return err('user_not_found');
       return ok({
         user: {
@@ -222,15 +223,15 @@ export function callMethod(
     }
     case 'conversations.open': {
       const user = String(body.users ?? '').split(',')[0] ?? '';
-      if (!w.users.has(user)) return err('user_not_found');
-      return ok({ channel: { id: w.dmFor(user) } });
+      if (!workspace.users.has(user)) return err('user_not_found');
+      return ok({ channel: { id: workspace.dmFor(user) } });
     }
     case 'files.getUploadURLExternal': {
       const length = Number(body.length);
       if (typeof body.filename !== 'string' || !Number.isFinite(length) || length <= 0) return err('invalid_arguments');
-      const id = w.nextId('F');
-      w.files.set(id, { id, filename: body.filename, content: null });
-      return ok({ upload_url: `${w.baseUrl}/upload/${id}`, file_id: id });
+      const id = workspace.nextId('F');
+      workspace.files.set(id, { id, filename: body.filename, content: null });
+      return ok({ upload_url: `${workspace.baseUrl}/upload/${id}`, file_id: id });
     }
     case 'files.completeUploadExternal': {
       let list = body.files;
@@ -238,15 +239,15 @@ export function callMethod(
       if (!Array.isArray(list) || list.length === 0) return err('invalid_arguments');
       const done: { id: string; name: string; content: string }[] = [];
       for (const f of list as { id: string; title?: string }[]) {
-        const file = w.files.get(f.id);
+        const file = workspace.files.get(f.id);
         if (!file || file.content === null) return err('file_not_found');
         file.title = f.title ?? file.filename;
         done.push({ id: file.id, name: file.filename, content: file.content });
       }
       const channel = typeof body.channel_id === 'string' ? body.channel_id : null;
       if (channel) {
-        rec.message = w.addMessage({
-          channel: w.resolveChannel(channel),
+        rec.message = workspace.addMessage({
+          channel: workspace.resolveChannel(channel),
           text: String(body.initial_comment ?? ''),
           ephemeral: false,
           visibleTo: null,

@@ -53,6 +53,10 @@ export interface FakeSlackOptions {
   now?: () => Date;
   /** An app-level token (`xapp-…`): apps.connections.open then hands out a Socket Mode connection. */
   appToken?: string;
+  /** The workspace (default: T0TEST, test-team). */
+  team?: { id: string; domain: string };
+  /** The bot's own ids (default: U0BOT, B0BOT, A0APP). */
+  bot?: { userId: string; botId: string; appId: string };
 }
 
 export interface FakeRecord {
@@ -95,17 +99,20 @@ export class FakeWorkspace extends EventEmitter {
   /** The port the server listens on, once started. */
   port = 0;
 
+  readonly team: { id: string; domain: string };
+  readonly bot: { userId: string; botId: string; appId: string };
+
   constructor(
     readonly botToken: string,
     users: FakeUser[],
-    readonly team = { id: 'T0TEST', domain: 'test-team' },
-    readonly bot = { userId: 'U0BOT', botId: 'B0BOT', appId: 'A0APP' },
-    o: FakeSlackOptions = {},
+    options: FakeSlackOptions = {},
   ) {
     super();
     this.setMaxListeners(0);
     this.users = new Map(users.map((u) => [u.id, u]));
-    this.now = o.now ?? (() => new Date());
+    this.team = options.team ?? { id: 'T0TEST', domain: 'test-team' };
+    this.bot = options.bot ?? { userId: 'U0BOT', botId: 'B0BOT', appId: 'A0APP' };
+    this.now = options.now ?? (() => new Date());
   }
 
   get baseUrl(): string {

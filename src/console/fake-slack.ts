@@ -40,15 +40,9 @@ export class FakeSlack extends FakeWorkspace {
   }
   private refusedAppToken = false;
 
-  constructor(
-    botToken: string,
-    users: FakeUser[],
-    team = { id: 'T0TEST', domain: 'test-team' },
-    bot = { userId: 'U0BOT', botId: 'B0BOT', appId: 'A0APP' },
-    o: FakeSlackOptions = {},
-  ) {
-    super(botToken, users, team, bot, o);
-    this.appToken = o.appToken ?? null;
+  constructor(botToken: string, users: FakeUser[], options: FakeSlackOptions = {}) {
+    super(botToken, users, options);
+    this.appToken = options.appToken ?? null;
   }
 
   /** The value for SLACK_API_URL. */
@@ -215,14 +209,14 @@ export class FakeSlack extends FakeWorkspace {
         this.appToken && token === this.appToken && !this.refusedAppToken
           ? { ok: true, url: `ws://127.0.0.1:${this.port}/socket/${this.nextId('S')}` }
           : { ok: false, error: token === this.botToken ? 'not_allowed_token_type' : 'invalid_auth' };
-    } else if (token === this.botToken) response = callMethod(this, method, body, rec);
+    } else if (token === this.botToken) response = callMethod(this, { method, body, rec });
     else if (this.workflowTokens.has(token)) {
       const execution = this.functionExecutions.get(this.workflowTokens.get(token) as string);
       // Slack revokes a workflow token once its step has completed.
       if (execution) rec.viaExecution = execution.id;
       response =
         execution && execution.ended === null
-          ? callMethod(this, method, body, rec, execution.id)
+          ? callMethod(this, { method, body, rec, viaExecution: execution.id })
           : { ok: false, error: 'token_revoked' };
     } else response = { ok: false, error: 'invalid_auth' };
     rec.ok = response.ok === true;
@@ -237,5 +231,5 @@ export async function startFakeSlack(
   users: FakeUser[],
   o: FakeSlackOptions = {},
 ): Promise<FakeSlack> {
-  return new FakeSlack(botToken, users, undefined, undefined, o).start();
+  return new FakeSlack(botToken, users, o).start();
 }

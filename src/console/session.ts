@@ -486,7 +486,12 @@ export function createSession(d: SessionDeps): Session {
         const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
         // Slack asks the bot about links of its unfurl domain only; the bot may also leave one unpreviewed.
         const server = d.linkHost ? links.filter((l) => hostOf(l) === d.linkHost) : links;
-        const { message, it } = await d.slack.postMessage(person(), d.channel, text, links, server);
+        const { message, it } = await d.slack.postMessage(person(), {
+          channel: d.channel,
+          text,
+          urls: links,
+          unfurled: server,
+        });
         if (server.length > 0) await settle(it, { mayNotAnswer: true });
         // The person's own message is what they typed: shown back with any token in it masked.
         d.write(maskTokens(describe(d.fake.messages.get(message.key) ?? message)));

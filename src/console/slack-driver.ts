@@ -328,10 +328,12 @@ export class SlackDriver {
    */
   async postMessage(
     user: SlackPerson,
-    channel: string,
-    text: string,
-    urls: readonly string[],
-    unfurled: readonly string[] = urls,
+    {
+      channel,
+      text,
+      urls,
+      unfurled = urls,
+    }: { channel: string; text: string; urls: readonly string[]; unfurled?: readonly string[] },
   ): Promise<{ message: FakeMessage; it: Interaction }> {
     const fake = this.o.fake;
     const written = urls.reduce((t, u) => t.split(u).join(`<${u}>`), text);
@@ -359,12 +361,15 @@ export class SlackDriver {
    */
   writeMessage(
     user: SlackPerson,
-    channel: string,
-    text: string,
-    o: { files?: readonly string[]; threadTs?: string } = {},
+    {
+      channel,
+      text,
+      files: fileNames = [],
+      threadTs,
+    }: { channel: string; text: string; files?: readonly string[]; threadTs?: string },
   ): FakeMessage {
     const fake = this.o.fake;
-    const files = (o.files ?? []).map((name) => ({ id: fake.nextId('F'), name, content: '' }));
+    const files = fileNames.map((name) => ({ id: fake.nextId('F'), name, content: '' }));
     return fake.addMessage({
       channel,
       text,
@@ -373,7 +378,7 @@ export class SlackDriver {
       source: 'person',
       user: user.id,
       ...(files.length ? { files } : {}),
-      ...(o.threadTs ? { threadTs: o.threadTs } : {}),
+      ...(threadTs ? { threadTs } : {}),
     });
   }
 
@@ -403,7 +408,7 @@ export class SlackDriver {
 
   /** A person's message of these links alone, posted: the message, and the link_shared event. */
   shareLinks(user: SlackPerson, channel: string, urls: string[]): Promise<{ message: FakeMessage; it: Interaction }> {
-    return this.postMessage(user, channel, urls.join(' '), urls);
+    return this.postMessage(user, { channel, text: urls.join(' '), urls });
   }
 
   /**

@@ -78,28 +78,34 @@ function nearestWeekday(y: number, m: number, target: number): number {
   return target;
 }
 
-function dayMatches(field: (number | string)[], y: number, m: number, d: number): boolean {
+function dayMatches(
+  field: (number | string)[],
+  { year, month, day }: { year: number; month: number; day: number },
+): boolean {
   for (const v of field) {
-    if (v === d) return true;
+    if (v === day) return true;
     if (typeof v !== 'string') continue;
-    if (v === 'L' && d === lastDay(y, m)) return true;
+    if (v === 'L' && day === lastDay(year, month)) return true;
     const w = /^(\d{1,2}|L)W$/.exec(v);
-    if (w && nearestWeekday(y, m, w[1] === 'L' ? lastDay(y, m) : Number(w[1])) === d) return true;
+    if (w && nearestWeekday(year, month, w[1] === 'L' ? lastDay(year, month) : Number(w[1])) === day) return true;
     const off = /^L-(\d{1,2})$/.exec(v);
-    if (off && lastDay(y, m) - Number(off[1]) === d) return true;
+    if (off && lastDay(year, month) - Number(off[1]) === day) return true;
   }
   return false;
 }
 
-function weekdayMatches(field: (number | string)[], y: number, m: number, d: number): boolean {
-  const wd = weekdayOf(y, m, d);
+function weekdayMatches(
+  field: (number | string)[],
+  { year, month, day }: { year: number; month: number; day: number },
+): boolean {
+  const wd = weekdayOf(year, month, day);
   for (const v of field) {
     if (v === wd) return true;
     if (typeof v !== 'string') continue;
     const nth = /^([0-7])#([1-5])$/.exec(v);
-    if (nth && Number(nth[1]) % 7 === wd && Math.floor((d - 1) / 7) + 1 === Number(nth[2])) return true;
+    if (nth && Number(nth[1]) % 7 === wd && Math.floor((day - 1) / 7) + 1 === Number(nth[2])) return true;
     const last = /^([0-7])L$/i.exec(v);
-    if (last && Number(last[1]) % 7 === wd && d + 7 > lastDay(y, m)) return true;
+    if (last && Number(last[1]) % 7 === wd && day + 7 > lastDay(year, month)) return true;
   }
   return false;
 }
@@ -172,8 +178,8 @@ function matches(f: Fields, l: Local): boolean {
     f.minutes.includes(l.minute) &&
     f.hours.includes(l.hour) &&
     f.months.includes(l.month) &&
-    dayMatches(f.days, l.year, l.month, l.day) &&
-    weekdayMatches(f.weekdays, l.year, l.month, l.day)
+    dayMatches(f.days, l) &&
+    weekdayMatches(f.weekdays, l)
   );
 }
 
@@ -201,7 +207,12 @@ function searchNextRun(expression: string, zone: string, after: Date): Date | nu
     const y = day.getUTCFullYear();
     const m = day.getUTCMonth() + 1;
     const d = day.getUTCDate();
-    if (!f.months.includes(m) || !dayMatches(f.days, y, m, d) || !weekdayMatches(f.weekdays, y, m, d)) continue;
+    if (
+      !f.months.includes(m) ||
+      !dayMatches(f.days, { year: y, month: m, day: d }) ||
+      !weekdayMatches(f.weekdays, { year: y, month: m, day: d })
+    )
+      continue;
     for (const hour of f.hours) {
       for (const minute of f.minutes) {
         const t = instantOf({ year: y, month: m, day: d, hour, minute }, zone);

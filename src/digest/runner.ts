@@ -271,7 +271,11 @@ export function createRunner(deps: RunnerDeps) {
     const waitUntil = deps.clock.now() + deps.leaseMs + 5000;
     for (;;) {
       const now = deps.now();
-      const claimed = await deps.leases.claim(id, deps.replica, now, new Date(now.getTime() + deps.leaseMs));
+      const claimed = await deps.leases.claim(id, {
+        owner: deps.replica,
+        now,
+        until: new Date(now.getTime() + deps.leaseMs),
+      });
       if (claimed) return claimed;
       if (!(await store.get(id))) return 'gone';
       if (reason !== 'manual' || deps.clock.now() >= waitUntil) return 'held';

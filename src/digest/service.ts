@@ -207,7 +207,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       let digest: Digest;
       let created = false;
       if (same) {
-        digest = (await store.reschedule(same.id, cron.value, zone.value, nextRunAt)) as Digest;
+        digest = (await store.reschedule(same.id, { cron: cron.value, tz: zone.value, nextRunAt })) as Digest;
       } else {
         digest = await store.create({ ...fields, nextRunAt, cursor: { at: now.toISOString(), keys: [] } });
         created = true;
@@ -238,7 +238,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       }
       if (cron.value !== current.cron || zone.value !== current.tz) {
         const nextRunAt = current.active ? nextRunAfter(cron.value, zone.value, o.now()) : null;
-        d = await store.reschedule(id, cron.value, zone.value, nextRunAt);
+        d = await store.reschedule(id, { cron: cron.value, tz: zone.value, nextRunAt });
         if (d) scheduler.arm(d);
       }
       return d;
@@ -283,7 +283,12 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       return out;
     },
     async resumeOwner(teamId, userId) {
-      const resumed = await store.resumeOwner(teamId, userId, ['token'], (d) => nextRunAfter(d.cron, d.tz, o.now()));
+      const resumed = await store.resumeOwner({
+        teamId,
+        ownerId: userId,
+        reasons: ['token'],
+        nextRunAt: (d) => nextRunAfter(d.cron, d.tz, o.now()),
+      });
       for (const d of resumed) scheduler.arm(d);
       if (resumed.length > 0) {
         try {

@@ -62,13 +62,18 @@ function pageOfLink(url: string | undefined): number | null {
 
 /** Reads X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, falling back on `Link` for next/prev. */
 export function toPage<T>(items: T[], headers: HeaderBag): Page<T> {
-  const links = parseLinkHeader(header(headers, 'link'));
+  // The Link header is read only when an X- header does not say (GitLab sends both on every list answer).
+  let links: Record<string, string> | undefined;
+  const linked = (rel: 'next' | 'prev') => {
+    links ??= parseLinkHeader(header(headers, 'link'));
+    return pageOfLink(links[rel]);
+  };
   return {
     items,
     page: positiveInt(header(headers, 'x-page')),
     perPage: positiveInt(header(headers, 'x-per-page')),
-    nextPage: positiveInt(header(headers, 'x-next-page')) ?? pageOfLink(links.next),
-    prevPage: positiveInt(header(headers, 'x-prev-page')) ?? pageOfLink(links.prev),
+    nextPage: positiveInt(header(headers, 'x-next-page')) ?? linked('next'),
+    prevPage: positiveInt(header(headers, 'x-prev-page')) ?? linked('prev'),
     total: positiveInt(header(headers, 'x-total')),
     totalPages: positiveInt(header(headers, 'x-total-pages')),
   };

@@ -216,7 +216,12 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
   const words = readWords(chosen.rest, chosen.choices, hit.noun, slash);
   if (!('positionals' in words)) return words;
 
-  const entry = pickEntry(chosen.choices, chosen.verbGiven, words.given, words.positionals, context);
+  const entry = pickEntry(chosen.choices, {
+    verbGiven: chosen.verbGiven,
+    given: words.given,
+    positionals: words.positionals,
+    context,
+  });
   const at: ProblemContext = { entry, slash };
   const read = readFlags(entry, words.given, context);
   if (!read.ok) return read;
@@ -253,10 +258,12 @@ function parseAfterNoun(hit: NounHit, tokens: Token[], context: Context): ParseR
 /** Which of several entries the words mean: by a selecting flag after a verb, or list vs show after a noun. */
 function pickEntry(
   choices: Entry[],
-  verbGiven: boolean,
-  given: Map<string, GivenFlag>,
-  positionals: Token[],
-  context: Context,
+  {
+    verbGiven,
+    given,
+    positionals,
+    context,
+  }: { verbGiven: boolean; given: Map<string, GivenFlag>; positionals: Token[]; context: Context },
 ): Entry {
   const [list, show] = choices as [Entry, ...Entry[]];
   if (show === undefined) return list;

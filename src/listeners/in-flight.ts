@@ -57,10 +57,12 @@ function runningOf(args: AnyMiddlewareArgs & { client: WebClient }): Running {
 }
 
 export function createInFlight(): InFlight {
-  const running = new Set<Running>();
+  // What each request is (who, where, its response_url) is worked out only for a shutdown that names them: the
+  // entry is made before every ack and is almost always dropped unread.
+  const running = new Set<AnyMiddlewareArgs & { client: WebClient }>();
   let idle: (() => void)[] = [];
 
-  const finished = (entry: Running) => {
+  const finished = (entry: AnyMiddlewareArgs & { client: WebClient }) => {
     running.delete(entry);
     if (running.size > 0) return;
     for (const wake of idle) wake();
@@ -69,12 +71,11 @@ export function createInFlight(): InFlight {
 
   return {
     async middleware(args) {
-      const entry = runningOf(args);
-      running.add(entry);
+      running.add(args);
       try {
         await args.next();
       } finally {
-        finished(entry);
+        finished(args);
       }
     },
     get size() {
@@ -91,7 +92,7 @@ export function createInFlight(): InFlight {
         ]);
         clearTimeout(timer);
       }
-      return [...running];
+      return [...running].map(runningOf);
     },
   };
 }

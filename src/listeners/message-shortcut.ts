@@ -72,19 +72,16 @@ export function registerMessageShortcut(app: App, options: MessageShortcutOption
     // Not connected: the Connect prompt (by the error middleware), before anything is asked of Slack.
     await ctx.session.token();
     const threadTs = typeof message.thread_ts === 'string' && message.thread_ts ? message.thread_ts : message.ts;
-    const view = await openIssueFromMessage(
-      ctx,
-      options.platform,
-      options.issues,
-      {
+    const view = await openIssueFromMessage(ctx, options.platform, options.issues, {
+      message: {
         text: typeof message.text === 'string' ? message.text : '',
         files: filesOf(message),
         permalink: await permalinkOf(client, channelId, message.ts, logger),
         threadTs,
         responseUrl: typeof shortcut.response_url === 'string' ? shortcut.response_url : null,
       },
-      (id) => slackNameOf(client, id),
-    );
+      slackName: (id) => slackNameOf(client, id),
+    });
     const delivery = { client, respond: undefined, userId: actor.userId, channelId, triggerId: shortcut.trigger_id };
     await deliver(delivery, { kind: 'modal', view });
   });

@@ -11,26 +11,44 @@ const FORM = 'application/x-www-form-urlencoded';
 const id = z.string().min(1);
 const withId = z.looseObject({ id });
 
+// Commands and interactions come with every person's request, before its ack: they are checked field by field
+// (the same rules zod's looseObject would apply, without its copy of every field). Events keep the schema below.
+
+type Fields = Record<string, unknown>;
+const isObject = (v: unknown): v is Fields => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isId = (v: unknown) => typeof v === 'string' && v.length >= 1;
+const isOptionalString = (v: unknown) => v === undefined || typeof v === 'string';
+const hasId = (v: unknown) => isObject(v) && isId(v.id);
+const isOptionalObject = (v: unknown) => v === undefined || isObject(v);
+const COMMAND_NAME = /^\/\S+$/;
+
 /** A slash command: a form whose fields are single strings. */
-const command = z.looseObject({
-  command: z.string().regex(/^\/\S+$/),
-  user_id: id,
-  team_id: z.string().optional(),
-  channel_id: z.string().optional(),
-  text: z.string().optional(),
-});
+function isCommand(fields: Fields): boolean {
+  return (
+    typeof fields.command === 'string' &&
+    COMMAND_NAME.test(fields.command) &&
+    isId(fields.user_id) &&
+    isOptionalString(fields.team_id) &&
+    isOptionalString(fields.channel_id) &&
+    isOptionalString(fields.text)
+  );
+}
 
 /** An interaction's `payload`: buttons, modals, shortcuts, option lists. */
-const interaction = z.looseObject({
-  type: id,
-  user: withId,
-  team: withId.nullable().optional(),
-  channel: withId.optional(),
-  actions: z.array(z.looseObject({})).optional(),
-  view: z.looseObject({}).optional(),
-  message: z.looseObject({}).optional(),
-  container: z.looseObject({}).optional(),
-});
+function isInteraction(payload: unknown): boolean {
+  if (!isObject(payload)) return false;
+  const { team, channel, actions } = payload;
+  return (
+    isId(payload.type) &&
+    hasId(payload.user) &&
+    (team === undefined || team === null || hasId(team)) &&
+    (channel === undefined || hasId(channel)) &&
+    (actions === undefined || (Array.isArray(actions) && actions.every(isObject))) &&
+    isOptionalObject(payload.view) &&
+    isOptionalObject(payload.message) &&
+    isOptionalObject(payload.container)
+  );
+}
 
 /** The Events API's three bodies. */
 const eventsApi = z.discriminatedUnion('type', [
@@ -68,9 +86,9 @@ export function bodyProblem(contentType: string | undefined, raw: string): strin
       if (typeof fields.payload !== 'string') return 'more than one payload';
       const payload = parseJson(fields.payload);
       if (!payload.ok) return 'a payload that is not JSON';
-      return interaction.safeParse(payload.value).success ? null : 'a payload that is not an interaction';
+      return isInteraction(payload.value) ? null : 'a payload that is not an interaction';
     }
-    return command.safeParse(fields).success ? null : 'a form that is neither a command nor an interaction';
+    return isCommand(fields) ? null : 'a form that is neither a command nor an interaction';
   }
   const body = parseJson(raw);
   if (!body.ok) return 'a body that is not JSON';

@@ -42,6 +42,15 @@ export function createStepSlack(client: WebClient): StepSlack {
       });
       return { channel: String(res.channel ?? ''), ts: String(res.ts ?? '') };
     },
+    async tell(userId, m) {
+      await client.chat.postMessage({
+        channel: userId,
+        text: m.text,
+        ...(m.blocks ? { blocks: m.blocks } : {}),
+        unfurl_links: false,
+        unfurl_media: false,
+      });
+    },
     async redraw(dm, m) {
       await client.chat.update({
         channel: dm.channel,

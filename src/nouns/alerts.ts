@@ -33,9 +33,14 @@ export const alerts = n.define({
         cmd.flags.actions && cmd.flags.actions.length > 0 ? [...new Set(cmd.flags.actions)] : [...ALERT_ACTIONS];
       const tz = await s.timeZoneOf(ctx.actor.userId);
       const { setting, wasOn } = await ops.enable(ctx, { actions, quiet, tz });
-      const notice = wasOn ? done('edit', ctx.actor.userId, 'todo alerts') : undefined;
+      const notice = wasOn ? done('edit', { actorId: ctx.actor.userId, detail: 'todo alerts' }) : undefined;
       return ephemeral(
-        buildAlertSetting(setting, { now: ctx.now, slashCommand: s.slashCommand, ...(notice ? { notice } : {}) }),
+        buildAlertSetting(setting, {
+          now: ctx.now,
+          timeZone: tz,
+          slashCommand: s.slashCommand,
+          ...(notice ? { notice } : {}),
+        }),
       );
     },
     async 'notify.off'(_cmd, ctx, s, ops) {
@@ -46,7 +51,8 @@ export const alerts = n.define({
       );
     },
     async 'notify.show'(_cmd, ctx, s, ops) {
-      return ephemeral(buildAlertSetting(await ops.get(ctx), { now: ctx.now, slashCommand: s.slashCommand }));
+      const timeZone = await s.timeZoneOf(ctx.actor.userId);
+      return ephemeral(buildAlertSetting(await ops.get(ctx), { now: ctx.now, timeZone, slashCommand: s.slashCommand }));
     },
   },
   buttons: [
@@ -60,7 +66,7 @@ export const alerts = n.define({
         if (!(err instanceof RefusedError) || err.refusal.status !== 404) throw err;
       }
       const notice = marked
-        ? done('done', ctx.actor.userId, todoSubject(marked, { serverUrl: s.serverUrl }))
+        ? done('done', { actorId: ctx.actor.userId, detail: todoSubject(marked, { serverUrl: s.serverUrl }) })
         : stale(TODO_ALREADY_DONE);
       const { todos, gone } = await ops.current(ctx, ids, marked ? [marked] : []);
       return {

@@ -57,12 +57,14 @@ export const awards = awardNoun.define({
       if (!isKnownAwardEmoji(name)) throw new InvalidInputError(unknownEmojiText(name, closestAwardEmoji(name)));
       const target = await targetOf(ctx, platform, command);
       const outcome = await ops.award(ctx, target, name);
-      return ephemeral(buildAwarded(outcome, name, target, platform.serverUrl));
+      return ephemeral(buildAwarded(outcome, { name, target, serverUrl: platform.serverUrl }));
     },
     async 'award.remove'(command, ctx, platform, ops) {
       const target = await targetOf(ctx, platform, command);
       await ops.remove(ctx, target, command.args.awardId);
-      return ephemeral(buildUnawarded(command.args.awardId, target, ctx.actor.userId, platform.serverUrl));
+      return ephemeral(
+        buildUnawarded(command.args.awardId, { target, actorId: ctx.actor.userId, serverUrl: platform.serverUrl }),
+      );
     },
   },
 });

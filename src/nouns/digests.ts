@@ -133,7 +133,7 @@ const manage = (action: Exclude<DigestAction, 'remove'>) =>
       });
     const result = await ops.manage(ctx, value.d, action);
     const notice = result.changed
-      ? done(action, ctx.actor.userId, label(value.d))
+      ? done(action, { actorId: ctx.actor.userId, detail: label(value.d) })
       : stale(`Digest #${value.d} is already ${action === 'pause' ? 'paused' : 'running'}.`);
     return redraw({ where: value.w, ctx, platform, ops, id: value.d, digest: result.digest, notice });
   });
@@ -186,7 +186,7 @@ export const digests = digestNoun.define({
           platform,
           ops,
           digest,
-          notice: done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id)),
+          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
         }),
       );
     },
@@ -211,7 +211,7 @@ export const digests = digestNoun.define({
           platform,
           ops,
           digest,
-          notice: done(created ? 'create' : 'edit', ctx.actor.userId, label(digest.id)),
+          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
         }),
       );
     },
@@ -234,20 +234,26 @@ export const digests = digestNoun.define({
         ...(targetType !== undefined ? { targetType: anyAsNone(targetType) } : {}),
       });
       return ephemeral(
-        await digestCard({ ctx, platform, ops, digest, notice: done('edit', ctx.actor.userId, label(digest.id)) }),
+        await digestCard({
+          ctx,
+          platform,
+          ops,
+          digest,
+          notice: done('edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
+        }),
       );
     },
     async 'digest.pause'(command, ctx, platform, ops) {
       const result = await ops.manage(ctx, command.args.id, 'pause');
       const notice = result.changed
-        ? done('pause', ctx.actor.userId, label(command.args.id))
+        ? done('pause', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stale(`Digest #${command.args.id} is already paused.`);
       return ephemeral(await digestCard({ ctx, platform, ops, digest: result.digest, notice }));
     },
     async 'digest.resume'(command, ctx, platform, ops) {
       const result = await ops.manage(ctx, command.args.id, 'resume');
       const notice = result.changed
-        ? done('resume', ctx.actor.userId, label(command.args.id))
+        ? done('resume', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stale(`Digest #${command.args.id} is already running.`);
       return ephemeral(await digestCard({ ctx, platform, ops, digest: result.digest, notice }));
     },
@@ -288,11 +294,10 @@ export const digests = digestNoun.define({
       await ops.checkRun(ctx, digest);
       const outcome = await ops.run(digest.id);
       const after = (await ops.get(digest.id)) ?? digest;
-      const notice = done(
-        'digest-run',
-        ctx.actor.userId,
-        runDetail(outcome, await platform.timeZoneOf(ctx.actor.userId)),
-      );
+      const notice = done('digest-run', {
+        actorId: ctx.actor.userId,
+        detail: runDetail(outcome, await platform.timeZoneOf(ctx.actor.userId)),
+      });
       return redraw({ where: value.w, ctx, platform, ops, id: value.d, digest: after, notice });
     }),
     digestNoun.on(DigestButtons.remove, async (value, ctx, platform, ops): Promise<Reply> => {
@@ -316,7 +321,7 @@ export const digests = digestNoun.define({
           ops,
           id: digest.id,
           digest: null,
-          notice: done('remove', ctx.actor.userId, label(digest.id)),
+          notice: done('remove', { actorId: ctx.actor.userId, detail: label(digest.id) }),
         });
       }
       const removed = buildDigestRemoved(digest, ctx.actor.userId);
@@ -326,7 +331,7 @@ export const digests = digestNoun.define({
       const digest = await ops.get(value.d);
       const changed = await ops.todoDone(ctx, digest, value.t);
       const notice = changed
-        ? done('done', ctx.actor.userId, `todo #${value.t}`)
+        ? done('done', { actorId: ctx.actor.userId, detail: `todo #${value.t}` })
         : stale(`Todo #${value.t} is already done.`);
       return todosRedraw({ ctx, platform, ops, digest, notice });
     }),
@@ -338,7 +343,7 @@ export const digests = digestNoun.define({
         platform,
         ops,
         digest,
-        notice: done('alldone', ctx.actor.userId, digest ? digestSubject(digest) : undefined),
+        notice: done('alldone', { actorId: ctx.actor.userId, detail: digest ? digestSubject(digest) : undefined }),
       });
     }),
   ],

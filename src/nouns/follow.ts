@@ -23,10 +23,12 @@ export interface Followed {
 /** The answer to a command whose card follows `what` (a plain answer when there is nothing left to follow). */
 export async function answerFollowing(
   ctx: CommandContext,
-  follows: FollowService | undefined,
-  what: Followed,
-  card: SlackMessage,
-  share: boolean,
+  {
+    follows,
+    what,
+    card,
+    share,
+  }: { follows: FollowService | undefined; what: Followed; card: SlackMessage; share: boolean },
 ): Promise<Reply> {
   if (!follows || DONE_STATUSES.has(what.status)) return { kind: 'message', message: card, inChannel: share };
   let note: string | null = null;
@@ -54,10 +56,12 @@ export async function answerFollowing(
  */
 export async function followClicked(
   ctx: ButtonContext,
-  follows: FollowService | undefined,
-  what: Followed,
-  card: SlackMessage,
-  inList: boolean,
+  {
+    follows,
+    what,
+    card,
+    inList,
+  }: { follows: FollowService | undefined; what: Followed; card: SlackMessage; inList: boolean },
 ): Promise<Reply> {
   const update: Reply = { kind: 'update', message: card };
   if (!follows || inList || ctx.surface !== 'message' || !ctx.message || DONE_STATUSES.has(what.status)) return update;

@@ -71,8 +71,7 @@ export async function openIssueFromMessage(
   ctx: RequestContext,
   platform: Platform,
   ops: IssueOperations,
-  message: ShortcutMessage,
-  slackName: (userId: string) => Promise<string | null>,
+  { message, slackName }: { message: ShortcutMessage; slackName: (userId: string) => Promise<string | null> },
 ): Promise<ModalView> {
   // Not connected: the Connect prompt, and no form.
   await ctx.session.token();
@@ -146,7 +145,10 @@ export async function submitIssueFromMessage(
       return {
         kind: 'thread',
         threadTs: value.th,
-        message: buildIssueCreatedFromMessage(project, issue, ctx.actor.userId, platform.serverUrl),
+        message: buildIssueCreatedFromMessage(project, issue, {
+          actorId: ctx.actor.userId,
+          serverUrl: platform.serverUrl,
+        }),
       };
     },
   };

@@ -168,7 +168,7 @@ async function changeState({
     ops,
     project,
     iid,
-    notice: done(event, ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    notice: done(event, { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` }),
     known: issue,
   });
 }
@@ -201,7 +201,7 @@ async function subscription({
     });
   }
   const action = subscribe ? 'subscribe' : 'unsubscribe';
-  const notice = done(action, ctx.actor.userId, `issue ${issueRef(project, iid)}`);
+  const notice = done(action, { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` });
   return cardAfterWrite({ ctx, platform, ops, project, iid, notice, known: result.value });
 }
 
@@ -227,7 +227,7 @@ async function addTodo({
     ops,
     project,
     iid,
-    notice: done('todo', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    notice: done('todo', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` }),
     known: target,
   });
 }
@@ -256,8 +256,8 @@ async function thumbsUp({
     const issue = await ops.withTimeStats(ctx, project, iid);
     const given = await ops.ownThumbsUp(ctx, project, iid);
     if (given !== null) {
-      await ops.takeBackThumbsUp(ctx, project, iid, given);
-      const notice = done('unthumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
+      await ops.takeBackThumbsUp(ctx, project, { iid, awardId: given });
+      const notice = done('unthumbsup', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` });
       return issueCard({
         ctx,
         platform,
@@ -278,7 +278,7 @@ async function thumbsUp({
     ops,
     project,
     iid,
-    notice: done('thumbsup', ctx.actor.userId, `issue ${issueRef(project, iid)}`),
+    notice: done('thumbsup', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` }),
   });
 }
 
@@ -299,12 +299,12 @@ async function trackTime({
 }): Promise<Reply> {
   const project = await platform.resolveProject(ctx, command.target.project);
   const iid = command.target.iid;
-  const stats = await ops.time(ctx, project, iid, action, duration);
+  const stats = await ops.time(ctx, project, { iid, action, duration });
   const detail = duration ? `${duration} on issue ${issueRef(project, iid)}` : `issue ${issueRef(project, iid)}`;
   return ephemeral(
     buildIssueTime(project, iid, stats, {
       serverUrl: platform.serverUrl,
-      notice: done(action, ctx.actor.userId, detail),
+      notice: done(action, { actorId: ctx.actor.userId, detail }),
     }),
   );
 }
@@ -443,7 +443,7 @@ export const issues = issueNoun.define({
         ...(flags.resolveMr !== undefined ? { merge_request_to_resolve_discussions_of: flags.resolveMr } : {}),
         ...(flags.discussion ? { discussion_to_resolve: flags.discussion } : {}),
       });
-      const notice = done('create', ctx.actor.userId, `issue ${issueRef(project, issue.iid)}`);
+      const notice = done('create', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, issue.iid)}` });
       return ephemeral(
         await issueCard({
           ctx,
@@ -472,7 +472,7 @@ export const issues = issueNoun.define({
         ...(flags.confidential !== undefined ? { confidential: flags.confidential } : {}),
         ...(flags.updatedAt ? { updated_at: flags.updatedAt } : {}),
       });
-      const notice = done('edit', ctx.actor.userId, `issue ${issueRef(project, iid)}`);
+      const notice = done('edit', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, iid)}` });
       return ephemeral(await cardAfterWrite({ ctx, platform, ops, project, iid, notice, known: changed }));
     },
 
@@ -496,12 +496,12 @@ export const issues = issueNoun.define({
     async 'issue.move'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const iid = command.target.iid;
-      const to = await ops.moveTarget(ctx, project, iid, keyOf(command.args.toProject));
+      const to = await ops.moveTarget(ctx, project, { iid, to: keyOf(command.args.toProject) });
       const answer = await ops.move(ctx, project, iid, to);
       const newRef = issueRef(to.project, answer.iid);
       const url = issueUrl(platform.serverUrl, to.project, answer);
       const detail = md`from ${issueRef(project, iid)} to ${linked(url, newRef)}`;
-      const notice = done('move', ctx.actor.userId, detail);
+      const notice = done('move', { actorId: ctx.actor.userId, detail });
       return ephemeral(
         await cardAfterWrite({ ctx, platform, ops, project: to.project, iid: answer.iid, notice, known: answer }),
       );
@@ -548,7 +548,10 @@ export const issues = issueNoun.define({
     async 'issue.closed-by'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const result = await ops.closedBy(ctx, project, command.target.iid);
-      const message = buildClosedBy(project, command.target.iid, result.items, result, {
+      const message = buildClosedBy(project, {
+        iid: command.target.iid,
+        mergeRequests: result.items,
+        page: result,
         serverUrl: platform.serverUrl,
       });
       return { kind: 'message', message, inChannel: command.share };
@@ -608,7 +611,7 @@ export const issues = issueNoun.define({
     issueNoun.on(IssueButtons.delete, async (value, ctx, platform, ops): Promise<Reply> => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
       await ops.remove(ctx, project, value.i);
-      return { kind: 'update', message: buildIssueDeleted(project, value.i, ctx.actor.userId) };
+      return { kind: 'update', message: buildIssueDeleted(project, { iid: value.i, actorId: ctx.actor.userId }) };
     }),
     issueNoun.on(IssueButtons.share, async (value, ctx, platform, ops): Promise<Reply> => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
@@ -646,7 +649,7 @@ export const issues = issueNoun.define({
             ...(form.confidential ? { confidential: true } : {}),
             ...(value.t !== undefined ? { created_at: value.t } : {}),
           });
-          const notice = done('create', ctx.actor.userId, `issue ${issueRef(project, issue.iid)}`);
+          const notice = done('create', { actorId: ctx.actor.userId, detail: `issue ${issueRef(project, issue.iid)}` });
           const card = await issueCard({
             ctx,
             platform,

@@ -92,7 +92,7 @@ async function redraw({
   facts?: JobFacts;
 }): Promise<SlackMessage> {
   if (!place) return jobCard({ ctx, platform, ops, project, job, notice, known: facts });
-  const row = jobRow(job, project, place, 'now', platform.serverUrl);
+  const row = jobRow(job, { project, place, slot: 'now', serverUrl: platform.serverUrl });
   const withRow = { ...notice, row };
   return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'job.list', notice: withRow } });
 }
@@ -204,7 +204,7 @@ async function actOnJobFor({
   try {
     const job = await ops.act(ctx, project, id, action);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
-    const notice = done(action, ctx.actor.userId, detail);
+    const notice = done(action, { actorId: ctx.actor.userId, detail });
     return { message: await redraw({ ctx, platform, ops, project, job, notice, place }), acted: job };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
@@ -245,7 +245,12 @@ const act = (action: JobAction) =>
     const place = placeOf(value);
     const acted = await actOnJobFor({ ctx, platform, ops, project, id: value.j, action, place, fromCard: true });
     if (!acted.acted || !FOLLOWS_ACTION.has(action)) return { kind: 'update', message: acted.message };
-    return followClicked(ctx, ops.follows, followedJob(project, acted.acted), acted.message, place !== null);
+    return followClicked(ctx, {
+      follows: ops.follows,
+      what: followedJob(project, acted.acted),
+      card: acted.message,
+      inList: place !== null,
+    });
   });
 
 function confirmTyped(action: 'cancel' | 'erase', project: Project, id: number): Reply {
@@ -282,7 +287,12 @@ export const jobs = jobNoun.define({
       const job = await ops.get(ctx, project, command.target.id);
       const card = await jobCard({ ctx, platform, ops, project, job });
       if (!command.flags.follow) return { kind: 'message', message: card, inChannel: command.share };
-      return answerFollowing(ctx, ops.follows, followedJob(project, job), card, command.share);
+      return answerFollowing(ctx, {
+        follows: ops.follows,
+        what: followedJob(project, job),
+        card,
+        share: command.share,
+      });
     },
     'job.retry': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'retry'),
     'job.play': (command, ctx, platform, ops) => typedJobAction(command.target, { ctx, platform, ops }, 'play'),
@@ -314,7 +324,13 @@ export const jobs = jobNoun.define({
       }
       return {
         kind: 'message',
-        message: buildTrace(id, project, trace, command.flags.lines, platform.slashCommand),
+        message: buildTrace({
+          jobId: id,
+          project,
+          trace,
+          lines: command.flags.lines,
+          slashCommand: platform.slashCommand,
+        }),
         inChannel: command.share,
       };
     },
@@ -333,7 +349,7 @@ export const jobs = jobNoun.define({
     async 'job.artifacts-by-ref'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const { ref, job } = command.flags;
-      const artifact = await ops.artifactsByRef(ctx, project, ref, job);
+      const artifact = await ops.artifactsByRef(ctx, project, { ref, jobName: job });
       const message = buildArtifacts({
         title: `Artifacts of the latest successful “${job}” job on ${ref} in ${projectLabel(project)}`,
         fileName: artifact.fileName,
@@ -359,7 +375,15 @@ export const jobs = jobNoun.define({
     act('keep'),
     jobNoun.on(JobButtons.trace, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return ephemeral(buildTrace(value.j, project, await ops.trace(ctx, project, value.j), 40, platform.slashCommand));
+      return ephemeral(
+        buildTrace({
+          jobId: value.j,
+          project,
+          trace: await ops.trace(ctx, project, value.j),
+          lines: 40,
+          slashCommand: platform.slashCommand,
+        }),
+      );
     }),
   ],
 });

@@ -154,7 +154,7 @@ export const links = unfurlNoun.define({
       }
       const on = command.args.setting === 'on';
       const changed = on ? await ops.allow(ctx, channelId) : await ops.revoke(ctx, channelId);
-      return ephemeral(buildPreviewSetting(on, changed, channelId, platform.slashCommand));
+      return ephemeral(buildPreviewSetting({ on, changed, channelId, slashCommand: platform.slashCommand }));
     },
   },
   buttons: [

@@ -116,9 +116,12 @@ export async function mergeAndRedraw({
       const pipeline = await ops.headPipeline(ctx, project, mr);
       const notice =
         mr.state === 'merged'
-          ? done('merge', ctx.actor.userId, mergedDetail(mr, { askedToWait: ask.whenPipelineSucceeds }))
+          ? done('merge', {
+              actorId: ctx.actor.userId,
+              detail: mergedDetail(mr, { askedToWait: ask.whenPipelineSucceeds }),
+            })
           : mr.merge_when_pipeline_succeeds
-            ? done('auto-merge', ctx.actor.userId, autoMergeDetail(ask.sha, pipeline))
+            ? done('auto-merge', { actorId: ctx.actor.userId, detail: autoMergeDetail(ask.sha, pipeline) })
             : stale('GitLab answered without merging it (it may still be checking): look again in a moment.');
       return buildMergeRequestCard(mr, project, { ...(await cardContext(ctx, platform, { notice })), pipeline });
     }
@@ -150,7 +153,14 @@ export async function cancelAutoMerge({
 }): Promise<SlackMessage> {
   try {
     const mr = await ops.cancelAutoMerge(ctx, project, iid);
-    return card({ ctx, platform, ops, project, mr, notice: done('cancel-auto-merge', ctx.actor.userId, `!${iid}`) });
+    return card({
+      ctx,
+      platform,
+      ops,
+      project,
+      mr,
+      notice: done('cancel-auto-merge', { actorId: ctx.actor.userId, detail: `!${iid}` }),
+    });
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard) throw err;
     const current = await ops.get(ctx, project, iid).catch(() => null);
@@ -196,7 +206,14 @@ export async function setState({
     });
   }
   const mr = await ops.setState(ctx, project, iid, event);
-  return card({ ctx, platform, ops, project, mr, notice: done(event, ctx.actor.userId, `!${iid}`) });
+  return card({
+    ctx,
+    platform,
+    ops,
+    project,
+    mr,
+    notice: done(event, { actorId: ctx.actor.userId, detail: `!${iid}` }),
+  });
 }
 
 export async function subscribe({
@@ -217,7 +234,7 @@ export async function subscribe({
       ops,
       project,
       mr: answer.value,
-      notice: done(on ? 'subscribe' : 'unsubscribe', ctx.actor.userId),
+      notice: done(on ? 'subscribe' : 'unsubscribe', { actorId: ctx.actor.userId }),
     });
   const current = await ops.get(ctx, project, iid);
   return card({
@@ -233,9 +250,18 @@ export async function subscribe({
 export async function addTodo({ ctx, platform, ops, project, iid }: MergeRequestAt) {
   const answer = await ops.todo(ctx, project, iid);
   if (answer.changed && answer.value.target_type === 'MergeRequest') {
-    return card({ ctx, platform, ops, project, mr: answer.value.target, notice: done('todo', ctx.actor.userId) });
+    return card({
+      ctx,
+      platform,
+      ops,
+      project,
+      mr: answer.value.target,
+      notice: done('todo', { actorId: ctx.actor.userId }),
+    });
   }
-  const notice = answer.changed ? done('todo', ctx.actor.userId) : stale('It is already one of your todos.');
+  const notice = answer.changed
+    ? done('todo', { actorId: ctx.actor.userId })
+    : stale('It is already one of your todos.');
   const read = await readOrWhy(() => ops.get(ctx, project, iid));
   if (read.ok) return card({ ctx, platform, ops, project, mr: read.value, notice });
   return buildNoticeOnly(unreadAfter(notice, `Merge request ${mrRef(project, iid)}`, read.why));
@@ -288,8 +314,10 @@ export async function time({
   duration?: string;
 }) {
   const { project, iid } = await resolve(ctx, platform, target);
-  const stats = await ops.time(ctx, project, iid, action, duration);
-  return ephemeral(buildTimeStats(project, iid, stats, timeHeadline(action, project, iid, ctx.actor.userId, duration)));
+  const stats = await ops.time(ctx, project, { iid, action, duration });
+  return ephemeral(
+    buildTimeStats(project, iid, stats, timeHeadline({ action, project, iid, actorId: ctx.actor.userId, duration })),
+  );
 }
 
 /** A person named in a list filter, as the Filters line shows it. */

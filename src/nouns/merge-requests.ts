@@ -157,7 +157,7 @@ export const mergeRequests = mrNoun.define({
     },
     async 'mr.version'(command, ctx, platform, ops) {
       const { project, iid } = await resolve(ctx, platform, command.target);
-      const value = await ops.version(ctx, project, iid, command.args.versionId);
+      const value = await ops.version(ctx, project, { iid, versionId: command.args.versionId });
       const answer = buildVersion({ iid }, project, value, {
         serverUrl: platform.serverUrl,
         now: ctx.now,
@@ -204,7 +204,7 @@ export const mergeRequests = mrNoun.define({
         ops,
         project,
         mr,
-        notice: done('create', ctx.actor.userId, `!${mr.iid}`),
+        notice: done('create', { actorId: ctx.actor.userId, detail: `!${mr.iid}` }),
       });
       return { kind: 'message', message, inChannel: command.share };
     },
@@ -223,7 +223,14 @@ export const mergeRequests = mrNoun.define({
         ...(flags.removeSourceBranch !== undefined ? { remove_source_branch: flags.removeSourceBranch } : {}),
       });
       return ephemeral(
-        await card({ ctx, platform, ops, project, mr, notice: done('edit', ctx.actor.userId, `!${iid}`) }),
+        await card({
+          ctx,
+          platform,
+          ops,
+          project,
+          mr,
+          notice: done('edit', { actorId: ctx.actor.userId, detail: `!${iid}` }),
+        }),
       );
     },
     async 'mr.close'(command, ctx, platform, ops) {

@@ -80,7 +80,7 @@ async function redraw({
     const message = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice: said }));
     return { message, shows: { pipeline, jobs: null } };
   }
-  const row = pipelineRow(pipeline, project, place, 'now', platform.serverUrl);
+  const row = pipelineRow(pipeline, { project, place, slot: 'now', serverUrl: platform.serverUrl });
   const withRow = { ...notice, row };
   const options = { expect: 'pipeline.list' as const, notice: withRow };
   return { message: await redrawListAfterWrite({ platform, ctx, place, options }), shows: null };
@@ -140,7 +140,7 @@ async function actOnPipeline({
   }
   try {
     const pipeline = await ops.act(ctx, project, id, action);
-    const notice = done(action, ctx.actor.userId, `pipeline #${id}`);
+    const notice = done(action, { actorId: ctx.actor.userId, detail: `pipeline #${id}` });
     return { ...(await redraw({ ctx, platform, ops, project, pipeline, notice, place })), acted: true };
   } catch (err) {
     if (!(err instanceof RefusedError) || !fromCard || action !== 'cancel') throw err;
@@ -192,7 +192,12 @@ export const pipelines = pipelineNoun.define({
       }
       const { pipeline, jobs } = await ops.withJobs(ctx, project, command.target.id);
       const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform));
-      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, jobs), card, command.share);
+      return answerFollowing(ctx, {
+        follows: ops.follows,
+        what: followedPipeline(project, pipeline, jobs),
+        card,
+        share: command.share,
+      });
     },
     async 'pipeline.run'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project).catch((err: unknown) => {
@@ -202,10 +207,15 @@ export const pipelines = pipelineNoun.define({
       });
       if (!project) return ephemeral(buildRefMissing(command.args.ref, platform.slashCommand));
       const pipeline = await ops.run(ctx, project, command.args.ref);
-      const notice = done('run', ctx.actor.userId, `on ${command.args.ref}`);
+      const notice = done('run', { actorId: ctx.actor.userId, detail: `on ${command.args.ref}` });
       // A new pipeline has no jobs worth a second read yet.
       const card = buildPipelineCard(pipeline, null, project, await cardContext(ctx, platform, { notice }));
-      return answerFollowing(ctx, ops.follows, followedPipeline(project, pipeline, null), card, command.share);
+      return answerFollowing(ctx, {
+        follows: ops.follows,
+        what: followedPipeline(project, pipeline, null),
+        card,
+        share: command.share,
+      });
     },
     async 'pipeline.retry'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
@@ -223,7 +233,7 @@ export const pipelines = pipelineNoun.define({
       if (!retried.acted || !retried.shows)
         return { kind: 'message', message: retried.message, inChannel: command.share };
       const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
-      return answerFollowing(ctx, ops.follows, what, retried.message, command.share);
+      return answerFollowing(ctx, { follows: ops.follows, what, card: retried.message, share: command.share });
     },
     async 'pipeline.cancel'(command, ctx, platform) {
       const project = await platform.resolveProject(ctx, command.target.project);
@@ -252,7 +262,7 @@ export const pipelines = pipelineNoun.define({
       });
       if (!retried.acted || !retried.shows) return { kind: 'update', message: retried.message };
       const what = followedPipeline(project, retried.shows.pipeline, retried.shows.jobs);
-      return followClicked(ctx, ops.follows, what, retried.message, place !== null);
+      return followClicked(ctx, { follows: ops.follows, what, card: retried.message, inList: place !== null });
     }),
     pipelineNoun.on(PipelineButtons.cancel, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));

@@ -61,7 +61,7 @@ async function actOnSchedule({
   shared?: boolean;
 }): Promise<SlackMessage> {
   const result = await ops.act(ctx, project, id, action);
-  const notice = done(action, ctx.actor.userId, `schedule #${id}`);
+  const notice = done(action, { actorId: ctx.actor.userId, detail: `schedule #${id}` });
   if (place) {
     const timeZone = await platform.timeZoneOf(ctx.actor.userId);
     const row =
@@ -170,7 +170,7 @@ export const schedules = scheduleNoun.define({
         ...(command.flags.tz ? { cron_timezone: command.flags.tz } : {}),
         active: !command.flags.inactive,
       });
-      const notice = done('create', ctx.actor.userId, `schedule #${schedule.id}`);
+      const notice = done('create', { actorId: ctx.actor.userId, detail: `schedule #${schedule.id}` });
       return ephemeral(await scheduleCard({ ctx, platform, schedule, project, options: { notice } }));
     },
     async 'schedule.edit'(command, ctx, platform, ops) {
@@ -183,7 +183,7 @@ export const schedules = scheduleNoun.define({
         ...(flags.tz !== undefined ? { cron_timezone: flags.tz } : {}),
         ...(flags.active !== undefined ? { active: flags.active } : {}),
       });
-      const notice = done('edit', ctx.actor.userId, `schedule #${schedule.id}`);
+      const notice = done('edit', { actorId: ctx.actor.userId, detail: `schedule #${schedule.id}` });
       return ephemeral(await scheduleCard({ ctx, platform, schedule, project, options: { notice } }));
     },
     async 'schedule.take'(command, ctx, platform, ops) {

@@ -87,7 +87,10 @@ export const todos = todoNoun.define({
         return { kind: 'update', message: await platform.redrawList(place, ctx, { expect: 'todo.list', notice }) };
       }
       if (!place) return ephemeral(buildTodoDone(todo, ctx.actor.userId, platform.serverUrl));
-      const notice = done('done', ctx.actor.userId, todoSubject(todo, { serverUrl: platform.serverUrl }));
+      const notice = done('done', {
+        actorId: ctx.actor.userId,
+        detail: todoSubject(todo, { serverUrl: platform.serverUrl }),
+      });
       return {
         kind: 'update',
         message: await redrawListAfterWrite({ platform, ctx, place, options: { expect: 'todo.list', notice } }),
@@ -102,7 +105,7 @@ export const todos = todoNoun.define({
       if (value.a) return ephemeral(buildMarkAllDonePrompt({ owner: value.o ?? null, place }));
       const count = await ops.markAllDone(ctx);
       if (!place) return ephemeral(buildAllTodosDone(count, platform.slashCommand));
-      const notice = done('done-all', ctx.actor.userId, markedCount(count));
+      const notice = done('done-all', { actorId: ctx.actor.userId, detail: markedCount(count) });
       return {
         kind: 'update',
         message: await redrawListAfterWrite({

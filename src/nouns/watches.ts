@@ -22,8 +22,13 @@ const watchNoun = noun('watch', (deps) => createWatchOperations({ access: deps.a
 
 const label = (id: number) => `watch #${id}`;
 
-async function watchCard(ctx: RequestContext, platform: Platform, w: Watch, notice?: Notice): Promise<SlackMessage> {
-  return buildWatchCard(w, await cardContext(ctx, platform, { notice }));
+async function watchCard(
+  ctx: RequestContext,
+  platform: Platform,
+  watch: Watch,
+  notice?: Notice,
+): Promise<SlackMessage> {
+  return buildWatchCard(watch, await cardContext(ctx, platform, { notice }));
 }
 
 async function watchList(
@@ -41,16 +46,18 @@ async function watchList(
 /** Redraws the surface a watch button sat on. */
 async function redraw(
   where: WatchSurface,
-  ctx: RequestContext,
-  platform: Platform,
-  ops: WatchOperations,
-  id: number,
-  w: Watch | null,
-  notice: Notice,
+  {
+    ctx,
+    platform,
+    ops,
+    id,
+    watch,
+    notice,
+  }: { ctx: RequestContext; platform: Platform; ops: WatchOperations; id: number; watch: Watch | null; notice: Notice },
 ): Promise<Reply> {
   if (where === 'list') return { kind: 'update', message: await watchList(ctx, platform, ops, notice) };
   if (where === 'home') return { kind: 'home', view: await platform.redrawHome(ctx, { notice }) };
-  return { kind: 'update', message: w ? await watchCard(ctx, platform, w, notice) : buildWatchGone(id) };
+  return { kind: 'update', message: watch ? await watchCard(ctx, platform, watch, notice) : buildWatchGone(id) };
 }
 
 const stateWords = (action: WatchAction, id: number) =>
@@ -59,10 +66,20 @@ const stateWords = (action: WatchAction, id: number) =>
 const manage = (action: Exclude<WatchAction, 'remove'>) =>
   watchNoun.on(WatchButtons[action], async (value, ctx, platform, ops): Promise<Reply> => {
     const w = await ops.get(value.w);
-    if (!w) return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was removed.`));
+    if (!w)
+      return redraw(value.s, {
+        ctx,
+        platform,
+        ops,
+        id: value.w,
+        watch: null,
+        notice: stale(`Watch #${value.w} was removed.`),
+      });
     const r = await ops.manage(ctx, value.w, action);
-    const notice = r.changed ? done(action, ctx.actor.userId, label(value.w)) : stateWords(action, value.w);
-    return redraw(value.s, ctx, platform, ops, value.w, r.watch, notice);
+    const notice = r.changed
+      ? done(action, { actorId: ctx.actor.userId, detail: label(value.w) })
+      : stateWords(action, value.w);
+    return redraw(value.s, { ctx, platform, ops, id: value.w, watch: r.watch, notice });
   });
 
 export const watches = watchNoun.define({
@@ -70,15 +87,14 @@ export const watches = watchNoun.define({
     async 'watch.pipelines'(command, ctx, platform, ops) {
       if (!ctx.channelId) throw new Error('a watch needs the channel it was asked for in');
       const project = await platform.resolveProject(ctx, command.target.project);
-      const { watch, created } = await ops.create(
-        ctx,
-        ctx.channelId,
+      const { watch, created } = await ops.create(ctx, {
+        channelId: ctx.channelId,
         project,
-        command.flags.ref ?? null,
-        command.flags.status ?? 'failed',
-      );
+        ref: command.flags.ref ?? null,
+        statusFilter: command.flags.status ?? 'failed',
+      });
       const notice = created
-        ? done('create', ctx.actor.userId, label(watch.id))
+        ? done('create', { actorId: ctx.actor.userId, detail: label(watch.id) })
         : stale(`This channel already has watch #${watch.id} of these pipelines; nothing was changed.`);
       return ephemeral(await watchCard(ctx, platform, watch, notice));
     },
@@ -88,14 +104,14 @@ export const watches = watchNoun.define({
     async 'watch.pause'(command, ctx, platform, ops) {
       const r = await ops.manage(ctx, command.args.id, 'pause');
       const notice = r.changed
-        ? done('pause', ctx.actor.userId, label(command.args.id))
+        ? done('pause', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stateWords('pause', command.args.id);
       return ephemeral(await watchCard(ctx, platform, r.watch, notice));
     },
     async 'watch.resume'(command, ctx, platform, ops) {
       const r = await ops.manage(ctx, command.args.id, 'resume');
       const notice = r.changed
-        ? done('resume', ctx.actor.userId, label(command.args.id))
+        ? done('resume', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stateWords('resume', command.args.id);
       return ephemeral(await watchCard(ctx, platform, r.watch, notice));
     },
@@ -111,10 +127,24 @@ export const watches = watchNoun.define({
     watchNoun.on(WatchButtons.remove, async (value, ctx, platform, ops): Promise<Reply> => {
       const w = await ops.get(value.w);
       if (!w)
-        return redraw(value.s, ctx, platform, ops, value.w, null, stale(`Watch #${value.w} was already removed.`));
+        return redraw(value.s, {
+          ctx,
+          platform,
+          ops,
+          id: value.w,
+          watch: null,
+          notice: stale(`Watch #${value.w} was already removed.`),
+        });
       await ops.manage(ctx, w.id, 'remove');
       if (value.s === 'list' || value.s === 'home') {
-        return redraw(value.s, ctx, platform, ops, w.id, null, done('remove', ctx.actor.userId, label(w.id)));
+        return redraw(value.s, {
+          ctx,
+          platform,
+          ops,
+          id: w.id,
+          watch: null,
+          notice: done('remove', { actorId: ctx.actor.userId, detail: label(w.id) }),
+        });
       }
       return { kind: 'update', message: buildWatchRemoved(w, ctx.actor.userId) };
     }),

@@ -71,7 +71,7 @@ function createTroubleLog(size = 200) {
 
 const SERVER = '(server)';
 
-export function createGitlabAccess(o: {
+export function createGitlabAccess(deps: {
   serverUrl: string;
   tokens: TokenStore;
   transport: Transport;
@@ -86,9 +86,9 @@ export function createGitlabAccess(o: {
   onRestored?: (teamId: string, userId: string) => Promise<void>;
 }): GitlabAccess {
   const trouble = createTroubleLog();
-  const audit = o.logger.child({ component: 'audit' });
-  const delayMs = o.revokeCheckDelayMs ?? 2000;
-  const waitForSecondCheck = o.revokeCheckWait ?? (() => sleep(delayMs));
+  const audit = deps.logger.child({ component: 'audit' });
+  const delayMs = deps.revokeCheckDelayMs ?? 2000;
+  const waitForSecondCheck = deps.revokeCheckWait ?? (() => sleep(delayMs));
 
   /** Notes what a failed call says about the server: someone's 401, or an outage. */
   const noteTrouble = (who: string, err: unknown) => {
@@ -115,12 +115,12 @@ export function createGitlabAccess(o: {
     token: string,
     since: number,
   ): Promise<'revoked' | 'accepted' | 'unconfirmed'> => {
-    const first = await probe(o.transport, token);
+    const first = await probe(deps.transport, token);
     if (first.ok) return 'accepted';
     if (first.reason !== 'refused') return 'unconfirmed';
     trouble.note(who);
     await waitForSecondCheck();
-    const second = await probe(o.transport, token);
+    const second = await probe(deps.transport, token);
     if (second.ok) return 'unconfirmed';
     if (second.reason === 'refused') trouble.note(who);
     if (second.reason !== 'refused' || trouble.othersSince(since, who)) return 'unconfirmed';
@@ -130,7 +130,7 @@ export function createGitlabAccess(o: {
   // One question to the server per person at a time, however many requests of theirs ask.
   const rechecking = new Map<string, Promise<boolean>>();
   const recheckOnce = async (teamId: string, userId: string): Promise<boolean> => {
-    const stored = await o.tokens.load(teamId, userId);
+    const stored = await deps.tokens.load(teamId, userId);
     if (!stored) return false;
     if (stored.connection.status !== 'revoked') return stored.connection.status === 'valid';
     let token: string;
@@ -139,18 +139,22 @@ export function createGitlabAccess(o: {
     } catch {
       return false; // a token that does not open is found, and told, by the session
     }
-    const check = await probe(o.transport, token);
+    const check = await probe(deps.transport, token);
     if (!check.ok) {
-      o.logger.debug('a token marked revoked is still refused', { team: teamId, user: userId, reason: check.reason });
+      deps.logger.debug('a token marked revoked is still refused', {
+        team: teamId,
+        user: userId,
+        reason: check.reason,
+      });
       return false;
     }
-    if (await o.tokens.restore(teamId, userId)) {
-      o.logger.info('a token marked revoked was accepted by the server again; it is valid again', {
+    if (await deps.tokens.restore(teamId, userId)) {
+      deps.logger.info('a token marked revoked was accepted by the server again; it is valid again', {
         team: teamId,
         user: userId,
       });
-      await o.onRestored?.(teamId, userId).catch((err: unknown) =>
-        o.logger.warn('could not resume what a refused token paused', {
+      await deps.onRestored?.(teamId, userId).catch((err: unknown) =>
+        deps.logger.warn('could not resume what a refused token paused', {
           error: err instanceof Error ? err.message : String(err),
         }),
       );
@@ -173,14 +177,14 @@ export function createGitlabAccess(o: {
       return await ctx.session.token();
     } catch (err) {
       if (!(err instanceof TokenRevokedError) || ctx.session.rechecksRevoked || !(await recheck(ctx.actor))) throw err;
-      const token = await o.tokens.openToken(ctx.actor.teamId, ctx.actor.userId);
+      const token = await deps.tokens.openToken(ctx.actor.teamId, ctx.actor.userId);
       if (token === null) throw err;
       return token;
     }
   };
 
   const accessVia = (transport: Transport): GitlabAccess => ({
-    serverUrl: o.serverUrl,
+    serverUrl: deps.serverUrl,
     recheck,
     async withClient(ctx, fn) {
       const token = await tokenOf(ctx);
@@ -206,16 +210,16 @@ export function createGitlabAccess(o: {
         if (err instanceof UnauthorizedError) {
           const verdict = await confirmRevoked(who, token, since);
           if (verdict === 'unconfirmed') {
-            o.logger.info('a 401 was not confirmed by a second check; the token is kept', {
+            deps.logger.info('a 401 was not confirmed by a second check; the token is kept', {
               team: ctx.actor.teamId,
               user: ctx.actor.userId,
             });
             throw new TokenRefusalUnconfirmedError();
           }
           if (verdict === 'revoked') {
-            await o.tokens.markRevoked(ctx.actor.teamId, ctx.actor.userId);
+            await deps.tokens.markRevoked(ctx.actor.teamId, ctx.actor.userId);
             forgetSecret(token);
-            o.logger.info('stored token refused by the server; marked revoked', {
+            deps.logger.info('stored token refused by the server; marked revoked', {
               team: ctx.actor.teamId,
               user: ctx.actor.userId,
             });
@@ -228,8 +232,8 @@ export function createGitlabAccess(o: {
     async verify(token) {
       // Side by side, inside Slack's 3 s: the todo read proves the api scope, the user read says whose token it is.
       const [check, user] = await Promise.all([
-        probe(o.checkTransport, token),
-        createGitlabClient(o.checkTransport, token)
+        probe(deps.checkTransport, token),
+        createGitlabClient(deps.checkTransport, token)
           .users.current()
           .then((u) => u.username)
           .catch(() => null),
@@ -238,5 +242,5 @@ export function createGitlabAccess(o: {
     },
     through: accessVia,
   });
-  return accessVia(o.transport);
+  return accessVia(deps.transport);
 }

@@ -8,7 +8,7 @@ import type { Actor, RequestContext } from './context.js';
 import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
-export function createAccountOperations(o: {
+export function createAccountOperations(deps: {
   access: GitlabAccess;
   tokens: TokenStore;
   channels: ChannelStore;
@@ -20,23 +20,23 @@ export function createAccountOperations(o: {
   };
   return {
     /** The person's todo alert setting, for whoami. */
-    alertSetting: (actor: Actor) => o.alerts?.get(actor.teamId, actor.userId) ?? Promise.resolve(null),
+    alertSetting: (actor: Actor) => deps.alerts?.get(actor.teamId, actor.userId) ?? Promise.resolve(null),
     /** Checks the token and stores it (with whose it is) only if the server accepts it. */
     async connect(actor: Actor, token: string, now: Date): Promise<TokenCheck> {
-      const check = await o.access.verify(token);
+      const check = await deps.access.verify(token);
       if (check.ok) {
-        await o.tokens.save({
+        await deps.tokens.save({
           teamId: actor.teamId,
           userId: actor.userId,
           token,
-          serverUrl: o.access.serverUrl,
+          serverUrl: deps.access.serverUrl,
           verifiedAt: now,
           username: check.username,
         });
       }
       return check;
     },
-    disconnect: (actor: Actor) => o.tokens.remove(actor.teamId, actor.userId),
+    disconnect: (actor: Actor) => deps.tokens.remove(actor.teamId, actor.userId),
     /** Makes a project the channel's default after one read proves it exists and the person may see it. */
     async useProject(
       ctx: RequestContext,
@@ -45,10 +45,10 @@ export function createAccountOperations(o: {
       const key = ref.kind === 'path' ? ref.path : ref.id;
       const project = await about(
         { kind: 'project', project: projectOf(key) },
-        o.access.withClient(ctx, (c) => c.projects.get(key)),
+        deps.access.withClient(ctx, (c) => c.projects.get(key)),
       );
       const path = project.path_with_namespace ?? String(project.id);
-      await o.channels.set({
+      await deps.channels.set({
         teamId: ctx.actor.teamId,
         channelId: channelOf(ctx),
         project: path,
@@ -58,11 +58,11 @@ export function createAccountOperations(o: {
       return { project: path, webUrl: project.web_url ?? null, isPublic: project.visibility === 'public' };
     },
     async clearProject(ctx: RequestContext): Promise<string | null> {
-      const previous = await o.channels.get(ctx.actor.teamId, channelOf(ctx));
-      await o.channels.clear(ctx.actor.teamId, channelOf(ctx));
+      const previous = await deps.channels.get(ctx.actor.teamId, channelOf(ctx));
+      await deps.channels.clear(ctx.actor.teamId, channelOf(ctx));
       return previous?.project ?? null;
     },
-    channelProject: (ctx: RequestContext) => channelDefaultProject(ctx, o.channels),
+    channelProject: (ctx: RequestContext) => channelDefaultProject(ctx, deps.channels),
   };
 }
 

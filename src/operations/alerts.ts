@@ -11,22 +11,22 @@ import { refusing } from './subject.js';
 const MARK_PAGE = 20;
 const REDRAW_PAGE = 100;
 
-export function createAlertOperations(o: { access: GitlabAccess; alerts: AlertService }) {
+export function createAlertOperations(deps: { access: GitlabAccess; alerts: AlertService }) {
   return {
-    get: (ctx: RequestContext) => o.alerts.get(ctx.actor.teamId, ctx.actor.userId),
+    get: (ctx: RequestContext) => deps.alerts.get(ctx.actor.teamId, ctx.actor.userId),
     async enable(ctx: RequestContext, input: Omit<AlertInput, 'teamId' | 'userId'>) {
-      const page = await o.access.withClient(ctx, (c) => c.todos.list({ state: 'pending', per_page: MARK_PAGE }));
+      const page = await deps.access.withClient(ctx, (c) => c.todos.list({ state: 'pending', per_page: MARK_PAGE }));
       const mark = page.items.reduce((m, t) => Math.max(m, t.id), 0);
-      return o.alerts.enable({ ...input, teamId: ctx.actor.teamId, userId: ctx.actor.userId }, mark);
+      return deps.alerts.enable({ ...input, teamId: ctx.actor.teamId, userId: ctx.actor.userId }, mark);
     },
-    disable: (ctx: RequestContext) => o.alerts.disable(ctx.actor.teamId, ctx.actor.userId),
+    disable: (ctx: RequestContext) => deps.alerts.disable(ctx.actor.teamId, ctx.actor.userId),
     /** Marks one of the clicker's todos done (the server answers 404 for anyone else's, or one done already). */
     markDone(ctx: RequestContext, id: number): Promise<Todo> {
       return refusing(
         'done',
         { kind: 'todo', id },
         { 404: 'not_pending' },
-        o.access.withClient(ctx, (c) => c.todos.markDone(id)),
+        deps.access.withClient(ctx, (c) => c.todos.markDone(id)),
       );
     },
     /**
@@ -38,7 +38,7 @@ export function createAlertOperations(o: { access: GitlabAccess; alerts: AlertSe
       const missing = () => ids.filter((id) => !found.has(id));
       for (const state of ['pending', 'done'] as const) {
         if (missing().length === 0) break;
-        const page = await o.access.withClient(ctx, (c) => c.todos.list({ state, per_page: REDRAW_PAGE }));
+        const page = await deps.access.withClient(ctx, (c) => c.todos.list({ state, per_page: REDRAW_PAGE }));
         for (const t of page.items) if (ids.includes(t.id) && !found.has(t.id)) found.set(t.id, t);
       }
       return {

@@ -72,12 +72,17 @@ const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** The transport for one person's calls, with an audit line after each write. */
 export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, logger: Logger): Transport {
-  const line = async (
-    method: string,
-    path: string,
-    started: number,
-    outcome: { status: number | null; error?: string },
-  ) => {
+  const line = async ({
+    method,
+    path,
+    started,
+    outcome,
+  }: {
+    method: string;
+    path: string;
+    started: number;
+    outcome: { status: number | null; error?: string };
+  }) => {
     const { route, resource } = routeOf(path);
     logger.info('audit', {
       ...(await who()),
@@ -95,13 +100,15 @@ export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, 
       const started = performance.now();
       try {
         const res = await base.request(r);
-        await line(r.method, r.path, started, { status: res.status });
+        await line({ method: r.method, path: r.path, started, outcome: { status: res.status } });
         return res;
       } catch (err) {
         const status = err instanceof GitlabError ? err.status : null;
         const error =
           err instanceof UnavailableError && err.status === null ? err.reason : status === null ? 'failed' : undefined;
-        await line(r.method, r.path, started, { status, ...(error ? { error } : {}) }).catch(() => {});
+        await line({ method: r.method, path: r.path, started, outcome: { status, ...(error ? { error } : {}) } }).catch(
+          () => {},
+        );
         throw err;
       }
     },

@@ -33,11 +33,11 @@ const awardSubject = (t: AwardTarget, award: number | string): Resource => ({
 const UNKNOWN_NAME = /not included in the list/i;
 const TAKEN = /already been taken/i;
 
-export function createAwardOperations(o: { access: GitlabAccess }) {
+export function createAwardOperations(deps: { access: GitlabAccess }) {
   const list = (ctx: RequestContext, t: AwardTarget, page: { page?: number; perPage?: number } = {}) =>
     about(
       targetSubject(t),
-      o.access.withClient(ctx, (c) =>
+      deps.access.withClient(ctx, (c) =>
         c.awardEmoji.list(apiTarget(t), {
           ...(page.page ? { page: page.page } : {}),
           ...(page.perPage ? { per_page: page.perPage } : {}),
@@ -53,7 +53,7 @@ export function createAwardOperations(o: { access: GitlabAccess }) {
     get(ctx: RequestContext, t: AwardTarget, awardId: number): Promise<AwardEmoji> {
       return about(
         awardSubject(t, awardId),
-        o.access.withClient(ctx, (c) => c.awardEmoji.get(apiTarget(t), awardId)),
+        deps.access.withClient(ctx, (c) => c.awardEmoji.get(apiTarget(t), awardId)),
       );
     },
 
@@ -65,7 +65,7 @@ export function createAwardOperations(o: { access: GitlabAccess }) {
       try {
         const award = await about(
           targetSubject(t),
-          o.access.withClient(ctx, (c) => c.awardEmoji.award(apiTarget(t), name)),
+          deps.access.withClient(ctx, (c) => c.awardEmoji.award(apiTarget(t), name)),
         );
         return { awarded: true, award };
       } catch (err) {
@@ -93,7 +93,7 @@ export function createAwardOperations(o: { access: GitlabAccess }) {
         'unaward',
         awardSubject(t, awardId),
         { 401: 'not_yours', 403: 'not_yours' },
-        o.access.withClient(ctx, (c) => c.awardEmoji.remove(apiTarget(t), awardId)),
+        deps.access.withClient(ctx, (c) => c.awardEmoji.remove(apiTarget(t), awardId)),
       );
     },
   };

@@ -8,7 +8,7 @@ import { refusing } from './subject.js';
 /** Reads of deployments need the Reporter role: a 403 says so. */
 const READ = { 403: 'role:Reporter' } as const;
 
-export function createDeploymentOperations(o: { access: GitlabAccess }) {
+export function createDeploymentOperations(deps: { access: GitlabAccess }) {
   return {
     list(
       ctx: RequestContext,
@@ -19,7 +19,7 @@ export function createDeploymentOperations(o: { access: GitlabAccess }) {
         'list-deployments',
         { kind: 'project', project },
         READ,
-        o.access.withClient(ctx, (c) => c.deployments.list(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.deployments.list(project.key, options)),
       );
     },
     get(ctx: RequestContext, project: Project, id: number): Promise<Deployment> {
@@ -27,7 +27,7 @@ export function createDeploymentOperations(o: { access: GitlabAccess }) {
         'read',
         { kind: 'deployment', project, id },
         READ,
-        o.access.withClient(ctx, (c) => c.deployments.get(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.deployments.get(project.key, id)),
       );
     },
   };

@@ -35,8 +35,8 @@ function refuse(action: string, id: number, reason: RefusalReason): never {
   throw new RefusedError({ action, subject: subjectOf(id), status: null, reason });
 }
 
-export function createDigestOperations(o: { access: GitlabAccess; digests: DigestService }) {
-  const { digests } = o;
+export function createDigestOperations(deps: { access: GitlabAccess; digests: DigestService }) {
+  const { digests } = deps;
 
   /** The digest a command or button names, or a clear "no such digest". */
   async function find(id: number): Promise<Digest> {
@@ -54,7 +54,7 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
   async function projectFor(ctx: RequestContext, project: Project): Promise<{ id: number; path: string }> {
     const p = await about(
       { kind: 'project', project },
-      o.access.withClient(ctx, (c) => c.projects.get(project.key)),
+      deps.access.withClient(ctx, (c) => c.projects.get(project.key)),
     );
     return { id: p.id, path: p.path_with_namespace };
   }
@@ -68,7 +68,7 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
     const who = await people.idOrUsername(ctx, ref);
     const user = await about(
       { kind: 'user', id: who },
-      o.access.withClient(ctx, (c) => (typeof who === 'number' ? c.users.get(who) : c.users.findByUsername(who))),
+      deps.access.withClient(ctx, (c) => (typeof who === 'number' ? c.users.get(who) : c.users.findByUsername(who))),
     );
     if (!user) throw new UnknownPersonError('no_user', String(who));
     return { id: user.id, username: user.username };
@@ -147,7 +147,7 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
           'done',
           { kind: 'todo', id: todoId },
           { 404: true },
-          o.access.withClient(ctx, (c) => c.todos.markDone(todoId)),
+          deps.access.withClient(ctx, (c) => c.todos.markDone(todoId)),
         );
         return true;
       } catch (err) {
@@ -158,11 +158,11 @@ export function createDigestOperations(o: { access: GitlabAccess; digests: Diges
     },
     async allDone(ctx: RequestContext, d: Digest | null): Promise<void> {
       if (d && d.ownerId !== ctx.actor.userId) refuse('done', d.id, 'not_yours');
-      await o.access.withClient(ctx, (c) => c.todos.markAllDone());
+      await deps.access.withClient(ctx, (c) => c.todos.markAllDone());
     },
     /** The clicker's pending todos, to redraw a todos digest after a Done. */
     async pendingTodos(ctx: RequestContext): Promise<{ todos: Todo[]; truncated: boolean }> {
-      const page = await o.access.withClient(ctx, (c) => c.todos.list({ state: 'pending', per_page: 100 }));
+      const page = await deps.access.withClient(ctx, (c) => c.todos.list({ state: 'pending', per_page: 100 }));
       return { todos: page.items, truncated: page.nextPage !== null };
     },
   };

@@ -24,7 +24,7 @@ export interface EventListQuery {
   perPage?: number;
 }
 
-export function createEventOperations(o: { access: GitlabAccess; channels: ChannelStore }) {
+export function createEventOperations(deps: { access: GitlabAccess; channels: ChannelStore }) {
   return {
     list(ctx: RequestContext, scope: EventScope, q: EventListQuery): Promise<Page<Event>> {
       const options: EventListOptions = {
@@ -38,23 +38,23 @@ export function createEventOperations(o: { access: GitlabAccess; channels: Chann
       };
       switch (scope.kind) {
         case 'mine':
-          return o.access.withClient(ctx, (c) => c.events.listForCurrentUser(options));
+          return deps.access.withClient(ctx, (c) => c.events.listForCurrentUser(options));
         case 'user':
           return about(
             { kind: 'user', id: scope.user },
-            o.access.withClient(ctx, (c) => c.events.listForUser(scope.user, options)),
+            deps.access.withClient(ctx, (c) => c.events.listForUser(scope.user, options)),
           );
         case 'project':
           return about(
             { kind: 'project', project: scope.project },
-            o.access.withClient(ctx, (c) => c.events.listForProject(scope.project.key, options)),
+            deps.access.withClient(ctx, (c) => c.events.listForProject(scope.project.key, options)),
           );
       }
     },
 
     /** Whether the channel has a default project (then `/gl events` means its events, else the person's own). */
     async channelHasDefault(ctx: RequestContext): Promise<boolean> {
-      return (await channelDefaultProject(ctx, o.channels)) !== null;
+      return (await channelDefaultProject(ctx, deps.channels)) !== null;
     },
   };
 }

@@ -69,8 +69,8 @@ export function createHomeOperations(
     /** The person's todo alert setting (the bot's own store, never cached). */
     alertSetting: (ctx: RequestContext) => o.alerts?.get(ctx.actor.teamId, ctx.actor.userId) ?? Promise.resolve(null),
     /** The person's sections; `cached`: a read of the last few seconds may serve. */
-    read(ctx: RequestContext, o: { cached: boolean }): Promise<HomeReads> {
-      return recent.get(keyOf(ctx.actor), ctx.now, () => readAll(ctx), { fresh: !o.cached });
+    read(ctx: RequestContext, options: { cached: boolean }): Promise<HomeReads> {
+      return recent.get(keyOf(ctx.actor), ctx.now, () => readAll(ctx), { fresh: !options.cached });
     },
     /** The person did something: their next Home reads again. */
     forget(actor: Pick<Actor, 'teamId' | 'userId'>): void {

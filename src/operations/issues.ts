@@ -27,27 +27,27 @@ const issueOf = (project: Project, iid: number): Resource => ({ kind: 'issue', p
 /** Changes need the Reporter role, or being the issue's author or an assignee: a 403 says so. */
 const CHANGE = { 403: true } as const;
 
-export function createIssueOperations(o: { access: GitlabAccess }) {
+export function createIssueOperations(deps: { access: GitlabAccess }) {
   const get = (ctx: RequestContext, project: Project, iid: number): Promise<Issue> =>
     about(
       issueOf(project, iid),
-      o.access.withClient(ctx, (c) => c.issues.get(project.key, iid)),
+      deps.access.withClient(ctx, (c) => c.issues.get(project.key, iid)),
     );
 
   return {
     list(ctx: RequestContext, scope: IssueListScope, options: IssueListOptions): Promise<Page<Issue>> {
       switch (scope.kind) {
         case 'mine':
-          return o.access.withClient(ctx, (c) => c.issues.listAll(options));
+          return deps.access.withClient(ctx, (c) => c.issues.listAll(options));
         case 'group':
           return about(
             { kind: 'group', group: scope.group },
-            o.access.withClient(ctx, (c) => c.issues.listForGroup(scope.group, options)),
+            deps.access.withClient(ctx, (c) => c.issues.listForGroup(scope.group, options)),
           );
         case 'project':
           return about(
             { kind: 'project', project: scope.project },
-            o.access.withClient(ctx, (c) => c.issues.listForProject(scope.project.key, options)),
+            deps.access.withClient(ctx, (c) => c.issues.listForProject(scope.project.key, options)),
           );
       }
     },
@@ -58,7 +58,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     async project(ctx: RequestContext, project: Project): Promise<Project> {
       const p = await about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.projects.get(project.key)),
+        deps.access.withClient(ctx, (c) => c.projects.get(project.key)),
       );
       return projectOf(project.path ?? p.path_with_namespace, p.path_with_namespace);
     },
@@ -69,7 +69,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
       if (issue.time_stats) return issue;
       const time_stats = await about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.issues.timeStats(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.issues.timeStats(project.key, iid)),
       );
       return { ...issue, time_stats };
     },
@@ -79,7 +79,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         'create',
         { kind: 'project', project },
         { 403: true },
-        o.access.withClient(ctx, (c) => c.issues.create(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.issues.create(project.key, options)),
       );
     },
 
@@ -88,7 +88,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         'edit',
         issueOf(project, iid),
         CHANGE,
-        o.access.withClient(ctx, (c) => c.issues.edit(project.key, iid, options)),
+        deps.access.withClient(ctx, (c) => c.issues.edit(project.key, iid, options)),
       );
     },
 
@@ -97,7 +97,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         event,
         issueOf(project, iid),
         CHANGE,
-        o.access.withClient(ctx, (c) => c.issues.edit(project.key, iid, { state_event: event })),
+        deps.access.withClient(ctx, (c) => c.issues.edit(project.key, iid, { state_event: event })),
       );
     },
 
@@ -106,7 +106,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         'delete',
         issueOf(project, iid),
         { 403: true },
-        o.access.withClient(ctx, (c) => c.issues.remove(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.issues.remove(project.key, iid)),
       );
     },
 
@@ -114,12 +114,16 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
      * The project an issue is moved to, as the server knows it (its numeric id is what the move takes). A path
      * that names no project the person can see is a refusal of the move, naming the path.
      */
-    moveTarget(ctx: RequestContext, from: Project, iid: number, to: string | number): Promise<MoveTarget> {
+    moveTarget(
+      ctx: RequestContext,
+      from: Project,
+      { iid, to }: { iid: number; to: string | number },
+    ): Promise<MoveTarget> {
       return refusing(
         'move',
         issueOf(from, iid),
         { 404: `no_target:${to}` },
-        o.access.withClient(ctx, async (c) => {
+        deps.access.withClient(ctx, async (c) => {
           const p = await c.projects.get(to);
           return { id: p.id, project: projectOf(p.path_with_namespace) };
         }),
@@ -131,14 +135,14 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         'move',
         issueOf(project, iid),
         { 400: 'move', 403: true },
-        o.access.withClient(ctx, (c) => c.issues.move(project.key, iid, { to_project_id: to.id })),
+        deps.access.withClient(ctx, (c) => c.issues.move(project.key, iid, { to_project_id: to.id })),
       );
     },
 
     subscription(ctx: RequestContext, project: Project, iid: number, subscribe: boolean): Promise<Changed<Issue>> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           subscribe ? c.issues.subscribe(project.key, iid) : c.issues.unsubscribe(project.key, iid),
         ),
       );
@@ -147,7 +151,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     todo(ctx: RequestContext, project: Project, iid: number): Promise<Changed<Todo>> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.issues.createTodo(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.issues.createTodo(project.key, iid)),
       );
     },
 
@@ -155,7 +159,9 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     thumbsUp(ctx: RequestContext, project: Project, iid: number): Promise<unknown> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.awardEmoji.award({ kind: 'issue', project: project.key, iid }, 'thumbsup')),
+        deps.access.withClient(ctx, (c) =>
+          c.awardEmoji.award({ kind: 'issue', project: project.key, iid }, 'thumbsup'),
+        ),
       );
     },
 
@@ -164,7 +170,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
       const username = (await ctx.session.connection())?.username ?? null;
       const awards = await about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           c.awardEmoji.list({ kind: 'issue', project: project.key, iid }, { per_page: 100 }),
         ),
       );
@@ -173,10 +179,14 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     },
 
     /** Takes back the person's own 👍. */
-    takeBackThumbsUp(ctx: RequestContext, project: Project, iid: number, awardId: number): Promise<void> {
+    takeBackThumbsUp(
+      ctx: RequestContext,
+      project: Project,
+      { iid, awardId }: { iid: number; awardId: number },
+    ): Promise<void> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.awardEmoji.remove({ kind: 'issue', project: project.key, iid }, awardId)),
+        deps.access.withClient(ctx, (c) => c.awardEmoji.remove({ kind: 'issue', project: project.key, iid }, awardId)),
       );
     },
 
@@ -184,7 +194,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     async lastActor(ctx: RequestContext, project: Project, issue: Issue, action: 'closed' | 'reopened') {
       const events = await about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           c.events.listForProject(project.key, { action, target_type: 'issue', per_page: 100 }),
         ),
       );
@@ -195,15 +205,13 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     time(
       ctx: RequestContext,
       project: Project,
-      iid: number,
-      action: TimeAction,
-      duration?: string,
+      { iid, action, duration }: { iid: number; action: TimeAction; duration?: string },
     ): Promise<TimeStats> {
       return refusing(
         action,
         issueOf(project, iid),
         { 400: 'time', 403: true },
-        o.access.withClient(ctx, (c) => {
+        deps.access.withClient(ctx, (c) => {
           switch (action) {
             case 'estimate':
               return c.issues.setTimeEstimate(project.key, iid, duration ?? '');
@@ -221,14 +229,14 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
     timeStats(ctx: RequestContext, project: Project, iid: number): Promise<TimeStats> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.issues.timeStats(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.issues.timeStats(project.key, iid)),
       );
     },
 
     closedBy(ctx: RequestContext, project: Project, iid: number): Promise<Page<MergeRequest>> {
       return about(
         issueOf(project, iid),
-        o.access.withClient(ctx, (c) => c.issues.closedBy(project.key, iid, { per_page: 40 })),
+        deps.access.withClient(ctx, (c) => c.issues.closedBy(project.key, iid, { per_page: 40 })),
       );
     },
 
@@ -238,7 +246,7 @@ export function createIssueOperations(o: { access: GitlabAccess }) {
         'agent',
         issueOf(project, iid),
         { 403: 'admin', 404: 'no_agent' },
-        o.access.withClient(ctx, (c) => c.issues.userAgentDetail(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.issues.userAgentDetail(project.key, iid)),
       );
     },
   };

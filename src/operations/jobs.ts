@@ -32,7 +32,7 @@ const REFUSALS: Record<JobAction, Partial<Record<number, RefusalReason | true>>>
   keep: { 403: true, 404: 'no_artifacts' },
 };
 
-export function createJobOperations(o: { access: GitlabAccess }) {
+export function createJobOperations(deps: { access: GitlabAccess }) {
   return {
     list(ctx: RequestContext, project: Project, q: JobListQuery): Promise<Page<Job>> {
       const options = {
@@ -45,7 +45,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
         : { kind: 'project', project };
       return about(
         subject,
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           q.pipelineId ? c.jobs.listForPipeline(project.key, q.pipelineId, options) : c.jobs.list(project.key, options),
         ),
       );
@@ -54,7 +54,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     get(ctx: RequestContext, project: Project, id: number): Promise<Job> {
       return about(
         jobOf(project, id),
-        o.access.withClient(ctx, (c) => c.jobs.get(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.jobs.get(project.key, id)),
       );
     },
 
@@ -64,7 +64,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
       const pipelineId = job.pipeline.id;
       const jobs = await about(
         jobOf(project, job.id),
-        o.access.withClient(ctx, (c) => c.jobs.listForPipeline(project.key, pipelineId, { per_page: 100 })),
+        deps.access.withClient(ctx, (c) => c.jobs.listForPipeline(project.key, pipelineId, { per_page: 100 })),
       );
       const newer = jobs.items.filter((j) => j.name === job.name && j.id > job.id);
       return newer.sort((a, b) => b.id - a.id)[0] ?? null;
@@ -74,7 +74,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     hasTrace(ctx: RequestContext, project: Project, id: number): Promise<boolean> {
       return about(
         jobOf(project, id),
-        o.access.withClient(ctx, (c) => c.jobs.hasTrace(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.jobs.hasTrace(project.key, id)),
       );
     },
 
@@ -84,7 +84,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
         action,
         jobOf(project, id),
         REFUSALS[action],
-        o.access.withClient(ctx, (c) => {
+        deps.access.withClient(ctx, (c) => {
           switch (action) {
             case 'retry':
               return c.jobs.retry(project.key, id);
@@ -104,7 +104,7 @@ export function createJobOperations(o: { access: GitlabAccess }) {
     trace(ctx: RequestContext, project: Project, id: number): Promise<string> {
       return about(
         jobOf(project, id),
-        o.access.withClient(ctx, (c) => c.jobs.trace(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.jobs.trace(project.key, id)),
       );
     },
 
@@ -114,18 +114,22 @@ export function createJobOperations(o: { access: GitlabAccess }) {
         'artifacts',
         jobOf(project, id),
         { 404: 'no_artifacts' },
-        o.access.withClient(ctx, (c) => c.jobs.artifacts(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.jobs.artifacts(project.key, id)),
       );
       a.stream.destroy();
       return { fileName: a.fileName, size: a.size };
     },
 
-    async artifactsByRef(ctx: RequestContext, project: Project, ref: string, jobName: string): Promise<Artifact> {
+    async artifactsByRef(
+      ctx: RequestContext,
+      project: Project,
+      { ref, jobName }: { ref: string; jobName: string },
+    ): Promise<Artifact> {
       const a = await refusing(
         'artifacts',
         { kind: 'artifacts', project, ref, job: jobName },
         { 404: 'no_artifacts' },
-        o.access.withClient(ctx, (c) => c.jobs.artifactsByRef(project.key, ref, jobName)),
+        deps.access.withClient(ctx, (c) => c.jobs.artifactsByRef(project.key, ref, jobName)),
       );
       a.stream.destroy();
       return { fileName: a.fileName, size: a.size };

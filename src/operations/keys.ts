@@ -3,7 +3,7 @@ import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { refusing } from './subject.js';
 
-export function createKeyOperations(o: { access: GitlabAccess }) {
+export function createKeyOperations(deps: { access: GitlabAccess }) {
   return {
     /** An SSH key and its owner: administrators only (403 for anyone else), 404 when there is no such key. */
     get(ctx: RequestContext, id: number): Promise<KeyWithUser> {
@@ -11,7 +11,7 @@ export function createKeyOperations(o: { access: GitlabAccess }) {
         'read',
         { kind: 'key', id },
         { 403: 'admin_only', 404: 'no_key' },
-        o.access.withClient(ctx, (c) => c.keys.get(id)),
+        deps.access.withClient(ctx, (c) => c.keys.get(id)),
       );
     },
   };

@@ -34,11 +34,11 @@ function readItem(c: GitlabClient, t: LinkTarget): Promise<LinkItem> {
   }
 }
 
-export function createLinkOperations(o: { access: GitlabAccess; unfurls: UnfurlStore }) {
+export function createLinkOperations(deps: { access: GitlabAccess; unfurls: UnfurlStore }) {
   return {
     /** The project and the resource a link points to, read with the acting person's token. */
     preview(ctx: RequestContext, t: LinkTarget): Promise<LinkPreview> {
-      return o.access.withClient(ctx, async (c) => {
+      return deps.access.withClient(ctx, async (c) => {
         const [project, read] = await Promise.all([c.projects.get(t.project.key), readItem(c, t)]);
         return {
           ...read,
@@ -48,9 +48,12 @@ export function createLinkOperations(o: { access: GitlabAccess; unfurls: UnfurlS
         };
       });
     },
-    allows: (ctx: RequestContext, channelId: string) => o.unfurls.allows(ctx.actor.teamId, ctx.actor.userId, channelId),
-    allow: (ctx: RequestContext, channelId: string) => o.unfurls.allow(ctx.actor.teamId, ctx.actor.userId, channelId),
-    revoke: (ctx: RequestContext, channelId: string) => o.unfurls.revoke(ctx.actor.teamId, ctx.actor.userId, channelId),
+    allows: (ctx: RequestContext, channelId: string) =>
+      deps.unfurls.allows(ctx.actor.teamId, ctx.actor.userId, channelId),
+    allow: (ctx: RequestContext, channelId: string) =>
+      deps.unfurls.allow(ctx.actor.teamId, ctx.actor.userId, channelId),
+    revoke: (ctx: RequestContext, channelId: string) =>
+      deps.unfurls.revoke(ctx.actor.teamId, ctx.actor.userId, channelId),
   };
 }
 

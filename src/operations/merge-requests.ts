@@ -49,23 +49,25 @@ const CHANGE_REFUSALS = { 403: true } as const;
 /** The newest pipelines of a branch worth reading to find the one of its head commit. */
 const HEAD_PIPELINE_WINDOW = 20;
 
-export function createMergeRequestOperations(o: { access: GitlabAccess }) {
+export function createMergeRequestOperations(deps: { access: GitlabAccess }) {
   /** Merges under way in this process, by merge request: a second one waits for the first instead of sending again. */
   const merging = new Map<string, { by: string; done: Promise<unknown> }>();
 
   const get = (ctx: RequestContext, project: Project, iid: number): Promise<MergeRequest> =>
     about(
       mrOf(project, iid),
-      o.access.withClient(ctx, (c) => c.mergeRequests.get(project.key, iid)),
+      deps.access.withClient(ctx, (c) => c.mergeRequests.get(project.key, iid)),
     );
 
   const change = <T>(
     action: string,
-    ctx: RequestContext,
-    project: Project,
-    iid: number,
-    work: (c: GitlabClient) => Promise<T>,
-  ): Promise<T> => refusing(action, mrOf(project, iid), CHANGE_REFUSALS, o.access.withClient(ctx, work));
+    {
+      ctx,
+      project,
+      iid,
+      work,
+    }: { ctx: RequestContext; project: Project; iid: number; work: (c: GitlabClient) => Promise<T> },
+  ): Promise<T> => refusing(action, mrOf(project, iid), CHANGE_REFUSALS, deps.access.withClient(ctx, work));
 
   return {
     list(
@@ -75,13 +77,13 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
     ): Promise<Page<MergeRequestListItem>> {
       return about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.mergeRequests.listForProject(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.listForProject(project.key, options)),
       );
     },
 
     /** The person's merge requests across every project (GET /merge_requests). */
     listAll(ctx: RequestContext, options: MergeRequestListOptions): Promise<Page<MergeRequestListItem>> {
-      return o.access.withClient(ctx, (c) => c.mergeRequests.listAll(options));
+      return deps.access.withClient(ctx, (c) => c.mergeRequests.listAll(options));
     },
 
     get,
@@ -96,7 +98,7 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
       const branch = mr.source_branch;
       if (mr.state !== 'opened' || !branch || !mr.sha || mr.source_project_id !== mr.target_project_id) return null;
       try {
-        const page = await o.access.withClient(ctx, (c) =>
+        const page = await deps.access.withClient(ctx, (c) =>
           c.pipelines.list(project.key, { ref: branch, per_page: HEAD_PIPELINE_WINDOW }),
         );
         return page.items.find((p) => p.sha === mr.sha) ?? null;
@@ -109,21 +111,21 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
     commits(ctx: RequestContext, project: Project, iid: number, options: PageOptions = {}): Promise<Page<Commit>> {
       return about(
         mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.commits(project.key, iid, options)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.commits(project.key, iid, options)),
       );
     },
 
     changes(ctx: RequestContext, project: Project, iid: number): Promise<MergeRequestChanges> {
       return about(
         mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.changes(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.changes(project.key, iid)),
       );
     },
 
     versions(ctx: RequestContext, project: Project, iid: number): Promise<Page<MergeRequestVersion>> {
       return about(
         mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.versions(project.key, iid, { per_page: 100 })),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.versions(project.key, iid, { per_page: 100 })),
       );
     },
 
@@ -134,13 +136,12 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
     async version(
       ctx: RequestContext,
       project: Project,
-      iid: number,
-      versionId: number,
+      { iid, versionId }: { iid: number; versionId: number },
     ): Promise<MergeRequestVersionDetail> {
       try {
         return await about(
           { kind: 'merge_request_version', project, iid, id: versionId },
-          o.access.withClient(ctx, (c) => c.mergeRequests.version(project.key, iid, versionId)),
+          deps.access.withClient(ctx, (c) => c.mergeRequests.version(project.key, iid, versionId)),
         );
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
@@ -152,7 +153,7 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
     closes(ctx: RequestContext, project: Project, iid: number): Promise<Page<ClosesIssue>> {
       return about(
         mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.closesIssues(project.key, iid, { per_page: 100 })),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.closesIssues(project.key, iid, { per_page: 100 })),
       );
     },
 
@@ -162,16 +163,21 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
         'create',
         { kind: 'project', project },
         { 403: true, 409: 'exists' },
-        o.access.withClient(ctx, (c) => c.mergeRequests.create(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.create(project.key, options)),
       );
     },
 
     edit(ctx: RequestContext, project: Project, iid: number, options: MergeRequestEditOptions): Promise<MergeRequest> {
-      return change('edit', ctx, project, iid, (c) => c.mergeRequests.edit(project.key, iid, options));
+      return change('edit', { ctx, project, iid, work: (c) => c.mergeRequests.edit(project.key, iid, options) });
     },
 
     setState(ctx: RequestContext, project: Project, iid: number, event: 'close' | 'reopen'): Promise<MergeRequest> {
-      return change(event, ctx, project, iid, (c) => c.mergeRequests.edit(project.key, iid, { state_event: event }));
+      return change(event, {
+        ctx,
+        project,
+        iid,
+        work: (c) => c.mergeRequests.edit(project.key, iid, { state_event: event }),
+      });
     },
 
     remove(ctx: RequestContext, project: Project, iid: number): Promise<void> {
@@ -179,7 +185,7 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
         'delete',
         mrOf(project, iid),
         { 403: 'owner_only' },
-        o.access.withClient(ctx, (c) => c.mergeRequests.remove(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.remove(project.key, iid)),
       );
     },
 
@@ -198,7 +204,7 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
         'merge',
         mrOf(project, iid),
         MERGE_REFUSALS,
-        o.access.withClient(ctx, (c) => c.mergeRequests.merge(project.key, iid, options)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.merge(project.key, iid, options)),
       );
       merging.set(key, { by: ctx.actor.userId, done: work });
       try {
@@ -214,47 +220,53 @@ export function createMergeRequestOperations(o: { access: GitlabAccess }) {
         'cancel-auto-merge',
         mrOf(project, iid),
         { 401: true, 403: true, 405: 'not_open', 406: 'not_auto_merging' },
-        o.access.withClient(ctx, (c) => c.mergeRequests.cancelMergeWhenPipelineSucceeds(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.cancelMergeWhenPipelineSucceeds(project.key, iid)),
       );
       return answer ?? get(ctx, project, iid);
     },
 
     subscribe(ctx: RequestContext, project: Project, iid: number, on: boolean): Promise<Changed<MergeRequest>> {
-      return change(on ? 'subscribe' : 'unsubscribe', ctx, project, iid, (c) =>
-        on ? c.mergeRequests.subscribe(project.key, iid) : c.mergeRequests.unsubscribe(project.key, iid),
-      );
+      return change(on ? 'subscribe' : 'unsubscribe', {
+        ctx,
+        project,
+        iid,
+        work: (c) => (on ? c.mergeRequests.subscribe(project.key, iid) : c.mergeRequests.unsubscribe(project.key, iid)),
+      });
     },
 
     todo(ctx: RequestContext, project: Project, iid: number): Promise<Changed<Todo>> {
-      return change('todo', ctx, project, iid, (c) => c.mergeRequests.createTodo(project.key, iid));
+      return change('todo', { ctx, project, iid, work: (c) => c.mergeRequests.createTodo(project.key, iid) });
     },
 
     time(
       ctx: RequestContext,
       project: Project,
-      iid: number,
-      action: TimeAction,
-      duration?: string,
+      { iid, action, duration }: { iid: number; action: TimeAction; duration?: string },
     ): Promise<TimeStats> {
-      return change(action, ctx, project, iid, (c) => {
-        const api = c.mergeRequests;
-        switch (action) {
-          case 'estimate':
-            return api.setTimeEstimate(project.key, iid, duration ?? '');
-          case 'reset-estimate':
-            return api.resetTimeEstimate(project.key, iid);
-          case 'spend':
-            return api.addSpentTime(project.key, iid, duration ?? '');
-          case 'reset-spent':
-            return api.resetSpentTime(project.key, iid);
-        }
+      return change(action, {
+        ctx,
+        project,
+        iid,
+        work: (c) => {
+          const api = c.mergeRequests;
+          switch (action) {
+            case 'estimate':
+              return api.setTimeEstimate(project.key, iid, duration ?? '');
+            case 'reset-estimate':
+              return api.resetTimeEstimate(project.key, iid);
+            case 'spend':
+              return api.addSpentTime(project.key, iid, duration ?? '');
+            case 'reset-spent':
+              return api.resetSpentTime(project.key, iid);
+          }
+        },
       });
     },
 
     timeStats(ctx: RequestContext, project: Project, iid: number): Promise<TimeStats> {
       return about(
         mrOf(project, iid),
-        o.access.withClient(ctx, (c) => c.mergeRequests.timeStats(project.key, iid)),
+        deps.access.withClient(ctx, (c) => c.mergeRequests.timeStats(project.key, iid)),
       );
     },
   };

@@ -10,15 +10,15 @@ import type { RequestContext } from './context.js';
  * server user ids. Usernames are looked up as the person asking, and remembered a few minutes per workspace.
  * A name that resolves to nobody is refused before the command's own call.
  */
-export function createPeopleResolver(o: { access: GitlabAccess; tokens: TokenStore; serverUrl: string }) {
+export function createPeopleResolver(deps: { access: GitlabAccess; tokens: TokenStore; serverUrl: string }) {
   // A clock set back (tests, a corrected host clock) reads again.
   const ids = createTtlCache<number>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
 
   /** The server username a ref names (the ref itself for a username; the stored one for a mention). */
   const usernameOf = async (ctx: RequestContext, ref: Exclude<UserRef, { kind: 'id' }>): Promise<string> => {
     if (ref.kind === 'username') return ref.username.replace(/^@/, '');
-    const conn = await o.tokens.find(ctx.actor.teamId, ref.userId);
-    if (!conn || conn.serverUrl !== o.serverUrl) throw new UnknownPersonError('not_connected', ref.userId);
+    const conn = await deps.tokens.find(ctx.actor.teamId, ref.userId);
+    if (!conn || conn.serverUrl !== deps.serverUrl) throw new UnknownPersonError('not_connected', ref.userId);
     if (!conn.username) throw new UnknownPersonError('no_username', ref.userId);
     return conn.username;
   };
@@ -27,7 +27,7 @@ export function createPeopleResolver(o: { access: GitlabAccess; tokens: TokenSto
     const key = `${ctx.actor.teamId}:${username.toLowerCase()}`;
     const hit = ids.get(key, ctx.now.getTime());
     if (hit !== undefined) return hit;
-    const user = await o.access.withClient(ctx, (c) => c.users.findByUsername(username));
+    const user = await deps.access.withClient(ctx, (c) => c.users.findByUsername(username));
     if (!user) throw new UnknownPersonError('no_user', username);
     ids.set(key, user.id, ctx.now.getTime());
     return user.id;

@@ -10,17 +10,17 @@ import { about, refusing } from './subject.js';
 
 const pipelineOf = (project: Project, id: number): Resource => ({ kind: 'pipeline', project, id });
 
-export function createPipelineOperations(o: { access: GitlabAccess }) {
+export function createPipelineOperations(deps: { access: GitlabAccess }) {
   const get = (ctx: RequestContext, project: Project, id: number) =>
     about(
       pipelineOf(project, id),
-      o.access.withClient(ctx, (c) => c.pipelines.get(project.key, id)),
+      deps.access.withClient(ctx, (c) => c.pipelines.get(project.key, id)),
     );
   return {
     list(ctx: RequestContext, project: Project, filters: PipelineListOptions): Promise<Page<PipelineBasic>> {
       return about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.pipelines.list(project.key, filters)),
+        deps.access.withClient(ctx, (c) => c.pipelines.list(project.key, filters)),
       );
     },
 
@@ -31,7 +31,7 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
       const pipeline = await get(ctx, project, id);
       const jobs = await about(
         pipelineOf(project, id),
-        o.access.withClient(ctx, (c) => c.jobs.listForPipeline(project.key, id, { per_page: 100 })),
+        deps.access.withClient(ctx, (c) => c.jobs.listForPipeline(project.key, id, { per_page: 100 })),
       );
       return { pipeline, jobs: jobs.items };
     },
@@ -41,7 +41,7 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
       try {
         return await about(
           { kind: 'project', project },
-          o.access.withClient(ctx, (c) => c.pipelines.create(project.key, { ref })),
+          deps.access.withClient(ctx, (c) => c.pipelines.create(project.key, { ref })),
         );
       } catch (err) {
         // GitLab words it `{"message":{"base":["Reference not found"]}}`.
@@ -58,7 +58,7 @@ export function createPipelineOperations(o: { access: GitlabAccess }) {
         action,
         pipelineOf(project, id),
         { 403: true },
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           action === 'retry' ? c.pipelines.retry(project.key, id) : c.pipelines.cancel(project.key, id),
         ),
       );

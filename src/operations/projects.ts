@@ -12,7 +12,7 @@ import { about } from './subject.js';
  * A numeric id is looked up once (as the person, so nobody learns a path they may not see) to get the
  * path that labels and links need; the answer is kept a few minutes per person.
  */
-export function createProjectResolver(o: { access: GitlabAccess; channels: ChannelStore }) {
+export function createProjectResolver(deps: { access: GitlabAccess; channels: ChannelStore }) {
   const paths = createTtlCache<string>({ ttlMs: 10 * 60 * 1000, maxEntries: 5000 });
 
   const pathOf = async (ctx: RequestContext, id: number): Promise<string> => {
@@ -21,7 +21,7 @@ export function createProjectResolver(o: { access: GitlabAccess; channels: Chann
     if (hit !== undefined) return hit;
     const project = await about(
       { kind: 'project', project: projectOf(id) },
-      o.access.withClient(ctx, (c) => c.projects.get(id)),
+      deps.access.withClient(ctx, (c) => c.projects.get(id)),
     );
     const path = project.path_with_namespace ?? String(id);
     paths.set(key, path, ctx.now.getTime());
@@ -34,7 +34,7 @@ export function createProjectResolver(o: { access: GitlabAccess; channels: Chann
     async resolve(ctx: RequestContext, ref: ProjectRef | null): Promise<Project> {
       if (ref?.kind === 'path') return projectOf(ref.path);
       if (ref?.kind === 'id') return projectOf(ref.id, await pathOf(ctx, ref.id));
-      const fallback = await channelDefaultProject(ctx, o.channels);
+      const fallback = await channelDefaultProject(ctx, deps.channels);
       if (fallback === null) throw new ProjectRequiredError();
       return /^\d+$/.test(fallback)
         ? projectOf(Number(fallback), await pathOf(ctx, Number(fallback)))

@@ -4,12 +4,16 @@
 
 export interface RecentReads<T> {
   /** The read of `key` made less than `ttlMs` before `now`, else a new one (always a new one when `fresh`). */
-  get(key: string, now: Date, read: () => Promise<T>, o?: { fresh?: boolean }): Promise<T>;
+  get(key: string, now: Date, read: () => Promise<T>, options?: { fresh?: boolean }): Promise<T>;
   forget(key: string): void;
   readonly size: number;
 }
 
-export function createRecentReads<T>(o: { ttlMs: number; max: number; keep?: (value: T) => boolean }): RecentReads<T> {
+export function createRecentReads<T>(options: {
+  ttlMs: number;
+  max: number;
+  keep?: (value: T) => boolean;
+}): RecentReads<T> {
   const entries = new Map<string, { at: number; value: Promise<T> }>();
   const drop = (key: string, value: Promise<T>) => {
     if (entries.get(key)?.value === value) entries.delete(key);
@@ -19,18 +23,18 @@ export function createRecentReads<T>(o: { ttlMs: number; max: number; keep?: (va
       const t = now.getTime();
       const hit = entries.get(key);
       // A clock that went back (a test's, or a corrected one) does not make an old read new.
-      if (!fresh && hit && t >= hit.at && t - hit.at < o.ttlMs) return hit.value;
+      if (!fresh && hit && t >= hit.at && t - hit.at < options.ttlMs) return hit.value;
       const value = read();
       entries.delete(key);
       entries.set(key, { at: t, value });
-      while (entries.size > o.max) {
+      while (entries.size > options.max) {
         const oldest = entries.keys().next().value;
         if (oldest === undefined) break;
         entries.delete(oldest);
       }
       value.then(
         (v) => {
-          if (o.keep && !o.keep(v)) drop(key, value);
+          if (options.keep && !options.keep(v)) drop(key, value);
         },
         () => drop(key, value),
       );

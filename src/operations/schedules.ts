@@ -13,7 +13,7 @@ const scheduleOf = (project: Project, id: number): Resource => ({ kind: 'schedul
 /** Reads of schedules need the Reporter role: a 403 says so. */
 const READ = { 403: 'role:Reporter' } as const;
 
-export function createScheduleOperations(o: { access: GitlabAccess }) {
+export function createScheduleOperations(deps: { access: GitlabAccess }) {
   return {
     list(
       ctx: RequestContext,
@@ -24,7 +24,7 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
         'list-schedules',
         { kind: 'project', project },
         READ,
-        o.access.withClient(ctx, (c) => c.schedules.list(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.schedules.list(project.key, options)),
       );
     },
 
@@ -33,14 +33,14 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
         'read',
         scheduleOf(project, id),
         READ,
-        o.access.withClient(ctx, (c) => c.schedules.get(project.key, id)),
+        deps.access.withClient(ctx, (c) => c.schedules.get(project.key, id)),
       );
     },
 
     create(ctx: RequestContext, project: Project, options: ScheduleCreateOptions): Promise<PipelineSchedule> {
       return about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.schedules.create(project.key, options)),
+        deps.access.withClient(ctx, (c) => c.schedules.create(project.key, options)),
       );
     },
 
@@ -49,7 +49,7 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
         'edit',
         scheduleOf(project, id),
         { 403: true },
-        o.access.withClient(ctx, (c) => c.schedules.edit(project.key, id, options)),
+        deps.access.withClient(ctx, (c) => c.schedules.edit(project.key, id, options)),
       );
     },
 
@@ -59,7 +59,7 @@ export function createScheduleOperations(o: { access: GitlabAccess }) {
         action,
         scheduleOf(project, id),
         { 403: true },
-        o.access.withClient(ctx, (c) => {
+        deps.access.withClient(ctx, (c) => {
           switch (action) {
             case 'take':
               return c.schedules.takeOwnership(project.key, id);

@@ -44,7 +44,7 @@ export function createSession(
   tokens: TokenStore,
   serverUrl: string,
   actor: Pick<Actor, 'teamId' | 'userId'>,
-  o: SessionOptions = {},
+  options: SessionOptions = {},
 ): Session {
   let row: Promise<StoredToken | null> | null = null;
   let opened: Promise<{ token: string } | { unreadable: string }> | null = null;
@@ -52,21 +52,21 @@ export function createSession(
   // before anything in the request treats it as gone, and read again when the server took it.
   const load = () => {
     row ??= tokens.load(actor.teamId, actor.userId).then(async (stored) => {
-      if (stored?.connection.status !== 'revoked' || !o.recheck) return stored;
+      if (stored?.connection.status !== 'revoked' || !options.recheck) return stored;
       if (connectionProblem(stored.connection, serverUrl) !== 'token_revoked') return stored;
-      return (await o.recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;
+      return (await options.recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;
     });
     return row;
   };
   const open = (stored: StoredToken) => {
     opened ??= stored.open().then(
       (token) => {
-        o.unreadable?.opened(stored.connection);
+        options.unreadable?.opened(stored.connection);
         return { token };
       },
       (err: unknown) => {
         if (!(err instanceof SealError)) throw err;
-        o.unreadable?.failed(stored.connection, err.message);
+        options.unreadable?.failed(stored.connection, err.message);
         return { unreadable: err.message };
       },
     );
@@ -81,7 +81,7 @@ export function createSession(
   let token: Promise<string> | null = null;
   return {
     connection,
-    rechecksRevoked: o.recheck !== undefined,
+    rechecksRevoked: options.recheck !== undefined,
     token() {
       token ??= (async () => {
         const stored = await load();

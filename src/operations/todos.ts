@@ -17,10 +17,10 @@ export interface TodoListQuery {
   perPage?: number;
 }
 
-export function createTodoOperations(o: { access: GitlabAccess }) {
+export function createTodoOperations(deps: { access: GitlabAccess }) {
   return {
     list(ctx: RequestContext, q: TodoListQuery): Promise<Page<Todo>> {
-      return o.access.withClient(ctx, (c) =>
+      return deps.access.withClient(ctx, (c) =>
         c.todos.list({
           ...(q.action ? { action: q.action } : {}),
           ...(q.authorId ? { author_id: q.authorId } : {}),
@@ -39,7 +39,7 @@ export function createTodoOperations(o: { access: GitlabAccess }) {
       const project: Project = projectOf(ref.path);
       const found = await about(
         { kind: 'project', project },
-        o.access.withClient(ctx, (c) => c.projects.get(ref.path)),
+        deps.access.withClient(ctx, (c) => c.projects.get(ref.path)),
       );
       return found.id;
     },
@@ -50,7 +50,7 @@ export function createTodoOperations(o: { access: GitlabAccess }) {
         'done',
         { kind: 'todo', id },
         { 404: 'not_pending' },
-        o.access.withClient(ctx, (c) => c.todos.markDone(id)),
+        deps.access.withClient(ctx, (c) => c.todos.markDone(id)),
       );
     },
 
@@ -59,7 +59,7 @@ export function createTodoOperations(o: { access: GitlabAccess }) {
      * they are counted first). Nothing is sent when there are none; `null` when the server gave no count.
      */
     async markAllDone(ctx: RequestContext): Promise<number | null> {
-      return o.access.withClient(ctx, async (c) => {
+      return deps.access.withClient(ctx, async (c) => {
         const pending = await c.todos.list({ per_page: 1 });
         const count = pending.total ?? (pending.nextPage === null ? pending.items.length : null);
         if (count === 0) return 0;

@@ -21,8 +21,8 @@ function refuse(action: string, id: number, reason: RefusalReason): never {
   throw new RefusedError({ action, subject: subjectOf(id), status: null, reason });
 }
 
-export function createWatchOperations(o: { access: GitlabAccess; watches: WatchService }) {
-  const { watches } = o;
+export function createWatchOperations(deps: { access: GitlabAccess; watches: WatchService }) {
+  const { watches } = deps;
 
   /** The watch a command or button names, or a clear "no such watch". */
   async function find(id: number): Promise<Watch> {
@@ -44,19 +44,21 @@ export function createWatchOperations(o: { access: GitlabAccess; watches: WatchS
      */
     async create(
       ctx: RequestContext,
-      channelId: string,
-      project: Project,
-      ref: string | null,
-      statusFilter: WatchStatusFilter,
+      {
+        channelId,
+        project,
+        ref,
+        statusFilter,
+      }: { channelId: string; project: Project; ref: string | null; statusFilter: WatchStatusFilter },
     ): Promise<{ watch: Watch; created: boolean }> {
       const subject: Resource = { kind: 'project', project };
       const p = await about(
         subject,
-        o.access.withClient(ctx, (c) => c.projects.get(project.key)),
+        deps.access.withClient(ctx, (c) => c.projects.get(project.key)),
       );
       const baseline = await about(
         subject,
-        o.access.withClient(ctx, (c) =>
+        deps.access.withClient(ctx, (c) =>
           c.pipelines.list(p.id, { per_page: BASELINE, order_by: 'id', sort: 'desc', ...(ref ? { ref } : {}) }),
         ),
       );

@@ -46,9 +46,12 @@ export interface CiJobTemplate {
 }
 
 /** Whether a run of this template on this ref leaves artifacts behind. */
-export function leavesArtifacts(t: CiJobTemplate, ref: string, tag: boolean, defaultBranch: string): boolean {
-  if (t.makes_artifacts === 'always') return true;
-  return t.makes_artifacts === 'default_branch' && !tag && ref === defaultBranch;
+export function leavesArtifacts(
+  template: CiJobTemplate,
+  { ref, tag, defaultBranch }: { ref: string; tag: boolean; defaultBranch: string },
+): boolean {
+  if (template.makes_artifacts === 'always') return true;
+  return template.makes_artifacts === 'default_branch' && !tag && ref === defaultBranch;
 }
 
 export interface GroupRecord {

@@ -368,11 +368,13 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
 
   function api(
     req: IncomingMessage,
-    method: string,
-    path: string,
-    query: Params,
-    body: Params | null,
-    user: UserRecord | undefined,
+    {
+      method,
+      path,
+      query,
+      body,
+      user,
+    }: { method: string; path: string; query: Params; body: Params | null; user: UserRecord | undefined },
   ): SimResponse {
     const match = path.startsWith(`${API_PREFIX}/`) ? router.match(method, path.slice(API_PREFIX.length)) : null;
     if (!match) return { status: 404, body: { error: '404 Not Found' } };
@@ -426,7 +428,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
       (faulty ? faultNow() : null) ??
       (parseError
         ? { status: parseError.status, body: parseError.body }
-        : safely(() => api(req, method, path, query, body, user)));
+        : safely(() => api(req, { method, path, query, body, user })));
     seq += 1;
     log.push({
       seq,

@@ -5,9 +5,11 @@ import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { StepExecution, StepStore } from '../store/step-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 import {
+  abandonedSentence,
   badInputSentence,
   buildConsentAnswered,
   buildConsentQuestion,
+  buildConsentUsed,
   type ConsentQuestion,
   notAllowedSentence,
   type StepResult,
@@ -36,6 +38,8 @@ import {
 export interface StepSlack {
   /** Posts the question into the person's DM with the execution's workflow token (a click then carries a new one). */
   ask(token: string, userId: string, m: SlackMessage): Promise<{ channel: string; ts: string }>;
+  /** Posts a message of the bot's own into the person's DM (with the bot's token: it outlives the execution). */
+  tell(userId: string, m: SlackMessage): Promise<void>;
   /** Draws the question again once it is answered. */
   redraw(dm: { channel: string; ts: string }, m: SlackMessage): Promise<void>;
   /** functions.completeSuccess with the first of `tokens` Slack accepts. */
@@ -72,7 +76,10 @@ export interface StepService {
   executed(e: ExecutedStep): Promise<'started' | 'asked' | 'failed' | 'again'>;
   /** A consent click; 'stale' when the question was answered already, expired, or is not the clicker's. */
   answered(c: ConsentClick): Promise<'done' | 'stale'>;
-  /** Fails the executions nobody answered within their hour; how many (each is taken by one replica). */
+  /**
+   * Fails the executions nobody answered within their hour, and those left running by a replica that died while
+   * they ran (never run again); how many (each is taken by one replica).
+   */
   sweep(): Promise<number>;
 }
 
@@ -93,6 +100,12 @@ export interface StepServiceOptions {
 }
 
 const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * How long past its expiry an execution still running is taken for abandoned: longer than any run (the server's
+ * calls time out in seconds), so a step answered just before its hour is not failed while it runs.
+ */
+export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
 
 export function createStepService(o: StepServiceOptions): StepService {
   const log = o.logger.child({ component: 'steps' });
@@ -194,6 +207,30 @@ export function createStepService(o: StepServiceOptions): StepService {
     return end;
   };
 
+  /** Tells the person a step acted as them under their "Always": once, whoever claims the row's notice. */
+  const tellConsentUsed = async (e: StepExecution, def: StepDefinition, result: StepResult) => {
+    try {
+      if (!(await o.store.claimConsentNotice(e.executionId))) return;
+      const scope = scopeOf(def, e.project);
+      const m = buildConsentUsed({
+        step: def,
+        project: e.project,
+        workflowExecutionId: e.workflowExecutionId,
+        consent: { scope: scope.key, label: scope.label },
+        result,
+        serverUrl: o.serverUrl,
+        slashCommand: o.slashCommand,
+      });
+      await o.slack.tell(e.userId, m);
+    } catch (err) {
+      log.warn('could not tell a person that a workflow step acted as them', {
+        execution: e.executionId,
+        step: e.step,
+        error: err instanceof Error ? err.message : String(err),
+      });
+    }
+  };
+
   return {
     async executed(x) {
       const def = STEPS[x.step];
@@ -229,6 +266,7 @@ export function createStepService(o: StepServiceOptions): StepService {
         const started = await o.store.startAllowed(x.executionId);
         if (!started) return 'again';
         const end = await run(started, x.token);
+        await tellConsentUsed(started, def, end);
         return end.kind === 'completed' ? 'started' : 'failed';
       }
       // Someone with no connection at all is not asked: the step could not act as them anyway.
@@ -269,7 +307,7 @@ export function createStepService(o: StepServiceOptions): StepService {
       }
       if (c.answer === 'always' && def) {
         const scope = scopeOf(def, e.project);
-        await o.store.allow(e.teamId, e.userId, scope.key, scope.label);
+        await o.store.allow({ teamId: e.teamId, userId: e.userId, scope: scope.key, label: scope.label });
       }
       const end = await run(e, c.token);
       await redraw(e, c.answer, end);
@@ -283,8 +321,20 @@ export function createStepService(o: StepServiceOptions): StepService {
         await settle(e, tokensOf(null, e), end);
         await redraw(e, 'expired', end);
       }
+      // Not run again: a pipeline or an issue may have been created before the replica died.
+      const abandoned = await o.store.takeAbandoned(ABANDONED_AFTER_MS);
+      for (const e of abandoned) {
+        log.warn('a workflow step was left running by a replica that stopped; it is failed, not run again', {
+          execution: e.executionId,
+          step: e.step,
+        });
+        const end: StepResult = { kind: 'failed', sentence: abandonedSentence(e.project) };
+        await settle(e, tokensOf(null, e), end);
+        // The person who answered sees it too, instead of a question that no longer says what happened.
+        if (e.outcome === 'once' || e.outcome === 'always') await redraw(e, e.outcome, end);
+      }
       await o.store.prune();
-      return expired.length;
+      return expired.length + abandoned.length;
     },
   };
 }

@@ -87,7 +87,13 @@ export interface AlertStore {
    */
   claimDue(owner: string, now: Date, until: Date, limit: number): Promise<ClaimedAlert[]>;
   /** Takes one person's lease (the demo's poll now, a person's own poll); null when another replica holds it. */
-  claim(teamId: string, userId: string, owner: string, now: Date, until: Date): Promise<ClaimedAlert | null>;
+  claim(options: {
+    teamId: string;
+    userId: string;
+    owner: string;
+    now: Date;
+    until: Date;
+  }): Promise<ClaimedAlert | null>;
   renew(owner: string, until: Date): Promise<number>;
   /** Everyone with alerts on is due at `now` (the demo's tick polls at once). */
   makeDue(now: Date): Promise<void>;
@@ -95,7 +101,13 @@ export interface AlertStore {
   recordPolls(owner: string, polls: readonly (readonly [teamId: string, userId: string, PollRecord])[]): Promise<void>;
   releaseAll(owner: string): Promise<void>;
   /** Todos found during quiet hours are held and the mark moves past them, in one transaction. */
-  hold(teamId: string, userId: string, todos: readonly HeldTodo[], seenTodoId: number, now: Date): Promise<void>;
+  hold(options: {
+    teamId: string;
+    userId: string;
+    todos: readonly HeldTodo[];
+    seenTodoId: number;
+    now: Date;
+  }): Promise<void>;
   held(teamId: string, userId: string): Promise<HeldTodo[]>;
   /** New todos none of which is alerted (other actions, done meanwhile): the mark moves past them. */
   advance(teamId: string, userId: string, seenTodoId: number): Promise<void>;
@@ -287,7 +299,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       rows.sort((a, b) => a.next_poll_at.localeCompare(b.next_poll_at) || a.person_key.localeCompare(b.person_key));
       return rows.map(toClaimed);
     },
-    async claim(teamId, userId, owner, now, until) {
+    async claim({ teamId, userId, owner, now, until }) {
       const row = await engine.get<ClaimRow>(
         `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
          WHERE person_key = $3 AND ${POLLING} AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
@@ -319,7 +331,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
         owner,
       ]);
     },
-    async hold(teamId, userId, todos, seenTodoId, now) {
+    async hold({ teamId, userId, todos, seenTodoId, now }) {
       const key = keyOf(teamId, userId);
       await engine.transaction(async (tx) => {
         for (const t of todos) {

@@ -14,7 +14,7 @@ export interface ClaimedDigest {
 
 export interface DigestLeaseStore {
   /** Takes the lease of a digest until `until`, unless another replica holds one that has not run out at `now`. */
-  claim(id: number, owner: string, now: Date, until: Date): Promise<ClaimedDigest | null>;
+  claim(id: number, options: { owner: string; now: Date; until: Date }): Promise<ClaimedDigest | null>;
   /** Moves on every lease `owner` holds; resolves with how many. */
   renew(owner: string, until: Date): Promise<number>;
   release(id: number, owner: string): Promise<void>;
@@ -34,7 +34,7 @@ export interface DigestLeaseStore {
 
 export function createDigestLeaseStore(engine: SqlEngine): DigestLeaseStore {
   return {
-    async claim(id, owner, now, until) {
+    async claim(id, { owner, now, until }) {
       const row = await engine.get<DigestRow & { open_run: number }>(
         `UPDATE digests SET lease_owner = $1, lease_until = $2
          WHERE id = $3 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)

@@ -87,7 +87,7 @@ export interface DigestStore {
   listForOwner(teamId: string, ownerId: string): Promise<Digest[]>;
   listActive(): Promise<Digest[]>;
   count(): Promise<number>;
-  reschedule(id: number, cron: string, tz: string, nextRunAt: Date | null): Promise<Digest | null>;
+  reschedule(id: number, options: { cron: string; tz: string; nextRunAt: Date | null }): Promise<Digest | null>;
   /** Changes which events an events digest posts (null: all). */
   refilter(id: number, action: string | null, targetType: string | null): Promise<Digest | null>;
   /** Pauses an active digest; null when it was not active (so whoever pauses it says so once). */
@@ -97,12 +97,12 @@ export interface DigestStore {
   /** Resumes a paused digest; null when it was not paused. */
   resume(id: number, nextRunAt: Date | null): Promise<Digest | null>;
   /** Resumes the owner's digests paused for one of `reasons`; returns them. */
-  resumeOwner(
-    teamId: string,
-    ownerId: string,
-    reasons: readonly PauseReason[],
-    nextRunAt: (d: Digest) => Date | null,
-  ): Promise<Digest[]>;
+  resumeOwner(options: {
+    teamId: string;
+    ownerId: string;
+    reasons: readonly PauseReason[];
+    nextRunAt: (d: Digest) => Date | null;
+  }): Promise<Digest[]>;
   remove(id: number): Promise<boolean>;
   /** A run that posted nothing (or failed): the cursor stays. */
   recordRun(id: number, run: RunRecord): Promise<void>;
@@ -296,7 +296,7 @@ export function createDigestStore(
     async count() {
       return (await db.get<{ n: number }>('SELECT count(*) AS n FROM digests'))?.n ?? 0;
     },
-    async reschedule(id, cron, tz, nextRunAt) {
+    async reschedule(id, { cron, tz, nextRunAt }) {
       await db.run('UPDATE digests SET cron = $1, tz = $2, next_run_at = $3, updated_at = $4 WHERE id = $5', [
         cron,
         tz,
@@ -332,7 +332,7 @@ export function createDigestStore(
     async resume(id, nextRunAt) {
       return (await db.run(SET_ACTIVE, [iso(nextRunAt), now().toISOString(), id])) > 0 ? get(id) : null;
     },
-    async resumeOwner(teamId, ownerId, reasons, nextRunAt) {
+    async resumeOwner({ teamId, ownerId, reasons, nextRunAt }) {
       return db.transaction(async (tx) => {
         const resumed: Digest[] = [];
         for (const r of await tx.all<DigestRow>(BY_OWNER, [teamId, ownerId])) {

@@ -40,9 +40,12 @@ function toSqlite(sql: string): string {
   return sql.replace(/\$(\d+)/g, '@p$1');
 }
 
+const PARAM_NAMES = Array.from({ length: 32 }, (_, i) => `p${i + 1}`);
+const paramName = (i: number) => PARAM_NAMES[i] ?? `p${i + 1}`;
+
 function namedParams(params: readonly SqlValue[] | undefined): Record<string, SqlValue> {
   const out: Record<string, SqlValue> = {};
-  if (params) for (let i = 0; i < params.length; i++) out[`p${i + 1}`] = params[i] as SqlValue;
+  if (params) for (let i = 0; i < params.length; i++) out[paramName(i)] = params[i] as SqlValue;
   return out;
 }
 
@@ -62,27 +65,28 @@ const LOCK_BUDGET_MS = 60_000;
  * is waited for on timers (whenFree), so the event loop stays free.
  */
 export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
-  const statements = new Map<string, ReturnType<Db['prepare']>>();
+  // Each statement compiled once, with what a busy error says of it (worked out once too: every command runs some).
+  const statements = new Map<string, { s: ReturnType<Db['prepare']>; what: string }>();
   const prepare = (sql: string) => {
-    let s = statements.get(sql);
-    if (!s) {
-      s = db.prepare(toSqlite(sql));
-      statements.set(sql, s);
+    let p = statements.get(sql);
+    if (!p) {
+      p = { s: db.prepare(toSqlite(sql)), what: describe(sql) };
+      statements.set(sql, p);
     }
-    return s;
+    return p;
   };
   const direct: SqlRunner = {
     async all<T>(sql: string, params?: readonly SqlValue[]) {
-      const s = prepare(sql);
-      return whenFree(describe(sql), () => s.all(namedParams(params)) as T[], busy);
+      const { s, what } = prepare(sql);
+      return whenFree(what, () => s.all(namedParams(params)) as T[], busy);
     },
     async get<T>(sql: string, params?: readonly SqlValue[]) {
-      const s = prepare(sql);
-      return whenFree(describe(sql), () => s.get(namedParams(params)) as T | undefined, busy);
+      const { s, what } = prepare(sql);
+      return whenFree(what, () => s.get(namedParams(params)) as T | undefined, busy);
     },
     async run(sql: string, params?: readonly SqlValue[]) {
-      const s = prepare(sql);
-      return whenFree(describe(sql), () => s.run(namedParams(params)).changes, busy);
+      const { s, what } = prepare(sql);
+      return whenFree(what, () => s.run(namedParams(params)).changes, busy);
     },
   };
 

@@ -2,6 +2,7 @@ import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
+import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
 import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
 // The schema, for both engines, in one place.
@@ -107,6 +108,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   WATCH_TABLES_SQLITE,
   // 10: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
   ALERT_TABLES_SQLITE,
+  // 11: the once-only DM of a workflow step that acted under its person's "Always" (step-notice-tables.ts).
+  STEP_NOTICE_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -198,6 +201,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   WATCH_TABLES_POSTGRES,
   // 10
   ALERT_TABLES_POSTGRES,
+  // 11
+  STEP_NOTICE_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

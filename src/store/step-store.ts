@@ -54,8 +54,13 @@ export interface StepStore {
   get(executionId: string): Promise<StepExecution | null>;
   /** new → waiting: the person was asked, in this DM. */
   asked(executionId: string, dm: { channel: string; ts: string }): Promise<boolean>;
-  /** new → running, when the person's consent covers it already; the row when this call moved it. */
+  /**
+   * new → running, when the person's consent covers it already; the row when this call moved it. The same update
+   * makes the DM that tells the person due (see claimConsentNotice).
+   */
   startAllowed(executionId: string): Promise<StepExecution | null>;
+  /** Takes the DM due for an execution that ran under a consent: true for exactly one caller, once. */
+  claimConsentNotice(executionId: string): Promise<boolean>;
   /**
    * waiting → running with the person's answer, only by that person and before it expired; the row when this call
    * decided it, null when it was decided already (a double click, another replica) or is no longer waiting.
@@ -63,6 +68,12 @@ export interface StepStore {
   decide(executionId: string, userId: string, decision: 'once' | 'always' | 'deny'): Promise<StepExecution | null>;
   /** Executions still new or waiting at their expiry, each moved to running for exactly one caller. */
   takeExpired(): Promise<StepExecution[]>;
+  /**
+   * Executions left running (their replica died while they ran) whose expiry is at least `graceMs` past, each
+   * handed to exactly one caller: its expiry moves to now, so another replica takes it again only if this caller
+   * also dies before finishing it.
+   */
+  takeAbandoned(graceMs: number): Promise<StepExecution[]>;
   /** running → done with what came of it; the token is forgotten. */
   finish(executionId: string, outcome: string): Promise<void>;
   /** Forgets executions done (or left) for more than a day; how many. */
@@ -71,7 +82,7 @@ export interface StepStore {
   /** Whether the person said "Always" to this scope. */
   allows(teamId: string, userId: string, scope: string): Promise<boolean>;
   /** Records an "Always"; true when it was not there before. */
-  allow(teamId: string, userId: string, scope: string, label: string): Promise<boolean>;
+  allow(options: { teamId: string; userId: string; scope: string; label: string }): Promise<boolean>;
   /** Takes an "Always" back; true when it was there. */
   revoke(teamId: string, userId: string, scope: string): Promise<boolean>;
   /** The person's "Always" consents, oldest first. */
@@ -184,10 +195,17 @@ export function createStepStore(
     },
     startAllowed: (executionId) =>
       one(
-        `UPDATE step_executions SET state = 'running', outcome = 'allowed'
+        `UPDATE step_executions SET state = 'running', outcome = 'allowed', consent_notice = 'due'
          WHERE execution_id = $1 AND state = 'new' RETURNING *`,
         [executionId],
       ),
+    async claimConsentNotice(executionId) {
+      const changed = await db.run(
+        `UPDATE step_executions SET consent_notice = 'sent' WHERE execution_id = $1 AND consent_notice = 'due'`,
+        [executionId],
+      );
+      return changed > 0;
+    },
     decide: (executionId, userId, decision) =>
       one(
         `UPDATE step_executions SET state = 'running', outcome = $3
@@ -196,9 +214,19 @@ export function createStepStore(
       ),
     async takeExpired() {
       const rows = await db.all<Row>(
-        `UPDATE step_executions SET state = 'running', outcome = 'expired'
+        // Its expiry moves to now: a sweep that finds it running only takes it over if this one dies as well.
+        `UPDATE step_executions SET state = 'running', outcome = 'expired', expires_at = $1
          WHERE state IN ('new', 'waiting') AND expires_at <= $1 RETURNING *`,
         [now().toISOString()],
+      );
+      return rows.map(fromRow);
+    },
+    async takeAbandoned(graceMs) {
+      const at = now();
+      const rows = await db.all<Row>(
+        `UPDATE step_executions SET expires_at = $2
+         WHERE state = 'running' AND expires_at <= $1 RETURNING *`,
+        [new Date(at.getTime() - graceMs).toISOString(), at.toISOString()],
       );
       return rows.map(fromRow);
     },
@@ -221,7 +249,7 @@ export function createStepStore(
       ]);
       return row !== undefined;
     },
-    async allow(teamId, userId, scope, label) {
+    async allow({ teamId, userId, scope, label }) {
       const inserted = await db.run(
         `INSERT INTO step_consents (team_id, user_id, scope, label, granted_at) VALUES ($1, $2, $3, $4, $5)
          ON CONFLICT (team_id, user_id, scope) DO NOTHING`,

@@ -90,19 +90,19 @@ export interface WatchStore {
   /** Resumes a paused watch (polled next at `nextPollAt`); null when it was not paused. */
   resume(id: number, nextPollAt: Date, now: Date): Promise<Watch | null>;
   /** Resumes a creator's watches paused for one of `reasons`; returns them. */
-  resumeCreator(
-    teamId: string,
-    creatorId: string,
-    reasons: readonly WatchPauseReason[],
-    nextPollAt: Date,
-    now: Date,
-  ): Promise<Watch[]>;
+  resumeCreator(options: {
+    teamId: string;
+    creatorId: string;
+    reasons: readonly WatchPauseReason[];
+    nextPollAt: Date;
+    now: Date;
+  }): Promise<Watch[]>;
   remove(id: number): Promise<boolean>;
   /**
    * Takes the lease of up to `limit` active watches due by `dueBy` that nobody holds at `now` (oldest due first),
    * and answers their rows: the one read of a watch a poll needs.
    */
-  claimDue(owner: string, now: Date, until: Date, limit: number, dueBy: Date): Promise<ClaimedWatch[]>;
+  claimDue(options: { owner: string; now: Date; until: Date; limit: number; dueBy: Date }): Promise<ClaimedWatch[]>;
   renew(owner: string, until: Date): Promise<number>;
   release(id: number, owner: string): Promise<void>;
   releaseAll(owner: string): Promise<void>;
@@ -212,12 +212,22 @@ const SET_PAUSED = `UPDATE watches SET active = 0, paused_reason = $1, paused_by
   lease_owner = NULL, lease_until = NULL WHERE id = $4 AND active = 1 RETURNING *`;
 
 /** Moves a polled watch on to its next poll; the lease is kept when `seen` is given (its cards are delivered next). */
-async function pollDone(tx: SqlRunner, id: number, owner: string, p: PollRecord, seen?: string): Promise<number> {
+async function pollDone(
+  tx: SqlRunner,
+  { id, owner, poll, seen }: { id: number; owner: string; poll: PollRecord; seen?: string },
+): Promise<number> {
   return tx.run(
     `UPDATE watches SET next_poll_at = $1, last_poll_at = $2, last_result = $3
        ${seen === undefined ? ', lease_owner = NULL, lease_until = NULL' : ', seen = $6'}
      WHERE id = $4 AND lease_owner = $5`,
-    [p.nextPollAt.toISOString(), p.at.toISOString(), p.result, id, owner, ...(seen === undefined ? [] : [seen])],
+    [
+      poll.nextPollAt.toISOString(),
+      poll.at.toISOString(),
+      poll.result,
+      id,
+      owner,
+      ...(seen === undefined ? [] : [seen]),
+    ],
   );
 }
 
@@ -286,7 +296,7 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
       );
       return r ? toWatch(r) : null;
     },
-    async resumeCreator(teamId, creatorId, reasons, nextPollAt, now) {
+    async resumeCreator({ teamId, creatorId, reasons, nextPollAt, now }) {
       if (reasons.length === 0) return [];
       const rows = await engine.all<WatchRow>(
         `UPDATE watches SET active = 1, paused_reason = NULL, paused_by = NULL, updated_at = $1, next_poll_at = $2
@@ -302,7 +312,7 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
         return (await tx.run('DELETE FROM watches WHERE id = $1', [id])) > 0;
       });
     },
-    async claimDue(owner, now, until, limit, dueBy) {
+    async claimDue({ owner, now, until, limit, dueBy }) {
       // Most ticks find nothing due: a read answers them, so an idle tick never waits for the write lock.
       const due = await engine.get(
         `SELECT 1 AS due FROM watches
@@ -339,16 +349,16 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
     async recordIdle(owner, polls) {
       if (polls.length === 0) return;
       await engine.transaction(async (tx) => {
-        for (const [id, p] of polls) await pollDone(tx, id, owner, p);
+        for (const [id, p] of polls) await pollDone(tx, { id, owner, poll: p });
       });
     },
     async recordFailed(id, owner, poll) {
-      await pollDone(engine, id, owner, poll);
+      await pollDone(engine, { id, owner, poll });
     },
     commitPoll(id, owner, o) {
       return engine
         .transaction(async (tx) => {
-          if ((await pollDone(tx, id, owner, o.poll, o.seen)) === 0) throw new LeaseLost();
+          if ((await pollDone(tx, { id, owner, poll: o.poll, seen: o.seen })) === 0) throw new LeaseLost();
           const w = await get(tx, id);
           if (!w) throw new LeaseLost();
           const at = o.poll.at.toISOString();

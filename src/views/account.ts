@@ -132,7 +132,7 @@ export function buildWhoami(
     md`You're connected to ${connection.serverUrl}${connection.username ? ` as @${connection.username}` : ''}.`,
     [
       section(md`:white_check_mark: ${text}`),
-      ...(o.alerts !== undefined ? [context([alertSummary(o.alerts, o.now ?? new Date())])] : []),
+      ...(o.alerts !== undefined ? [context([alertSummary(o.alerts, { now: o.now ?? new Date(), timeZone })])] : []),
       context([md`${code(`${slashCommand} disconnect`)} deletes the token from the bot.`]),
       ...buildStepConsentBlocks(o.stepConsents ?? [], timeZone),
     ],

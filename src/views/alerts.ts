@@ -6,7 +6,7 @@ import { onServer } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { AlertSetting, QuietHours } from '../store/alert-store.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
-import { linkButton, when } from './common.js';
+import { linkButton, type TimeContext, when } from './common.js';
 import { truncate } from './limits.js';
 import { code, italic, joinMd, link, type Md, md } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
@@ -33,11 +33,11 @@ export interface AlertDmOptions {
   notice?: Notice;
 }
 
-function alertCard(todo: Todo, o: AlertDmOptions, group: number[] | null, slot: number): Block[] {
+function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, slot: number): Block[] {
   const pending = todo.state === 'pending';
   const lines: Md[] = [
-    md`${pending ? ':bell:' : ':white_check_mark:'} ${todoSubject(todo, { serverUrl: o.serverUrl })}`,
-    md`${todoWhy(todo)} · in ${todo.project.path_with_namespace} · ${when(todo.created_at, o.timeZone ? { now: o.now, timeZone: o.timeZone } : o.now)}`,
+    md`${pending ? ':bell:' : ':white_check_mark:'} ${todoSubject(todo, { serverUrl: options.serverUrl })}`,
+    md`${todoWhy(todo)} · in ${todo.project.path_with_namespace} · ${when(todo.created_at, options.timeZone ? { now: options.now, timeZone: options.timeZone } : options.now)}`,
   ];
   const body = todo.body.replace(/\s+/g, ' ').trim();
   if (body && body !== todo.target.title.trim()) lines.push(italic(`“${truncate(body, 200)}”`));
@@ -53,7 +53,7 @@ function alertCard(todo: Todo, o: AlertDmOptions, group: number[] | null, slot: 
       }),
     );
   }
-  const url = onServer(o.serverUrl, todo.target_url);
+  const url = onServer(options.serverUrl, todo.target_url);
   if (url) buttons.push(linkButton('Open', url, `open-${slot}`));
   const text = joinMd(lines, '\n');
   return buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];
@@ -112,14 +112,14 @@ export function buildAlertsPausedDm(serverUrl: string): SlackMessage {
 const actionsText = (s: AlertSetting) =>
   s.actions.length === ALERT_ACTIONS.length ? 'every action' : s.actions.map((a) => a.replace(/_/g, ' ')).join(', ');
 
-/** One line for the Home tab and whoami: on or off, for what, quiet hours, the last delivery. */
-export function alertSummary(s: AlertSetting | null, now: Date): Md {
+/** One line for the Home tab and whoami: on or off, for what, quiet hours, the last delivery (in the viewer's zone). */
+export function alertSummary(s: AlertSetting | null, at: TimeContext): Md {
   if (!s?.active) return md`:no_bell: Todo alerts: off`;
   const parts: Md[] = [md`:bell: Todo alerts: on (${actionsText(s)})`];
   if (s.pausedReason === 'token') parts.push(md`paused until you connect again`);
   if (s.quiet) parts.push(md`quiet ${quietText(s.quiet)} (${s.tz})`);
   parts.push(
-    s.lastDeliveryAt ? md`last delivery ${when(s.lastDeliveryAt.toISOString(), now)}` : md`nothing delivered yet`,
+    s.lastDeliveryAt ? md`last delivery ${when(s.lastDeliveryAt.toISOString(), at)}` : md`nothing delivered yet`,
   );
   return joinMd(parts, ' · ');
 }
@@ -127,7 +127,7 @@ export function alertSummary(s: AlertSetting | null, now: Date): Md {
 /** The answer to `/gl notify`, `notify on` and `notify off`. */
 export function buildAlertSetting(
   s: AlertSetting | null,
-  o: { now: Date; slashCommand: string; notice?: Notice },
+  o: TimeContext & { slashCommand: string; notice?: Notice },
 ): SlackMessage {
   const on = code(`${o.slashCommand} notify on`);
   if (!s?.active) {
@@ -147,7 +147,7 @@ export function buildAlertSetting(
   );
   lines.push(
     s.lastDeliveryAt
-      ? md`Last delivery: ${String(s.lastDeliveryItems ?? 0)} todo${s.lastDeliveryItems === 1 ? '' : 's'}, ${when(s.lastDeliveryAt.toISOString(), o.now)}.`
+      ? md`Last delivery: ${String(s.lastDeliveryItems ?? 0)} todo${s.lastDeliveryItems === 1 ? '' : 's'}, ${when(s.lastDeliveryAt.toISOString(), o)}.`
       : md`Last delivery: none yet.`,
   );
   lines.push(md`${code(`${o.slashCommand} notify off`)} stops them.`);

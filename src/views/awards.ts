@@ -52,7 +52,7 @@ export function buildAwardList(
   awards: readonly AwardEmoji[],
   target: AwardTarget,
   page: PageInfo,
-  o: { place: ListPlace | null; ctx: CardContext },
+  options: { place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   const groups = groupAwards(awards);
   const counts = joinMd(
@@ -62,13 +62,13 @@ export function buildAwardList(
   const more = page.nextPage ? ' on this page' : '';
   return buildList({
     title: `Award emoji on ${awardTargetRef(target)}`,
-    ...(groups.length > 0 ? { filters: md`${counts}${more} · ${linkedTarget(o.ctx.serverUrl, target)}` } : {}),
-    notice: o.ctx.notice,
-    empty: md`No award emoji on ${linkedTarget(o.ctx.serverUrl, target)} yet.`,
+    ...(groups.length > 0 ? { filters: md`${counts}${more} · ${linkedTarget(options.ctx.serverUrl, target)}` } : {}),
+    notice: options.ctx.notice,
+    empty: md`No award emoji on ${linkedTarget(options.ctx.serverUrl, target)} yet.`,
     items: groups.flatMap((g) => g.awards),
-    row: (a) => awardRow(a, o.ctx),
+    row: (a) => awardRow(a, options.ctx),
     page,
-    place: o.place,
+    place: options.place,
   });
 }
 
@@ -83,9 +83,7 @@ export function buildAwardCard(a: AwardEmoji, target: AwardTarget, c: CardContex
 /** A new award, or the one of the person that was there already. */
 export function buildAwarded(
   outcome: { awarded: true; award: AwardEmoji } | { awarded: false; existing: AwardEmoji | null },
-  name: string,
-  target: AwardTarget,
-  serverUrl: string,
+  { name, target, serverUrl }: { name: string; target: AwardTarget; serverUrl: string },
 ): SlackMessage {
   const where = linkedTarget(serverUrl, target);
   const text = outcome.awarded
@@ -94,7 +92,10 @@ export function buildAwarded(
   return message(text, [section(text)]);
 }
 
-export function buildUnawarded(awardId: number, target: AwardTarget, actorId: string, serverUrl: string) {
+export function buildUnawarded(
+  awardId: number,
+  { target, actorId, serverUrl }: { target: AwardTarget; actorId: string; serverUrl: string },
+) {
   const text = md`:wastebasket: Award ${awardId} on ${linkedTarget(serverUrl, target)} was taken back by ${mention(actorId)}.`;
   return message(text, [section(text)]);
 }

@@ -3,15 +3,17 @@ import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.
 import type { Deployment } from '../gitlab/schemas.js';
 import { actions, type Block, button, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, when } from './common.js';
+import { externalUrl } from './external-url.js';
 import { jobUrl } from './jobs.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { code, link, linked, md } from './mrkdwn.js';
+import { code, linked, md } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { shortSha, statusEmoji } from './status.js';
 
-function environment(d: Deployment) {
+/** The environment's name and its URL: a link only on the configured host (see external-url.ts). */
+function environment(d: Deployment, serverUrl: string) {
   const url = d.environment.external_url;
-  return url && /^https?:\/\//.test(url) ? md`${d.environment.name} · ${link(url, url)}` : md`${d.environment.name}`;
+  return url ? md`${d.environment.name} · ${externalUrl(serverUrl, url)}` : md`${d.environment.name}`;
 }
 
 export function buildDeploymentCard(d: Deployment, project: Project, c: CardContext): SlackMessage {
@@ -22,7 +24,7 @@ export function buildDeploymentCard(d: Deployment, project: Project, c: CardCont
   const blocks: Block[] = [
     header(`:rocket: Deployment ${d.id} · ${d.environment.name}`),
     fields([
-      md`*Environment*\n${environment(d)}`,
+      md`*Environment*\n${environment(d, c.serverUrl)}`,
       md`*Ref*\n${code(d.ref)}`,
       md`*Commit*\n${code(shortSha(d.sha))}`,
       md`*Deployed by*\n${d.user ? md`${d.user.name} (@${d.user.username})` : '—'}`,
@@ -44,17 +46,17 @@ export function buildDeploymentList(
   deployments: Deployment[],
   project: Project,
   page: PageInfo,
-  o: { title: string; place: ListPlace | null; ctx: CardContext },
+  options: { title: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   return buildList({
-    title: o.title,
-    notice: o.ctx.notice,
+    title: options.title,
+    notice: options.ctx.notice,
     empty: md`No deployments in ${projectLabel(project)}.`,
     items: deployments,
     row: (d, i) => {
       const job = d.deployable ? md` · ${statusEmoji(d.deployable.status)} job #${d.deployable.id}` : '';
       const by = d.user ? md` · @${d.user.username}` : '';
-      const text = md`:rocket: *${d.id}* ${environment(d)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, o.ctx)}`;
+      const text = md`:rocket: *${d.id}* ${environment(d, options.ctx.serverUrl)} · ${code(d.ref)} · ${code(shortSha(d.sha))}${by}${job} · ${when(d.created_at, options.ctx)}`;
       const accessory = d.deployable
         ? button({
             text: 'Job',
@@ -66,6 +68,6 @@ export function buildDeploymentList(
       return section(text, accessory);
     },
     page,
-    place: o.place,
+    place: options.place,
   });
 }

@@ -296,10 +296,13 @@ export function buildEventsDigest(input: EventsDigestInput): SlackMessage {
 const TODO_ROWS = 40;
 
 /** A todo of a digest: the same words as the todo list (todos.ts), with a Done button that redraws the digest. */
-export function todoRow(t: Todo, digestId: number, at: TimeContext & { serverUrl: string }, slot: number): Block {
+export function todoRow(
+  todo: Todo,
+  { digestId, at, slot }: { digestId: number; at: TimeContext & { serverUrl: string }; slot: number },
+): Block {
   return section(
-    md`${todoSubject(t, { serverUrl: at.serverUrl, short: true })} · ${todoWhy(t)} · ${when(t.created_at, at)}`,
-    button({ text: 'Done', def: DigestButtons.done, value: { d: digestId, t: t.id }, slot }),
+    md`${todoSubject(todo, { serverUrl: at.serverUrl, short: true })} · ${todoWhy(todo)} · ${when(todo.created_at, at)}`,
+    button({ text: 'Done', def: DigestButtons.done, value: { d: digestId, t: todo.id }, slot }),
   );
 }
 
@@ -343,7 +346,9 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
     );
     for (const t of todos) {
       if (rows >= TODO_ROWS || blocks.length + 1 > room) break;
-      blocks.push(todoRow(t, d.id, { serverUrl: input.serverUrl, now: input.now, timeZone: d.tz }, rows));
+      blocks.push(
+        todoRow(t, { digestId: d.id, at: { serverUrl: input.serverUrl, now: input.now, timeZone: d.tz }, slot: rows }),
+      );
       rows += 1;
     }
   }

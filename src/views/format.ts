@@ -1,19 +1,45 @@
 // Dates and sizes as people read them. Views get `now` and the viewer's time zone
 // injected; nothing here reads the clock.
 
+// Building an Intl.DateTimeFormat costs far more than formatting with one, and a card formats several times: one
+// per zone, kept. A zone Intl refuses throws on building, as before, and is not kept. Bounded by the zones people have.
+const absoluteFormats = new Map<string, Intl.DateTimeFormat>();
+const MAX_ZONES = 1000;
+
+function absoluteFormat(timeZone: string): Intl.DateTimeFormat {
+  let f = absoluteFormats.get(timeZone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone,
+      year: 'numeric',
+      month: 'short',
+      day: 'numeric',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
+    if (absoluteFormats.size >= MAX_ZONES) absoluteFormats.clear();
+    absoluteFormats.set(timeZone, f);
+  }
+  return f;
+}
+
 /** "3 Mar 2026, 14:02" in the given zone: the absolute half of the house style. */
 export function formatAbsolute(date: Date, timeZone = 'UTC'): string {
-  const parts = new Intl.DateTimeFormat('en-GB', {
-    timeZone,
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: '2-digit',
-    minute: '2-digit',
-    hourCycle: 'h23',
-  }).formatToParts(date);
-  const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
-  return `${get('day')} ${get('month')} ${get('year')}, ${get('hour')}:${get('minute')}`;
+  // The first part of each type, as Intl gives them.
+  let day: string | undefined;
+  let month: string | undefined;
+  let year: string | undefined;
+  let hour: string | undefined;
+  let minute: string | undefined;
+  for (const p of absoluteFormat(timeZone).formatToParts(date)) {
+    if (p.type === 'day') day ??= p.value;
+    else if (p.type === 'month') month ??= p.value;
+    else if (p.type === 'year') year ??= p.value;
+    else if (p.type === 'hour') hour ??= p.value;
+    else if (p.type === 'minute') minute ??= p.value;
+  }
+  return `${day ?? ''} ${month ?? ''} ${year ?? ''}, ${hour ?? ''}:${minute ?? ''}`;
 }
 
 /** "3 Mar 2026, 14:02 Europe/Berlin": an absolute time that names its zone (headers, notices). */

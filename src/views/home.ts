@@ -229,7 +229,7 @@ export function buildHomeView(i: HomeInput): HomeView {
     ...(i.reads.watches ? [watchBlocks(i, i.reads.watches)] : []),
   ];
   const blocks: Block[] = [header(TITLE), ...lastAction(i), connectionBlock(i)];
-  if (i.alerts !== undefined) blocks.push(context([alertSummary(i.alerts, i.now)]));
+  if (i.alerts !== undefined) blocks.push(context([alertSummary(i.alerts, { now: i.now, timeZone: i.timeZone })]));
   for (const s of sections) blocks.push(divider(), ...s);
   const consents = buildStepConsentBlocks(i.stepConsents ?? [], i.timeZone);
   if (consents.length > 0) blocks.push(divider(), ...consents);

@@ -137,8 +137,13 @@ export function issueButtons(issue: Issue, project: Project, o: IssueCardOptions
   return out;
 }
 
-export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o: IssueCardOptions = {}): SlackMessage {
-  const url = issueUrl(c.serverUrl, project, issue);
+export function buildIssueCard(
+  issue: Issue,
+  project: Project,
+  ctx: CardContext,
+  options: IssueCardOptions = {},
+): SlackMessage {
+  const url = issueUrl(ctx.serverUrl, project, issue);
   const ref = issueRef(project, issue.iid);
   const assignees = issue.assignees.length ? issue.assignees.map(person).join(', ') : '—';
   const labels = issue.labels.length
@@ -148,9 +153,9 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
       )
     : '—';
   const milestone = issue.milestone
-    ? linked(onServer(c.serverUrl, issue.milestone.web_url), issue.milestone.title)
+    ? linked(onServer(ctx.serverUrl, issue.milestone.web_url), issue.milestone.title)
     : '—';
-  const closed = issue.state === 'closed' && issue.closed_at ? md` · ${when(issue.closed_at, c)}` : '';
+  const closed = issue.state === 'closed' && issue.closed_at ? md` · ${when(issue.closed_at, ctx)}` : '';
   const closedBy = issue.state === 'closed' && issue.closed_by ? md` by ${person(issue.closed_by)}` : '';
   const blocks: Block[] = [
     header(`${issueStateEmoji(issue.state)} #${issue.iid} · ${issue.title}`),
@@ -167,20 +172,20 @@ export function buildIssueCard(issue: Issue, project: Project, c: CardContext, o
       md`*Assignees*\n${assignees}`,
       md`*Labels*\n${labels}`,
       md`*Milestone*\n${milestone}`,
-      md`*Due*\n${dueText(issue.due_date, issue.state, c.now)}`,
+      md`*Due*\n${dueText(issue.due_date, issue.state, ctx.now)}`,
       md`*Votes*\n:thumbsup: ${issue.upvotes} · :thumbsdown: ${issue.downvotes}`,
       md`*Time*\n${timeText(issue.time_stats)}`,
     ]),
   );
   const extra: Text[] = [
-    md`${projectLabel(project)} · created ${when(issue.created_at, c)} · updated ${when(issue.updated_at, c)}`,
+    md`${projectLabel(project)} · created ${when(issue.created_at, ctx)} · updated ${when(issue.updated_at, ctx)}`,
   ];
   const comments = commentCount(issue.user_notes_count);
   if (comments) extra.push(comments);
   if (issue.moved_to_id) extra.push(md`:arrow_right: moved: it lives on as issue id ${issue.moved_to_id}`);
   blocks.push(context(extra));
-  blocks.push(...noticeBlocks(c.notice));
-  blocks.push(actions([...issueButtons(issue, project, o), ...openButton(url)]));
+  blocks.push(...noticeBlocks(ctx.notice));
+  blocks.push(actions([...issueButtons(issue, project, options), ...openButton(url)]));
   return message(md`Issue ${ref} ${issue.title}: ${issueStateWord(issue.state)}`, blocks);
 }
 
@@ -208,7 +213,10 @@ export function issueStaleText(
   }
 }
 
-export function buildIssueDeleted(project: Project, iid: number, actorId: string, title?: string): SlackMessage {
+export function buildIssueDeleted(
+  project: Project,
+  { iid, actorId, title }: { iid: number; actorId: string; title?: string },
+): SlackMessage {
   const named = title !== undefined ? md` “${truncate(title, 150)}”` : '';
   const text = md`Issue ${issueRef(project, iid)}${named} was deleted by ${mention(actorId)}.`;
   return message(text, [section(md`:wastebasket: ${text}`)]);
@@ -271,37 +279,39 @@ export function buildIssueList(
 export function buildIssueTime(
   project: Project,
   iid: number,
-  t: TimeStats,
-  o: { serverUrl: string; notice?: Notice | undefined },
+  stats: TimeStats,
+  options: { serverUrl: string; notice?: Notice | undefined },
 ): SlackMessage {
   const ref = issueRef(project, iid);
-  const url = projectPageUrl(o.serverUrl, project, `issues/${iid}`);
-  const estimate = humanTime(t.human_time_estimate, t.time_estimate);
-  const spent = humanTime(t.human_total_time_spent, t.total_time_spent);
+  const url = projectPageUrl(options.serverUrl, project, `issues/${iid}`);
+  const estimate = humanTime(stats.human_time_estimate, stats.time_estimate);
+  const spent = humanTime(stats.human_total_time_spent, stats.total_time_spent);
   const blocks: Block[] = [
     section(md`:stopwatch: ${bold(md`Time tracking of ${linked(url, ref)}`)}`),
     fields([md`*Estimate*\n${estimate ?? 'none'}`, md`*Spent*\n${spent ?? 'nothing yet'}`]),
   ];
-  const over = t.time_estimate > 0 && t.total_time_spent > t.time_estimate;
+  const over = stats.time_estimate > 0 && stats.total_time_spent > stats.time_estimate;
   if (over) blocks.push(context([md`:warning: More time spent than estimated.`]));
-  blocks.push(...noticeBlocks(o.notice));
+  blocks.push(...noticeBlocks(options.notice));
   return message(md`Issue ${ref}: estimate ${estimate ?? 'none'}, spent ${spent ?? 'nothing'}`, blocks);
 }
 
 export function buildClosedBy(
   project: Project,
-  iid: number,
-  mrs: MergeRequest[],
-  page: PageInfo,
-  o: { serverUrl: string },
+  {
+    iid,
+    mergeRequests,
+    page,
+    serverUrl,
+  }: { iid: number; mergeRequests: MergeRequest[]; page: PageInfo; serverUrl: string },
 ): SlackMessage {
   const ref = issueRef(project, iid);
   return buildList({
     title: `Merge requests that close ${ref}`,
     empty: md`No merge request closes ${ref} when merged.`,
-    items: mrs,
+    items: mergeRequests,
     row: (mr) => {
-      const url = onServer(o.serverUrl, mr.web_url) ?? projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}`);
+      const url = onServer(serverUrl, mr.web_url) ?? projectPageUrl(serverUrl, project, `merge_requests/${mr.iid}`);
       const emoji =
         mr.state === 'merged'
           ? ':white_check_mark:'
@@ -317,17 +327,22 @@ export function buildClosedBy(
   });
 }
 
-export function buildIssueAgent(project: Project, iid: number, d: UserAgentDetail, serverUrl: string): SlackMessage {
+export function buildIssueAgent(
+  project: Project,
+  iid: number,
+  detail: UserAgentDetail,
+  serverUrl: string,
+): SlackMessage {
   const ref = issueRef(project, iid);
   const url = projectPageUrl(serverUrl, project, `issues/${iid}`);
-  const browser = /^Mozilla\//.test(d.user_agent);
-  return message(md`How issue ${ref} was created: ${d.user_agent} from ${d.ip_address}`, [
+  const browser = /^Mozilla\//.test(detail.user_agent);
+  return message(md`How issue ${ref} was created: ${detail.user_agent} from ${detail.ip_address}`, [
     section(md`:mag: ${bold(md`How ${linked(url, ref)} was created`)}`),
     fields([
-      md`*User agent*\n${code(truncate(d.user_agent, 500))}`,
-      md`*IP address*\n${code(d.ip_address)}`,
+      md`*User agent*\n${code(truncate(detail.user_agent, 500))}`,
+      md`*IP address*\n${code(detail.ip_address)}`,
       md`*Through*\n${browser ? 'a web browser' : 'the API (or another non-browser client)'}`,
-      md`*Submitted to Akismet*\n${d.akismet_submitted ? 'yes' : 'no'}`,
+      md`*Submitted to Akismet*\n${detail.akismet_submitted ? 'yes' : 'no'}`,
     ]),
   ]);
 }
@@ -375,8 +390,7 @@ export function issueRefusal(r: Refusal, label: string): Md | null {
 export function buildIssueCreatedFromMessage(
   project: Project,
   issue: Pick<Issue, 'iid' | 'title' | 'web_url' | 'confidential'>,
-  actorId: string,
-  serverUrl: string,
+  { actorId, serverUrl }: { actorId: string; serverUrl: string },
 ): SlackMessage {
   const title = issue.confidential ? 'Confidential issue' : truncate(issue.title, 255);
   const text = md`Issue ${code(issueRef(project, issue.iid))} ${bold(linked(issueUrl(serverUrl, project, issue), title))} created by ${mention(actorId)}`;

@@ -82,7 +82,11 @@ export function jobConfirmation(action: 'cancel' | 'erase', job: { id: number; n
   return c;
 }
 
-function jobButton(action: JobAction, job: Job, project: Project, place: ListPlace | null, slot?: number | string) {
+function jobButton(
+  action: JobAction,
+  job: Job,
+  { project, place, slot }: { project: Project; place: ListPlace | null; slot?: number | string },
+) {
   const value = { p: projectButtonKey(project), j: job.id, ...(place ? { q: place.query, n: place.page } : {}) };
   switch (action) {
     case 'retry':
@@ -183,7 +187,9 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
   // The card's own button opens it in GitLab: no second link here.
   blocks.push(context(extra));
   blocks.push(...noticeBlocks(c.notice));
-  blocks.push(actions([...jobActionsFor(job, facts).map((a) => jobButton(a, job, project, null)), ...openButton(url)]));
+  blocks.push(
+    actions([...jobActionsFor(job, facts).map((a) => jobButton(a, job, { project, place: null })), ...openButton(url)]),
+  );
   return message(md`Job #${job.id} ${job.name}: ${job.status}`, blocks);
 }
 
@@ -201,7 +207,15 @@ function jobDuration(seconds: number): string {
   return seconds >= 0 && seconds < 1 ? '<1s' : formatDuration(seconds);
 }
 
-export function jobRow(job: Job, project: Project, place: ListPlace | null, slot: number | string, serverUrl: string) {
+export function jobRow(
+  job: Job,
+  {
+    project,
+    place,
+    slot,
+    serverUrl,
+  }: { project: Project; place: ListPlace | null; slot: number | string; serverUrl: string },
+) {
   const url = jobUrl(serverUrl, project, job);
   const seconds = jobSeconds(job);
   const duration = seconds !== null ? ` · ${jobDuration(seconds)}` : '';
@@ -210,7 +224,7 @@ export function jobRow(job: Job, project: Project, place: ListPlace | null, slot
   const text = md`${statusEmoji(job.status)} ${bold(linked(url, `#${job.id}`))} ${job.name} · ${job.stage} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
   const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
   const accessory: Button = primary
-    ? jobButton(primary, job, project, place, slot)
+    ? jobButton(primary, job, { project, place, slot })
     : button({ text: 'Details', def: JobButtons.show, value: { p: projectButtonKey(project), j: job.id }, slot });
   return section(text, accessory);
 }
@@ -219,22 +233,34 @@ export function buildJobList(
   jobs: Job[],
   project: Project,
   page: PageInfo,
-  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
+  options: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   return buildList({
-    title: o.title,
-    filters: o.filters,
-    notice: o.ctx.notice,
-    empty: md`No jobs in ${projectLabel(project)} match${o.filters ? md` (${o.filters})` : ''}.`,
+    title: options.title,
+    filters: options.filters,
+    notice: options.ctx.notice,
+    empty: md`No jobs in ${projectLabel(project)} match${options.filters ? md` (${options.filters})` : ''}.`,
     items: jobs,
-    row: (job, i) => jobRow(job, project, o.place, i, o.ctx.serverUrl),
+    row: (job, i) => jobRow(job, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl }),
     page,
-    place: o.place,
+    place: options.place,
   });
 }
 
 /** The last lines of a trace as a code block that fits one section. */
-export function buildTrace(jobId: number, project: Project, trace: string, lines: number, slashCommand: string) {
+export function buildTrace({
+  jobId,
+  project,
+  trace,
+  lines,
+  slashCommand,
+}: {
+  jobId: number;
+  project: Project;
+  trace: string;
+  lines: number;
+  slashCommand: string;
+}) {
   // Runners colour their output; Slack would show the escape codes as garbage.
   const clean = trace.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').replace(/\r(?!\n)/g, '\n');
   const all = clean.replace(/\n+$/, '').split('\n');

@@ -39,14 +39,17 @@ type Obj = Record<string, unknown>;
 const isObj = (x: unknown): x is Obj => typeof x === 'object' && x !== null && !Array.isArray(x);
 const textOf = (t: unknown): string | null => (isObj(t) && typeof t.text === 'string' ? t.text : null);
 
-function checkText(t: unknown, where: string, max: number, out: string[], plainOnly = false): void {
-  if (t === undefined) return;
-  const s = textOf(t);
+function checkText(
+  value: unknown,
+  { where, max, out, plainOnly = false }: { where: string; max: number; out: string[]; plainOnly?: boolean },
+): void {
+  if (value === undefined) return;
+  const s = textOf(value);
   if (s === null) {
     out.push(`${where}: not a text object`);
     return;
   }
-  if (plainOnly && isObj(t) && t.type !== 'plain_text') out.push(`${where}: must be plain_text`);
+  if (plainOnly && isObj(value) && value.type !== 'plain_text') out.push(`${where}: must be plain_text`);
   if (s.length > max) out.push(`${where}: ${s.length} characters > ${max}`);
 }
 
@@ -56,7 +59,7 @@ function checkElement(el: unknown, where: string, out: string[]): void {
     out.push(`${where}.action_id too long`);
   if (el.type === 'button') {
     if (!el.text) out.push(`${where}: button without text`);
-    checkText(el.text, `${where}.text`, LIMITS.buttonText, out, true);
+    checkText(el.text, { where: `${where}.text`, max: LIMITS.buttonText, out, plainOnly: true });
     if (typeof el.value === 'string' && el.value.length > LIMITS.buttonValue)
       out.push(`${where}.value > ${LIMITS.buttonValue}`);
     if (typeof el.url === 'string' && el.url.length > LIMITS.url) out.push(`${where}.url > ${LIMITS.url}`);
@@ -64,10 +67,10 @@ function checkElement(el: unknown, where: string, out: string[]): void {
   if (isObj(el.confirm)) {
     const c = el.confirm;
     for (const k of ['title', 'text', 'confirm', 'deny']) if (!c[k]) out.push(`${where}.confirm: no ${k}`);
-    checkText(c.title, `${where}.confirm.title`, LIMITS.confirmTitle, out, true);
-    checkText(c.text, `${where}.confirm.text`, LIMITS.confirmText, out);
-    checkText(c.confirm, `${where}.confirm.confirm`, LIMITS.confirmButton, out, true);
-    checkText(c.deny, `${where}.confirm.deny`, LIMITS.confirmButton, out, true);
+    checkText(c.title, { where: `${where}.confirm.title`, max: LIMITS.confirmTitle, out, plainOnly: true });
+    checkText(c.text, { where: `${where}.confirm.text`, max: LIMITS.confirmText, out });
+    checkText(c.confirm, { where: `${where}.confirm.confirm`, max: LIMITS.confirmButton, out, plainOnly: true });
+    checkText(c.deny, { where: `${where}.confirm.deny`, max: LIMITS.confirmButton, out, plainOnly: true });
   }
 }
 
@@ -94,18 +97,18 @@ export function findBlockViolations(blocks: unknown, surface: 'message' | 'modal
       case 'section': {
         const fields = Array.isArray(b.fields) ? b.fields : [];
         if (!b.text && fields.length === 0) out.push(`${w}: section without text or fields`);
-        checkText(b.text, `${w}.text`, LIMITS.sectionText, out);
+        checkText(b.text, { where: `${w}.text`, max: LIMITS.sectionText, out });
         if (textOf(b.text) === '') out.push(`${w}.text: empty`);
         if (fields.length > LIMITS.fields) out.push(`${w}.fields: ${fields.length} > ${LIMITS.fields}`);
         fields.forEach((f, j) => {
-          checkText(f, `${w}.fields[${j}]`, LIMITS.fieldText, out);
+          checkText(f, { where: `${w}.fields[${j}]`, max: LIMITS.fieldText, out });
         });
         checkElement(b.accessory, `${w}.accessory`, out);
         break;
       }
       case 'header':
         if (!b.text) out.push(`${w}: header without text`);
-        checkText(b.text, `${w}.text`, LIMITS.headerText, out, true);
+        checkText(b.text, { where: `${w}.text`, max: LIMITS.headerText, out, plainOnly: true });
         break;
       case 'context': {
         const els = Array.isArray(b.elements) ? b.elements : [];
@@ -114,7 +117,7 @@ export function findBlockViolations(blocks: unknown, surface: 'message' | 'modal
         els.forEach((e, j) => {
           if (isObj(e) && e.type === 'button') out.push(`${w}.elements[${j}]: no buttons in context`);
           if (isObj(e) && (e.type === 'mrkdwn' || e.type === 'plain_text')) {
-            checkText(e, `${w}.elements[${j}]`, LIMITS.contextText, out);
+            checkText(e, { where: `${w}.elements[${j}]`, max: LIMITS.contextText, out });
           }
         });
         break;
@@ -135,7 +138,7 @@ export function findBlockViolations(blocks: unknown, surface: 'message' | 'modal
       }
       case 'input':
         if (!b.label) out.push(`${w}: input without label`);
-        checkText(b.label, `${w}.label`, LIMITS.inputLabel, out, true);
+        checkText(b.label, { where: `${w}.label`, max: LIMITS.inputLabel, out, plainOnly: true });
         if (!b.element) out.push(`${w}: input without element`);
         checkElement(b.element, `${w}.element`, out);
         break;
@@ -153,9 +156,9 @@ export function findLimitViolations(surface: unknown): string[] {
     const out: string[] = [];
     if (surface.type === 'modal') {
       if (!surface.title) out.push('modal without title');
-      checkText(surface.title, 'title', LIMITS.modalTitle, out, true);
-      checkText(surface.submit, 'submit', LIMITS.modalButton, out, true);
-      checkText(surface.close, 'close', LIMITS.modalButton, out, true);
+      checkText(surface.title, { where: 'title', max: LIMITS.modalTitle, out, plainOnly: true });
+      checkText(surface.submit, { where: 'submit', max: LIMITS.modalButton, out, plainOnly: true });
+      checkText(surface.close, { where: 'close', max: LIMITS.modalButton, out, plainOnly: true });
       const blocks = Array.isArray(surface.blocks) ? surface.blocks : [];
       if (blocks.some((b) => isObj(b) && b.type === 'input') && !surface.submit)
         out.push('modal with inputs needs submit');

@@ -160,23 +160,23 @@ export function diffFilename(project: Project, iid: number, suffix = ''): string
   return `${base}-mr-${iid}${suffix}.diff`;
 }
 
-function commitLine(serverUrl: string, project: Project, c: Commit, at: TimeContext): Md {
-  const url = projectPageUrl(serverUrl, project, `commit/${c.id}`);
-  return md`${linked(url, code(c.short_id || shortSha(c.id)))} ${truncate(c.title, 120)} — ${c.author_name}, ${when(c.created_at, at)}`;
+function commitLine(serverUrl: string, project: Project, commit: Commit, at: TimeContext): Md {
+  const url = projectPageUrl(serverUrl, project, `commit/${commit.id}`);
+  return md`${linked(url, code(commit.short_id || shortSha(commit.id)))} ${truncate(commit.title, 120)} — ${commit.author_name}, ${when(commit.created_at, at)}`;
 }
 
 export function buildCommits(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   commits: readonly Commit[],
-  o: { serverUrl: string; now: Date; timeZone?: string; total: number | null },
+  options: { serverUrl: string; now: Date; timeZone?: string; total: number | null },
 ): SlackMessage {
   const title = `Commits of ${mrRef(project, mr.iid)}`;
-  const count = o.total ?? commits.length;
-  const url = projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}/commits`);
+  const count = options.total ?? commits.length;
+  const url = projectPageUrl(options.serverUrl, project, `merge_requests/${mr.iid}/commits`);
   const blocks: Block[] = [section(md`:memo: ${bold(title)} · ${count} commit${count === 1 ? '' : 's'}, newest first`)];
   if (commits.length === 0) blocks.push(section('No commits.'));
-  const listed = packLines(commits.map((c) => commitLine(o.serverUrl, project, c, o)));
+  const listed = packLines(commits.map((c) => commitLine(options.serverUrl, project, c, options)));
   blocks.push(...listed.blocks, ...more(listed.left + Math.max(0, count - commits.length), 'commits', url));
   return message(`${title}: ${count}`, blocks);
 }
@@ -185,12 +185,12 @@ export function buildVersions(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   versions: readonly MergeRequestVersion[],
-  o: { now: Date; timeZone?: string; slashCommand: string },
+  options: { now: Date; timeZone?: string; slashCommand: string },
 ): SlackMessage {
   const title = `Diff versions of ${mrRef(project, mr.iid)}`;
   const lines = versions.map(
     (v) =>
-      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} file${v.real_size === '1' ? '' : 's'}` : ''} · ${when(v.created_at, o)}`,
+      md`${bold(`#${v.id}`)} · head ${code(shortSha(v.head_commit_sha))} on base ${code(shortSha(v.base_commit_sha))} · ${v.state}${v.real_size ? ` · ${v.real_size} file${v.real_size === '1' ? '' : 's'}` : ''} · ${when(v.created_at, options)}`,
   );
   const blocks: Block[] = [section(md`:card_index_dividers: ${bold(title)} · ${versions.length}, newest first`)];
   if (versions.length === 0) blocks.push(section('No diff versions.'));
@@ -200,7 +200,7 @@ export function buildVersions(
   if (first) {
     blocks.push(
       context([
-        md`One version with its commits and diff: ${code(`${o.slashCommand} mr version ${mrRef(project, mr.iid)} ${first.id}`)}`,
+        md`One version with its commits and diff: ${code(`${options.slashCommand} mr version ${mrRef(project, mr.iid)} ${first.id}`)}`,
       ]),
     );
   }
@@ -211,21 +211,21 @@ export function buildVersions(
 export function buildVersion(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
-  v: MergeRequestVersionDetail,
-  o: { serverUrl: string; now: Date; timeZone?: string; where: 'in this channel' | 'in a direct message' },
+  version: MergeRequestVersionDetail,
+  options: { serverUrl: string; now: Date; timeZone?: string; where: 'in this channel' | 'in a direct message' },
 ): DiffAnswer {
-  const shas = md`head ${code(shortSha(v.head_commit_sha))} · base ${code(shortSha(v.base_commit_sha))} · start ${code(shortSha(v.start_commit_sha))} · ${v.state} · ${when(v.created_at, o)}`;
-  const shown = v.commits.slice(0, 10).map((c) => commitLine(o.serverUrl, project, c, o));
+  const shas = md`head ${code(shortSha(version.head_commit_sha))} · base ${code(shortSha(version.base_commit_sha))} · start ${code(shortSha(version.start_commit_sha))} · ${version.state} · ${when(version.created_at, options)}`;
+  const shown = version.commits.slice(0, 10).map((c) => commitLine(options.serverUrl, project, c, options));
   const commits: Text[] = [
-    md`*${v.commits.length} commit${v.commits.length === 1 ? '' : 's'}*${v.commits.length > 10 ? ' (the newest 10)' : ''}`,
+    md`*${version.commits.length} commit${version.commits.length === 1 ? '' : 's'}*${version.commits.length > 10 ? ' (the newest 10)' : ''}`,
     ...shown,
   ];
-  return buildDiffAnswer(v.diffs, {
-    title: `Version #${v.id} of ${mrRef(project, mr.iid)}`,
+  return buildDiffAnswer(version.diffs, {
+    title: `Version #${version.id} of ${mrRef(project, mr.iid)}`,
     head: [section(shas), section(joinMd(commits, '\n'))],
-    filename: diffFilename(project, mr.iid, `-v${v.id}`),
-    url: projectPageUrl(o.serverUrl, project, `merge_requests/${mr.iid}/diffs?diff_id=${v.id}`),
-    where: o.where,
+    filename: diffFilename(project, mr.iid, `-v${version.id}`),
+    url: projectPageUrl(options.serverUrl, project, `merge_requests/${mr.iid}/diffs?diff_id=${version.id}`),
+    where: options.where,
   });
 }
 
@@ -233,14 +233,14 @@ export function buildCloses(
   mr: Pick<MergeRequest, 'iid' | 'web_url'>,
   project: Project,
   issues: readonly ClosesIssue[],
-  o: { serverUrl: string },
+  options: { serverUrl: string },
 ): SlackMessage {
   const title = `Issues ${mrRef(project, mr.iid)} closes when merged`;
   const lines = issues.map((i) =>
     typeof i.id === 'string'
       ? md`${code(i.id)} ${truncate(i.title, 150)}`
       : 'iid' in i
-        ? md`${stateBadge(i.state)} ${linked(onServer(o.serverUrl, i.web_url) ?? projectPageUrl(o.serverUrl, project, `issues/${i.iid}`), `#${i.iid}`)} ${truncate(i.title, 150)}`
+        ? md`${stateBadge(i.state)} ${linked(onServer(options.serverUrl, i.web_url) ?? projectPageUrl(options.serverUrl, project, `issues/${i.iid}`), `#${i.iid}`)} ${truncate(i.title, 150)}`
         : md`${truncate(i.title, 150)}`,
   );
   const blocks: Block[] = [section(md`:link: ${bold(title)} · ${issues.length}`)];
@@ -252,7 +252,7 @@ export function buildCloses(
   const listed = packLines(lines);
   blocks.push(
     ...listed.blocks,
-    ...more(listed.left, 'issues', mergeRequestUrl(o.serverUrl, project, { iid: mr.iid, web_url: mr.web_url })),
+    ...more(listed.left, 'issues', mergeRequestUrl(options.serverUrl, project, { iid: mr.iid, web_url: mr.web_url })),
   );
   return message(`${title}: ${issues.length}`, blocks);
 }

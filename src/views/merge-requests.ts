@@ -308,7 +308,19 @@ const TIME_DONE: Record<string, string> = {
 };
 
 /** The line above the time figures after a time-tracking change. */
-export function timeHeadline(action: string, project: Project, iid: number, actorId: string, duration?: string): Md {
+export function timeHeadline({
+  action,
+  project,
+  iid,
+  actorId,
+  duration,
+}: {
+  action: string;
+  project: Project;
+  iid: number;
+  actorId: string;
+  duration?: string;
+}): Md {
   const what = duration ? md`${TIME_DONE[action] ?? action} ${duration}` : md`${TIME_DONE[action] ?? action}`;
   return md`:stopwatch: ${what} on ${mrRef(project, iid)} by ${mention(actorId)}.`;
 }

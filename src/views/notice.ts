@@ -56,7 +56,10 @@ export type Notice =
   /** Nothing was done: the card was out of date. `text` says what is true now. */
   | { kind: 'stale'; text: Text; row?: Block };
 
-export function done(action: string, actorId: string, detail?: Text, row?: Block): Notice {
+export function done(
+  action: string,
+  { actorId, detail, row }: { actorId: string; detail?: Text; row?: Block },
+): Notice {
   return { kind: 'done', action, actorId, ...(detail !== undefined ? { detail } : {}), ...(row ? { row } : {}) };
 }
 

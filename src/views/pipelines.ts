@@ -55,13 +55,11 @@ export function pipelineStaleText(p: Pick<PipelineBasic, 'status'>): Md {
 
 function pipelineButton(
   action: PipelineAction,
-  p: PipelineBasic,
-  project: Project,
-  place: ListPlace | null,
-  slot?: number | string,
+  pipeline: PipelineBasic,
+  { project, place, slot }: { project: Project; place: ListPlace | null; slot?: number | string },
 ) {
   const key = projectButtonKey(project);
-  const value = { p: key, i: p.id, ...(place ? { q: place.query, n: place.page } : {}) };
+  const value = { p: key, i: pipeline.id, ...(place ? { q: place.query, n: place.page } : {}) };
   switch (action) {
     case 'retry':
       return button({ text: 'Retry', def: PipelineButtons.retry, value, style: 'primary', slot });
@@ -71,10 +69,10 @@ function pipelineButton(
         def: PipelineButtons.cancel,
         value,
         slot,
-        confirm: pipelineConfirmation(p, project),
+        confirm: pipelineConfirmation(pipeline, project),
       });
     case 'jobs':
-      return button({ text: 'Jobs', def: PipelineButtons.jobs, value: { p: key, i: p.id }, slot });
+      return button({ text: 'Jobs', def: PipelineButtons.jobs, value: { p: key, i: pipeline.id }, slot });
   }
 }
 
@@ -99,59 +97,71 @@ export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): M
   return joinMd(lines, '\n');
 }
 
-export function buildPipelineCard(p: Pipeline, jobs: Job[] | null, project: Project, c: CardContext): SlackMessage {
-  const url = pipelineUrl(c.serverUrl, project, p);
-  const who = p.user ? md`${p.user.name} (@${p.user.username})` : '—';
+export function buildPipelineCard(
+  pipeline: Pipeline,
+  jobs: Job[] | null,
+  project: Project,
+  ctx: CardContext,
+): SlackMessage {
+  const url = pipelineUrl(ctx.serverUrl, project, pipeline);
+  const who = pipeline.user ? md`${pipeline.user.name} (@${pipeline.user.username})` : '—';
   const blocks: Block[] = [
-    header(`${statusEmoji(p.status)} Pipeline #${p.id} · ${p.ref}`),
+    header(`${statusEmoji(pipeline.status)} Pipeline #${pipeline.id} · ${pipeline.ref}`),
     fields([
-      md`*Status*\n${statusBadge(p.status)}`,
-      md`*Ref*\n${code(p.ref)}${p.tag ? ' (tag)' : ''}`,
-      md`*Commit*\n${code(shortSha(p.sha))}`,
+      md`*Status*\n${statusBadge(pipeline.status)}`,
+      md`*Ref*\n${code(pipeline.ref)}${pipeline.tag ? ' (tag)' : ''}`,
+      md`*Commit*\n${code(shortSha(pipeline.sha))}`,
       md`*Triggered by*\n${who}`,
-      md`*Created*\n${when(p.created_at, c)}`,
-      md`*Duration*\n${typeof p.duration === 'number' ? formatDuration(p.duration) : '—'}`,
+      md`*Created*\n${when(pipeline.created_at, ctx)}`,
+      md`*Duration*\n${typeof pipeline.duration === 'number' ? formatDuration(pipeline.duration) : '—'}`,
     ]),
   ];
-  if (p.yaml_errors) blocks.push(section(md`:warning: *YAML errors*: ${truncate(p.yaml_errors, 500)}`));
-  if (jobs && jobs.length > 0) blocks.push(section(jobsByStage(jobs, c.serverUrl, project)));
+  if (pipeline.yaml_errors) blocks.push(section(md`:warning: *YAML errors*: ${truncate(pipeline.yaml_errors, 500)}`));
+  if (jobs && jobs.length > 0) blocks.push(section(jobsByStage(jobs, ctx.serverUrl, project)));
   else if (jobs) blocks.push(section('_No jobs._'));
-  const extra: Text[] = [md`${projectLabel(project)}${p.coverage ? md` · coverage ${p.coverage}%` : ''}`];
+  const extra: Text[] = [md`${projectLabel(project)}${pipeline.coverage ? md` · coverage ${pipeline.coverage}%` : ''}`];
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));
-  blocks.push(...noticeBlocks(c.notice));
-  blocks.push(actions([...pipelineActionsFor(p).map((a) => pipelineButton(a, p, project, null)), ...openButton(url)]));
-  return message(md`Pipeline #${p.id} on ${p.ref}: ${p.status}`, blocks);
+  blocks.push(...noticeBlocks(ctx.notice));
+  blocks.push(
+    actions([
+      ...pipelineActionsFor(pipeline).map((a) => pipelineButton(a, pipeline, { project, place: null })),
+      ...openButton(url),
+    ]),
+  );
+  return message(md`Pipeline #${pipeline.id} on ${pipeline.ref}: ${pipeline.status}`, blocks);
 }
 
 export function pipelineRow(
-  p: PipelineBasic,
-  project: Project,
-  place: ListPlace | null,
-  slot: number | string,
-  serverUrl: string,
+  pipeline: PipelineBasic,
+  {
+    project,
+    place,
+    slot,
+    serverUrl,
+  }: { project: Project; place: ListPlace | null; slot: number | string; serverUrl: string },
 ) {
-  const url = pipelineUrl(serverUrl, project, p);
-  const text = md`${statusEmoji(p.status)} ${bold(linked(url, `#${p.id}`))} ${code(p.ref)} · ${code(shortSha(p.sha))} · ${p.status}`;
-  const primary = pipelineActionsFor(p)[0] as PipelineAction;
-  return section(text, pipelineButton(primary, p, project, place, slot));
+  const url = pipelineUrl(serverUrl, project, pipeline);
+  const text = md`${statusEmoji(pipeline.status)} ${bold(linked(url, `#${pipeline.id}`))} ${code(pipeline.ref)} · ${code(shortSha(pipeline.sha))} · ${pipeline.status}`;
+  const primary = pipelineActionsFor(pipeline)[0] as PipelineAction;
+  return section(text, pipelineButton(primary, pipeline, { project, place, slot }));
 }
 
 export function buildPipelineList(
   pipelines: PipelineBasic[],
   project: Project,
   page: PageInfo,
-  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
+  options: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   return buildList({
-    title: o.title,
-    filters: o.filters,
-    notice: o.ctx.notice,
-    empty: md`No pipelines in ${projectLabel(project)} match${o.filters ? md` (${o.filters})` : ''}.`,
+    title: options.title,
+    filters: options.filters,
+    notice: options.ctx.notice,
+    empty: md`No pipelines in ${projectLabel(project)} match${options.filters ? md` (${options.filters})` : ''}.`,
     items: pipelines,
-    row: (p, i) => pipelineRow(p, project, o.place, i, o.ctx.serverUrl),
+    row: (p, i) => pipelineRow(p, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl }),
     page,
-    place: o.place,
+    place: options.place,
   });
 }
 

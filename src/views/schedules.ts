@@ -122,16 +122,16 @@ export function buildScheduleDeleted(s: ScheduleRef, project: Project, actorId: 
 }
 
 export function scheduleRow(
-  s: PipelineSchedule,
+  schedule: PipelineSchedule,
   project: Project,
   slot: number | string,
-  c: Pick<CardContext, 'now' | 'timeZone'>,
+  at: Pick<CardContext, 'now' | 'timeZone'>,
 ): Block {
-  const owner = s.owner ? md` · owner @${s.owner.username}` : '';
+  const owner = schedule.owner ? md` · owner @${schedule.owner.username}` : '';
   // The next run is what people scan this list for.
-  const next = s.active && s.next_run_at ? md` · next run ${nextRun(s, c)}` : '';
-  const text = md`${s.active ? ':large_green_circle:' : ':white_circle:'} *#${s.id}* ${s.description} · ${code(s.ref)} · ${code(s.cron)} ${s.cron_timezone} · ${s.active ? 'active' : 'inactive'}${owner}${next}`;
-  const value = { p: projectButtonKey(project), s: s.id };
+  const next = schedule.active && schedule.next_run_at ? md` · next run ${nextRun(schedule, at)}` : '';
+  const text = md`${schedule.active ? ':large_green_circle:' : ':white_circle:'} *#${schedule.id}* ${schedule.description} · ${code(schedule.ref)} · ${code(schedule.cron)} ${schedule.cron_timezone} · ${schedule.active ? 'active' : 'inactive'}${owner}${next}`;
+  const value = { p: projectButtonKey(project), s: schedule.id };
   return section(text, button({ text: 'Details', def: ScheduleButtons.show, value, slot }));
 }
 
@@ -139,17 +139,17 @@ export function buildScheduleList(
   schedules: PipelineSchedule[],
   project: Project,
   page: PageInfo,
-  o: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
+  options: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
   return buildList({
-    title: o.title,
-    filters: o.filters,
-    notice: o.ctx.notice,
-    empty: md`No pipeline schedules in ${projectLabel(project)}${o.filters ? md` (${o.filters})` : ''}.`,
+    title: options.title,
+    filters: options.filters,
+    notice: options.ctx.notice,
+    empty: md`No pipeline schedules in ${projectLabel(project)}${options.filters ? md` (${options.filters})` : ''}.`,
     items: schedules,
-    row: (s, i) => scheduleRow(s, project, i, o.ctx),
+    row: (s, i) => scheduleRow(s, project, i, options.ctx),
     page,
-    place: o.place,
+    place: options.place,
   });
 }
 

@@ -9,13 +9,25 @@ import {
   UnauthorizedError,
   UnavailableError,
 } from '../gitlab/errors.js';
+import { onServer } from '../gitlab/project.js';
 import { type ConsentAnswer, consentActionId, encodeConsentValue } from '../steps/consent-ids.js';
 import type { StepDefinition, StepOutputs } from '../steps/definitions.js';
 import type { StepConsent } from '../store/step-store.js';
-import { type Block, button, context, fields, header, message, plain, type SlackMessage, section } from './blocks.js';
+import {
+  actions,
+  type Block,
+  button,
+  context,
+  fields,
+  header,
+  message,
+  plain,
+  type SlackMessage,
+  section,
+} from './blocks.js';
 import { formatDateTime } from './format.js';
 import { LIMITS, truncate } from './limits.js';
-import { bold, code, link, md, type Text } from './mrkdwn.js';
+import { bold, code, link, linked, md, type Text } from './mrkdwn.js';
 
 // What a Workflow Builder step shows: the DM that asks its person (the step, its inputs as the workflow gave them,
 // the run of the workflow as far as Slack names it, Allow once / Always … / Deny), that DM once answered, the
@@ -108,16 +120,18 @@ function answerLine(answer: ConsentAnswer | 'expired', q: ConsentQuestion): Text
   }
 }
 
-function resultLine(q: ConsentQuestion, result: StepResult): Text | null {
+function resultLine(q: Pick<ConsentQuestion, 'step' | 'serverUrl'>, result: StepResult): Text | null {
   if (result.kind === 'failed') return md`:warning: The step failed: ${result.sentence}`;
   if (result.kind !== 'completed') return null;
   const o = result.outputs;
+  // The outputs are drawn on the configured host already; a link goes nowhere else all the same.
+  const onHost = (url: unknown) => (typeof url === 'string' ? onServer(q.serverUrl, url) : null);
   if (q.step.id === 'run_pipeline') {
     const label = `pipeline #${o.pipeline_id}`;
-    return md`:rocket: Started ${o.pipeline_url ? link(String(o.pipeline_url), label) : label} (${String(o.status ?? '')}).`;
+    return md`:rocket: Started ${linked(onHost(o.pipeline_url), label)} (${String(o.status ?? '')}).`;
   }
   const label = `issue #${o.issue_iid}`;
-  return md`:memo: Created ${o.issue_url ? link(String(o.issue_url), label) : label}.`;
+  return md`:memo: Created ${linked(onHost(o.issue_url), label)}.`;
 }
 
 /** The consent DM once answered: the question without its buttons, the answer, and what came of it. */
@@ -134,6 +148,38 @@ export function buildConsentAnswered(
   if (shown.length > 0) blocks.push(fields(shown));
   blocks.push(...lines.map((l) => section(l)));
   return message(md`A workflow asked to act as you: ${q.step.title} (${q.inputs.project ?? ''}).`, blocks);
+}
+
+export interface ConsentUsed {
+  step: StepDefinition;
+  project: string;
+  /** Slack's id of this run of the workflow, when it named one. */
+  workflowExecutionId: string | null;
+  /** The consent the step acted under: its scope (what Revoke takes back) and its words. */
+  consent: { scope: string; label: string };
+  result: StepResult;
+  serverUrl: string;
+  slashCommand: string;
+}
+
+/**
+ * The DM a step sends its person when it acted as them under their "Always", without asking: what ran, for which
+ * step of which run, what came of it (linked on the configured host), and Revoke (the Home's and whoami's button).
+ */
+export function buildConsentUsed(u: ConsentUsed): SlackMessage {
+  const run = u.workflowExecutionId ? md` (run ${code(u.workflowExecutionId)})` : '';
+  const lines: Text[] = [
+    md`:robot_face: A Slack workflow${run} reached its step ${bold(u.step.title)} and it acted as you on ${code(u.project)}, under your “Always for ${u.consent.label}”.`,
+  ];
+  const outcome = resultLine(u, u.result);
+  if (outcome) lines.push(outcome);
+  return message(md`A workflow step acted as you: ${u.step.title} on ${u.project}.`, [
+    ...lines.map((l) => section(l)),
+    actions([button({ text: 'Revoke', def: StepConsentButtons.revoke, value: { s: u.consent.scope } })]),
+    context([
+      md`Revoke takes back this “Always”: the next run asks you first. ${code(`${u.slashCommand} whoami`)} and your Home list every one.`,
+    ]),
+  ]);
 }
 
 export interface FailureContext {
@@ -187,6 +233,14 @@ export function stepFailureSentence(err: unknown, c: FailureContext): string {
 /** The sentence of a step its person did not allow (Deny, or no answer within the hour). */
 export function notAllowedSentence(person: string, expired: boolean): string {
   return expired ? `not allowed by ${person}: no answer within an hour` : `not allowed by ${person}`;
+}
+
+/** The sentence of a step whose replica died while it ran: it is not run again (it may have been carried out). */
+export function abandonedSentence(project: string): string {
+  return truncate(
+    `the bot restarted while this step ran; check ${project} for whether it ran (it was not run again).`,
+    1000,
+  );
 }
 
 /** The sentence of a step whose inputs the bot cannot use. */

@@ -176,12 +176,17 @@ export function notYourPreview(posterId: string): Md {
 }
 
 /** The answer to `unfurl private on|off` in a channel. */
-export function buildPreviewSetting(
-  on: boolean,
-  changed: boolean,
-  channelId: string,
-  slashCommand: string,
-): SlackMessage {
+export function buildPreviewSetting({
+  on,
+  changed,
+  channelId,
+  slashCommand,
+}: {
+  on: boolean;
+  changed: boolean;
+  channelId: string;
+  slashCommand: string;
+}): SlackMessage {
   const channel = channelMention(channelId);
   const text = on
     ? changed

@@ -45,17 +45,19 @@ export function laterText(ms: number): string {
 }
 
 export function buildWatchPipelineCard(
-  w: Watch,
-  p: Pick<PipelineBasic, 'id' | 'ref' | 'sha' | 'status' | 'web_url'>,
+  watch: Watch,
+  pipeline: Pick<PipelineBasic, 'id' | 'ref' | 'sha' | 'status' | 'web_url'>,
   jobs: readonly CardJob[],
   serverUrl: string,
 ): SlackMessage {
-  const project = projectOfWatch(w);
-  const url = pipelineUrl(serverUrl, project, p);
-  const key = w.project.path;
+  const project = projectOfWatch(watch);
+  const url = pipelineUrl(serverUrl, project, pipeline);
+  const key = watch.project.path;
   const blocks: Block[] = [
-    header(`${statusEmoji(p.status)} Pipeline #${p.id} ${verb(p.status)} · ${p.ref}`),
-    section(md`${bold(linked(url, `#${p.id}`))} in ${w.project.path} · ${code(p.ref)} · ${code(shortSha(p.sha))}`),
+    header(`${statusEmoji(pipeline.status)} Pipeline #${pipeline.id} ${verb(pipeline.status)} · ${pipeline.ref}`),
+    section(
+      md`${bold(linked(url, `#${pipeline.id}`))} in ${watch.project.path} · ${code(pipeline.ref)} · ${code(shortSha(pipeline.sha))}`,
+    ),
   ];
   const shown = jobs.slice(0, CARD_JOBS);
   if (shown.length > 0) blocks.push(section(md`*Failed jobs*`));
@@ -67,15 +69,26 @@ export function buildWatchPipelineCard(
   });
   if (jobs.length > shown.length) blocks.push(context([`${jobs.length - shown.length} more failed jobs not shown`]));
   const buttons = [];
-  if (p.status === 'failed' || p.status === 'canceled') {
+  if (pipeline.status === 'failed' || pipeline.status === 'canceled') {
     buttons.push(
-      button({ text: 'Retry pipeline', def: PipelineButtons.retry, value: { p: key, i: p.id }, style: 'primary' }),
+      button({
+        text: 'Retry pipeline',
+        def: PipelineButtons.retry,
+        value: { p: key, i: pipeline.id },
+        style: 'primary',
+      }),
     );
   }
-  buttons.push(button({ text: 'Jobs', def: PipelineButtons.jobs, value: { p: key, i: p.id } }), ...openButton(url));
+  buttons.push(
+    button({ text: 'Jobs', def: PipelineButtons.jobs, value: { p: key, i: pipeline.id } }),
+    ...openButton(url),
+  );
   blocks.push(actions(buttons));
-  blocks.push(context([md`Watch #${w.id} · ${watchSubject(w)}`]));
-  return message(md`Pipeline #${p.id} on ${p.ref} ${verb(p.status)} in ${w.project.path}`, blocks);
+  blocks.push(context([md`Watch #${watch.id} · ${watchSubject(watch)}`]));
+  return message(
+    md`Pipeline #${pipeline.id} on ${pipeline.ref} ${verb(pipeline.status)} in ${watch.project.path}`,
+    blocks,
+  );
 }
 
 export interface FixedCard {

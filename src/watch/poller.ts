@@ -282,7 +282,13 @@ export function createPoller(d: PollerDeps) {
     }
     const now = d.now();
     const record = { at: now, nextPollAt: nextPollOf(w.nextPollAt, now, d.intervalMs), result: 'ok' };
-    const diff = diffPipelines(() => decodeSeen(w.seen), w.seen, items, w.floorId, w.statusFilter);
+    const diff = diffPipelines({
+      before: () => decodeSeen(w.seen),
+      beforeText: w.seen,
+      items,
+      floorId: w.floorId,
+      filter: w.statusFilter,
+    });
     if (!diff.changed) return { kind: 'idle', record };
 
     const cards: NewCard[] = [];

@@ -34,13 +34,19 @@ export interface PipelineDiff {
   fixes: { ref: string; by: number }[];
 }
 
-export function diffPipelines(
-  before: ReadonlyMap<number, string> | (() => ReadonlyMap<number, string>),
-  beforeText: string,
-  items: readonly PipelineBasic[],
-  floorId: number,
-  filter: WatchStatusFilter,
-): PipelineDiff {
+export function diffPipelines({
+  before,
+  beforeText,
+  items,
+  floorId,
+  filter,
+}: {
+  before: ReadonlyMap<number, string> | (() => ReadonlyMap<number, string>);
+  beforeText: string;
+  items: readonly PipelineBasic[];
+  floorId: number;
+  filter: WatchStatusFilter;
+}): PipelineDiff {
   const seen = encodeSeen(items);
   if (seen === beforeText) return { changed: false, seen, finished: [], fixes: [] };
   const known = typeof before === 'function' ? before() : before;

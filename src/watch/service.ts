@@ -125,7 +125,13 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     for (;;) {
       const now = o.now();
       const dueBy = all ? new Date(now.getTime() + 366 * 86_400_000) : now;
-      const batch = await store.claimDue(replica, now, new Date(now.getTime() + leaseMs), all ? 100_000 : BATCH, dueBy);
+      const batch = await store.claimDue({
+        owner: replica,
+        now,
+        until: new Date(now.getTime() + leaseMs),
+        limit: all ? 100_000 : BATCH,
+        dueBy,
+      });
       if (batch.length === 0) break;
       const idle: [number, PollRecord][] = [];
       const sessions = new Map<string, Session>();
@@ -212,7 +218,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     remove: (id) => store.remove(id),
     async resumeCreator(teamId, creatorId) {
       const now = o.now();
-      const resumed = await store.resumeCreator(teamId, creatorId, ['token'], now, now);
+      const resumed = await store.resumeCreator({ teamId, creatorId, reasons: ['token'], nextPollAt: now, now });
       if (resumed.length > 0) log.info('watches resumed after their creator connected', { count: resumed.length });
       return resumed;
     },

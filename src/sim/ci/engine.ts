@@ -99,7 +99,7 @@ export function refreshPipeline(state: State, pipeline: PipelineRecord, at: Date
   if (status === 'success') {
     for (const mr of state.mergeRequests.values()) {
       if (mr.head_pipeline_id !== pipeline.id || mr.state !== 'opened' || !mr.merge_when_pipeline_succeeds) continue;
-      mergeMergeRequest(state, mr, mr.merge_user_id ?? mr.author_id, at);
+      mergeMergeRequest(state, mr, { userId: mr.merge_user_id ?? mr.author_id, at });
     }
   }
 }
@@ -192,7 +192,7 @@ export function createPipeline(state: State, project: ProjectRecord, input: NewP
       manual: t.manual,
       allow_failure: t.allow_failure,
       outcome: t.outcome,
-      makes_artifacts: leavesArtifacts(t, input.ref, input.tag, project.default_branch),
+      makes_artifacts: leavesArtifacts(t, { ref: input.ref, tag: input.tag, defaultBranch: project.default_branch }),
       artifacts: null,
       artifacts_kept: false,
       trace: null,
@@ -213,9 +213,7 @@ export function isRetryable(job: JobRecord): boolean {
 export function retryJob(
   state: State,
   job: JobRecord,
-  userId: number,
-  at: Date,
-  status: JobStatus = 'pending',
+  { userId, at, status = 'pending' }: { userId: number; at: Date; status?: JobStatus },
 ): JobRecord {
   job.retried = true;
   const fresh: JobRecord = {
@@ -246,7 +244,7 @@ export function cancelJob(state: State, job: JobRecord, at: Date): void {
 /** Retries the failed and canceled jobs and re-opens the stages they skipped. */
 export function retryPipeline(state: State, pipeline: PipelineRecord, userId: number, at: Date): void {
   for (const job of latestJobs(state, pipeline.id)) {
-    if (job.status === 'failed' || job.status === 'canceled') retryJob(state, job, userId, at, 'created');
+    if (job.status === 'failed' || job.status === 'canceled') retryJob(state, job, { userId, at, status: 'created' });
     else if (job.status === 'skipped') job.status = 'created';
   }
   pipeline.finished_at = null;

@@ -7,17 +7,15 @@ import { recordEvent } from './activity.js';
 import { createCommit } from './commits.js';
 
 export interface MergeOptions {
+  /** Who merges (a user id). */
+  userId: number;
+  at: Date;
   commitMessage?: string;
   removeSourceBranch?: boolean;
 }
 
-export function mergeMergeRequest(
-  state: State,
-  mr: MergeRequestRecord,
-  userId: number,
-  at: Date,
-  options: MergeOptions = {},
-): void {
+export function mergeMergeRequest(state: State, mr: MergeRequestRecord, options: MergeOptions): void {
+  const { userId, at } = options;
   const project = state.projects.get(mr.target_project_id);
   const user = state.users.get(userId);
   if (!project || !user) return;

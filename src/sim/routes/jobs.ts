@@ -124,7 +124,7 @@ const cancel = jobAction((ctx, _project, job) => {
 
 const retry = jobAction((ctx, _project, job) => {
   if (!isRetryable(job) || job.retried) throw forbidden('Job is not retryable');
-  return retryJob(ctx.state, job, ctx.user.id, ctx.now);
+  return retryJob(ctx.state, job, { userId: ctx.user.id, at: ctx.now });
 }, 201);
 
 const erase = jobAction((ctx, _project, job) => {

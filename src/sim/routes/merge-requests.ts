@@ -356,7 +356,9 @@ const merge: Handler = (ctx) => {
     mr.updated_at = ctx.now.toISOString();
   } else {
     const commitMessage = str(ctx.params, 'merge_commit_message');
-    mergeMergeRequest(ctx.state, mr, ctx.user.id, ctx.now, {
+    mergeMergeRequest(ctx.state, mr, {
+      userId: ctx.user.id,
+      at: ctx.now,
       ...(commitMessage ? { commitMessage } : {}),
       ...(removeSource !== undefined ? { removeSourceBranch: removeSource } : {}),
     });

@@ -89,7 +89,10 @@ export class SeedBuilder {
     this.state.runners.set(id, { id, description, active: true, is_shared: true, name: 'gitlab-runner' });
   }
 
-  commit(project: ProjectRecord, branch: string, message: string, author: UserRecord, hoursAgo: number): string {
+  commit(
+    project: ProjectRecord,
+    { branch, message, author, hoursAgo }: { branch: string; message: string; author: UserRecord; hoursAgo: number },
+  ): string {
     const head = project.branches[branch];
     const c = createCommit(this.state, { message, author, parents: head ? [head] : [], at: this.ago(hoursAgo) });
     project.branches[branch] = c.id;
@@ -99,13 +102,13 @@ export class SeedBuilder {
   /** A branch off another branch's current head, with its own commits. */
   branch(
     project: ProjectRecord,
-    name: string,
-    from: string,
-    commits: [string, UserRecord, number][],
+    { name, from, commits }: { name: string; from: string; commits: [string, UserRecord, number][] },
   ): { base: string; shas: string[] } {
     const base = project.branches[from] as string;
     project.branches[name] = base;
-    const shas = commits.map(([message, author, hoursAgo]) => this.commit(project, name, message, author, hoursAgo));
+    const shas = commits.map(([message, author, hoursAgo]) =>
+      this.commit(project, { branch: name, message, author, hoursAgo }),
+    );
     return { base, shas };
   }
 
@@ -175,7 +178,11 @@ export class SeedBuilder {
         manual: js.manual ?? template.manual,
         allow_failure: js.allowFailure ?? template.allow_failure,
         outcome: template.outcome,
-        makes_artifacts: leavesArtifacts(template, spec.ref, pipeline.tag, project.default_branch),
+        makes_artifacts: leavesArtifacts(template, {
+          ref: spec.ref,
+          tag: pipeline.tag,
+          defaultBranch: project.default_branch,
+        }),
         artifacts: null,
         artifacts_kept: false,
         trace: null,
@@ -315,7 +322,7 @@ export class SeedBuilder {
     },
   ): MergeRequestRecord {
     const { base, shas } = Array.isArray(spec.commits)
-      ? this.branch(project, spec.source, project.default_branch, spec.commits)
+      ? this.branch(project, { name: spec.source, from: project.default_branch, commits: spec.commits })
       : spec.commits;
     const created = this.iso(spec.hoursAgo);
     const head = shas.at(-1) as string;
@@ -386,10 +393,17 @@ export class SeedBuilder {
 
   note(
     project: ProjectRecord,
-    target: { type: 'Issue' | 'MergeRequest' | 'Snippet'; id: number },
-    author: UserRecord,
-    body: string,
-    hoursAgo: number,
+    {
+      target,
+      author,
+      body,
+      hoursAgo,
+    }: {
+      target: { type: 'Issue' | 'MergeRequest' | 'Snippet'; id: number };
+      author: UserRecord;
+      body: string;
+      hoursAgo: number;
+    },
   ): number {
     return addNote(
       this.state,
@@ -398,13 +412,19 @@ export class SeedBuilder {
     ).id;
   }
 
-  award(
-    type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Note',
-    id: number,
-    user: UserRecord,
-    name: string,
-    hoursAgo: number,
-  ) {
+  award({
+    type,
+    id,
+    user,
+    name,
+    hoursAgo,
+  }: {
+    type: 'Issue' | 'MergeRequest' | 'Snippet' | 'Note';
+    id: number;
+    user: UserRecord;
+    name: string;
+    hoursAgo: number;
+  }) {
     const awardId = nextId(this.state, 'awards');
     this.state.awards.set(awardId, {
       id: awardId,
@@ -419,17 +439,20 @@ export class SeedBuilder {
   }
 }
 
-export function diff(path: string, before: string[], after: string[], opts: { newFile?: boolean } = {}): DiffRecord {
-  const header = opts.newFile ? `--- /dev/null\n+++ b/${path}\n` : `--- a/${path}\n+++ b/${path}\n`;
-  const hunk = `@@ -${opts.newFile ? 0 : 1},${before.length} +1,${after.length} @@\n`;
+export function diff(
+  path: string,
+  { before, after, newFile = false }: { before: string[]; after: string[]; newFile?: boolean },
+): DiffRecord {
+  const header = newFile ? `--- /dev/null\n+++ b/${path}\n` : `--- a/${path}\n+++ b/${path}\n`;
+  const hunk = `@@ -${newFile ? 0 : 1},${before.length} +1,${after.length} @@\n`;
   const body = [...before.map((l) => `-${l}`), ...after.map((l) => `+${l}`)].join('\n');
   return {
     old_path: path,
     new_path: path,
-    a_mode: opts.newFile ? '0' : '100644',
+    a_mode: newFile ? '0' : '100644',
     b_mode: '100644',
     diff: `${header}${hunk}${body}\n`,
-    new_file: opts.newFile ?? false,
+    new_file: newFile,
     renamed_file: false,
     deleted_file: false,
   };

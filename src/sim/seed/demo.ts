@@ -26,7 +26,7 @@ function ci(name: string, stage: string, opts: Partial<Omit<CiJobTemplate, 'name
 }
 
 function project(
-  b: SeedBuilder,
+  seed: SeedBuilder,
   spec: {
     name: string;
     path: string;
@@ -41,15 +41,15 @@ function project(
   },
 ): ProjectRecord {
   const p: ProjectRecord = {
-    id: nextId(b.state, 'projects'),
+    id: nextId(seed.state, 'projects'),
     name: spec.name,
     path: spec.path,
     group_id: 1,
     description: spec.description,
     default_branch: 'main',
     visibility: spec.visibility,
-    created_at: b.iso(spec.hoursAgo),
-    last_activity_at: b.iso(spec.hoursAgo),
+    created_at: seed.iso(spec.hoursAgo),
+    last_activity_at: seed.iso(spec.hoursAgo),
     creator_id: spec.creator.id,
     members: spec.members.map(([u, level]) => ({ user_id: u.id, access_level: level })),
     labels: spec.labels,
@@ -61,52 +61,73 @@ function project(
     next_mr_iid: 1,
     next_deployment_iid: 1,
   };
-  b.state.projects.set(p.id, p);
+  seed.state.projects.set(p.id, p);
   return p;
 }
 
 function milestone(
-  b: SeedBuilder,
-  p: ProjectRecord,
-  iid: number,
-  title: string,
-  description: string,
-  state: 'active' | 'closed',
-  startDays: number,
-  dueDays: number,
+  seed: SeedBuilder,
+  {
+    project,
+    iid,
+    title,
+    description,
+    state,
+    startDays,
+    dueDays,
+  }: {
+    project: ProjectRecord;
+    iid: number;
+    title: string;
+    description: string;
+    state: 'active' | 'closed';
+    startDays: number;
+    dueDays: number;
+  },
 ): number {
-  const id = nextId(b.state, 'milestones');
-  b.state.milestones.set(id, {
+  const id = nextId(seed.state, 'milestones');
+  seed.state.milestones.set(id, {
     id,
     iid,
-    project_id: p.id,
+    project_id: project.id,
     group_id: null,
     title,
     description,
     state,
-    created_at: b.iso(-startDays * 24 + 24 * 3),
-    updated_at: b.iso(state === 'closed' ? -dueDays * 24 : -startDays * 24 + 24 * 3),
-    start_date: b.date(startDays),
-    due_date: b.date(dueDays),
+    created_at: seed.iso(-startDays * 24 + 24 * 3),
+    updated_at: seed.iso(state === 'closed' ? -dueDays * 24 : -startDays * 24 + 24 * 3),
+    start_date: seed.date(startDays),
+    due_date: seed.date(dueDays),
   });
   return id;
 }
 
 function push(
-  b: SeedBuilder,
-  p: ProjectRecord,
-  user: UserRecord,
-  ref: string,
-  from: string | null,
-  to: string,
-  count: number,
-  hoursAgo: number,
-  refType: 'branch' | 'tag' = 'branch',
+  seed: SeedBuilder,
+  {
+    project,
+    user,
+    ref,
+    from,
+    to,
+    count,
+    hoursAgo,
+    refType = 'branch',
+  }: {
+    project: ProjectRecord;
+    user: UserRecord;
+    ref: string;
+    from: string | null;
+    to: string;
+    count: number;
+    hoursAgo: number;
+    refType?: 'branch' | 'tag';
+  },
 ) {
   recordEvent(
-    b.state,
+    seed.state,
     {
-      project_id: p.id,
+      project_id: project.id,
       author_id: user.id,
       action: 'pushed',
       target_type: null,
@@ -118,16 +139,16 @@ function push(
         commit_from: from,
         commit_to: to,
         ref,
-        commit_title: b.state.commits.get(to)?.title ?? null,
+        commit_title: seed.state.commits.get(to)?.title ?? null,
       },
     },
-    b.ago(hoursAgo),
+    seed.ago(hoursAgo),
   );
 }
 
 function schedule(
-  b: SeedBuilder,
-  p: ProjectRecord,
+  seed: SeedBuilder,
+  project: ProjectRecord,
   spec: {
     description: string;
     cron: string;
@@ -138,33 +159,36 @@ function schedule(
     last: number | null;
   },
 ) {
-  const id = nextId(b.state, 'schedules');
+  const id = nextId(seed.state, 'schedules');
   const cron = parseCron(spec.cron);
-  const next = cron ? nextCronRun(cron, spec.zone, b.now) : null;
-  b.state.schedules.set(id, {
+  const next = cron ? nextCronRun(cron, spec.zone, seed.now) : null;
+  seed.state.schedules.set(id, {
     id,
-    project_id: p.id,
+    project_id: project.id,
     description: spec.description,
-    ref: p.default_branch,
+    ref: project.default_branch,
     cron: spec.cron,
     cron_timezone: spec.zone,
-    run_due_at: (next ?? b.now).toISOString(),
+    run_due_at: (next ?? seed.now).toISOString(),
     active: spec.active,
-    created_at: b.iso(spec.hoursAgo),
-    updated_at: b.iso(spec.hoursAgo),
+    created_at: seed.iso(spec.hoursAgo),
+    updated_at: seed.iso(spec.hoursAgo),
     owner_id: spec.owner.id,
     last_pipeline_id: spec.last,
   });
 }
 
-function deployment(b: SeedBuilder, p: ProjectRecord, envId: number, jobId: number, user: UserRecord) {
-  const job = b.state.jobs.get(jobId);
+function deployment(
+  seed: SeedBuilder,
+  { project, envId, jobId, user }: { project: ProjectRecord; envId: number; jobId: number; user: UserRecord },
+) {
+  const job = seed.state.jobs.get(jobId);
   if (!job) return;
-  const id = nextId(b.state, 'deployments');
-  b.state.deployments.set(id, {
+  const id = nextId(seed.state, 'deployments');
+  seed.state.deployments.set(id, {
     id,
-    iid: p.next_deployment_iid++,
-    project_id: p.id,
+    iid: project.next_deployment_iid++,
+    project_id: project.id,
     ref: job.ref,
     sha: job.sha,
     created_at: job.finished_at ?? job.created_at,
@@ -175,66 +199,80 @@ function deployment(b: SeedBuilder, p: ProjectRecord, envId: number, jobId: numb
 }
 
 function todo(
-  b: SeedBuilder,
-  user: UserRecord,
-  author: UserRecord,
-  p: ProjectRecord,
-  action: 'assigned' | 'mentioned' | 'marked' | 'directly_addressed' | 'build_failed',
-  target: { type: 'Issue' | 'MergeRequest'; id: number },
-  hoursAgo: number,
-  opts: { done?: boolean; noteId?: number } = {},
+  seed: SeedBuilder,
+  {
+    user,
+    author,
+    project,
+    action,
+    target,
+    hoursAgo,
+    done = false,
+    noteId,
+  }: {
+    user: UserRecord;
+    author: UserRecord;
+    project: ProjectRecord;
+    action: 'assigned' | 'mentioned' | 'marked' | 'directly_addressed' | 'build_failed';
+    target: { type: 'Issue' | 'MergeRequest'; id: number };
+    hoursAgo: number;
+    done?: boolean;
+    noteId?: number;
+  },
 ) {
-  const id = nextId(b.state, 'todos');
-  b.state.todos.set(id, {
+  const id = nextId(seed.state, 'todos');
+  seed.state.todos.set(id, {
     id,
     user_id: user.id,
-    project_id: p.id,
+    project_id: project.id,
     author_id: author.id,
     action_name: action,
     target_type: target.type,
     target_id: target.id,
-    note_id: opts.noteId ?? null,
-    state: opts.done ? 'done' : 'pending',
-    created_at: b.iso(hoursAgo),
+    note_id: noteId ?? null,
+    state: done ? 'done' : 'pending',
+    created_at: seed.iso(hoursAgo),
   });
 }
 
 function snippet(
-  b: SeedBuilder,
-  p: ProjectRecord,
-  author: UserRecord,
-  title: string,
-  fileName: string,
-  content: string,
-  hoursAgo: number,
+  seed: SeedBuilder,
+  {
+    project,
+    author,
+    title,
+    fileName,
+    content,
+    hoursAgo,
+  }: { project: ProjectRecord; author: UserRecord; title: string; fileName: string; content: string; hoursAgo: number },
 ): number {
-  const id = nextId(b.state, 'snippets');
-  b.state.snippets.set(id, {
+  const id = nextId(seed.state, 'snippets');
+  seed.state.snippets.set(id, {
     id,
-    project_id: p.id,
+    project_id: project.id,
     title,
     file_name: fileName,
     description: null,
     content,
     author_id: author.id,
-    created_at: b.iso(hoursAgo),
-    updated_at: b.iso(hoursAgo),
+    created_at: seed.iso(hoursAgo),
+    updated_at: seed.iso(hoursAgo),
   });
   recordEvent(
-    b.state,
-    { project_id: p.id, author_id: author.id, action: 'created', target_type: 'Snippet', target_id: id },
-    b.ago(hoursAgo),
+    seed.state,
+    { project_id: project.id, author_id: author.id, action: 'created', target_type: 'Snippet', target_id: id },
+    seed.ago(hoursAgo),
   );
   return id;
 }
 
-function closeMergeRequest(b: SeedBuilder, mr: MergeRequestRecord, by: UserRecord, hoursAgo: number) {
+function closeMergeRequest(seed: SeedBuilder, mr: MergeRequestRecord, by: UserRecord, hoursAgo: number) {
   mr.state = 'closed';
-  mr.updated_at = b.iso(hoursAgo);
+  mr.updated_at = seed.iso(hoursAgo);
   recordEvent(
-    b.state,
+    seed.state,
     { project_id: mr.project_id, author_id: by.id, action: 'closed', target_type: 'MergeRequest', target_id: mr.id },
-    b.ago(hoursAgo),
+    seed.ago(hoursAgo),
   );
 }
 
@@ -301,18 +339,47 @@ export function buildDemoState(now: Date): State {
     b.ago(31 * 24),
   );
 
-  const v13 = milestone(b, web, 1, 'v1.3', 'Checkout redesign and payment provider switch.', 'closed', -40, -10);
-  const v14 = milestone(b, web, 2, 'v1.4', 'Search suggestions, cart fixes, security hardening.', 'active', -10, 11);
-  const v15 = milestone(b, web, 3, 'v1.5', 'Order history, dark mode and a leaner bundle.', 'active', 11, 32);
+  const v13 = milestone(b, {
+    project: web,
+    iid: 1,
+    title: 'v1.3',
+    description: 'Checkout redesign and payment provider switch.',
+    state: 'closed',
+    startDays: -40,
+    dueDays: -10,
+  });
+  const v14 = milestone(b, {
+    project: web,
+    iid: 2,
+    title: 'v1.4',
+    description: 'Search suggestions, cart fixes, security hardening.',
+    state: 'active',
+    startDays: -10,
+    dueDays: 11,
+  });
+  const v15 = milestone(b, {
+    project: web,
+    iid: 3,
+    title: 'v1.5',
+    description: 'Order history, dark mode and a leaner bundle.',
+    state: 'active',
+    startDays: 11,
+    dueDays: 32,
+  });
 
-  const c1 = b.commit(web, 'main', 'Initial storefront scaffold', alice, 30 * 24);
-  push(b, web, alice, 'main', null, c1, 1, 30 * 24);
-  b.commit(web, 'main', 'Add product catalogue with search', alice, 25 * 24);
-  b.commit(web, 'main', 'Add cart and checkout flow', bob, 20 * 24);
-  const c4 = b.commit(web, 'main', 'Add Stripe payment step', bob, 12 * 24);
-  push(b, web, bob, 'main', c1, c4, 3, 12 * 24);
-  const c5 = b.commit(web, 'main', 'Release v1.3.0', alice, 10 * 24);
-  push(b, web, alice, 'main', c4, c5, 1, 10 * 24);
+  const c1 = b.commit(web, {
+    branch: 'main',
+    message: 'Initial storefront scaffold',
+    author: alice,
+    hoursAgo: 30 * 24,
+  });
+  push(b, { project: web, user: alice, ref: 'main', from: null, to: c1, count: 1, hoursAgo: 30 * 24 });
+  b.commit(web, { branch: 'main', message: 'Add product catalogue with search', author: alice, hoursAgo: 25 * 24 });
+  b.commit(web, { branch: 'main', message: 'Add cart and checkout flow', author: bob, hoursAgo: 20 * 24 });
+  const c4 = b.commit(web, { branch: 'main', message: 'Add Stripe payment step', author: bob, hoursAgo: 12 * 24 });
+  push(b, { project: web, user: bob, ref: 'main', from: c1, to: c4, count: 3, hoursAgo: 12 * 24 });
+  const c5 = b.commit(web, { branch: 'main', message: 'Release v1.3.0', author: alice, hoursAgo: 10 * 24 });
+  push(b, { project: web, user: alice, ref: 'main', from: c4, to: c5, count: 1, hoursAgo: 10 * 24 });
 
   // the merged merge request !1, merged a week ago
   const mr1 = b.mergeRequest(web, {
@@ -328,18 +395,28 @@ export function buildDemoState(now: Date): State {
       ['Polish checkout summary spacing', bob, 8 * 24],
     ],
     diffs: [
-      diff('src/checkout/Summary.tsx', ['<div className="summary">'], ['<aside className="summary summary--sticky">']),
-      diff(
-        'src/checkout/summary.css',
-        ['.summary { margin: 0; }'],
-        ['.summary--sticky { position: sticky; top: 1rem; }'],
-      ),
+      diff('src/checkout/Summary.tsx', {
+        before: ['<div className="summary">'],
+        after: ['<aside className="summary summary--sticky">'],
+      }),
+      diff('src/checkout/summary.css', {
+        before: ['.summary { margin: 0; }'],
+        after: ['.summary--sticky { position: sticky; top: 1rem; }'],
+      }),
     ],
     labels: ['feature', 'frontend', 'ux'],
     milestoneId: v13,
     removeSourceBranch: true,
   });
-  push(b, web, bob, 'feature/checkout-redesign', null, mr1.sha, 2, 8 * 24);
+  push(b, {
+    project: web,
+    user: bob,
+    ref: 'feature/checkout-redesign',
+    from: null,
+    to: mr1.sha,
+    count: 2,
+    hoursAgo: 8 * 24,
+  });
   const merge1 = createCommit(b.state, {
     message: `Merge branch 'feature/checkout-redesign' into 'main'\n\nRedesign checkout summary\n\nSee merge request demo/web!1`,
     author: alice,
@@ -351,15 +428,25 @@ export function buildDemoState(now: Date): State {
   mr1.state = 'merged';
   mr1.merge_commit_sha = merge1.id;
   mr1.updated_at = b.iso(7 * 24);
-  b.note(web, { type: 'MergeRequest', id: mr1.id }, alice, 'LGTM, merging. Thanks for the screenshots!', 7 * 24 + 0.2);
+  b.note(web, {
+    target: { type: 'MergeRequest', id: mr1.id },
+    author: alice,
+    body: 'LGTM, merging. Thanks for the screenshots!',
+    hoursAgo: 7 * 24 + 0.2,
+  });
   recordEvent(
     b.state,
     { project_id: web.id, author_id: alice.id, action: 'merged', target_type: 'MergeRequest', target_id: mr1.id },
     b.ago(7 * 24),
   );
 
-  const c6 = b.commit(web, 'main', 'Lazy-load product images below the fold', bob, 4 * 24);
-  push(b, web, bob, 'main', merge1.id, c6, 1, 4 * 24);
+  const c6 = b.commit(web, {
+    branch: 'main',
+    message: 'Lazy-load product images below the fold',
+    author: bob,
+    hoursAgo: 4 * 24,
+  });
+  push(b, { project: web, user: bob, ref: 'main', from: merge1.id, to: c6, count: 1, hoursAgo: 4 * 24 });
 
   // pipeline 1: main, everything green, production deployed
   const p1 = b.pipeline(web, {
@@ -377,17 +464,39 @@ export function buildDemoState(now: Date): State {
   });
 
   // the closed experiment !5 (created before, iid assigned in order below)
-  const c7 = b.commit(web, 'main', 'Fix address form validation on Safari', bob, 40);
-  push(b, web, bob, 'main', c6, c7, 1, 40);
-  const c8 = b.commit(web, 'main', 'Show delivery estimate on product page', alice, 27);
-  push(b, web, alice, 'main', c7, c8, 1, 27);
+  const c7 = b.commit(web, {
+    branch: 'main',
+    message: 'Fix address form validation on Safari',
+    author: bob,
+    hoursAgo: 40,
+  });
+  push(b, { project: web, user: bob, ref: 'main', from: c6, to: c7, count: 1, hoursAgo: 40 });
+  const c8 = b.commit(web, {
+    branch: 'main',
+    message: 'Show delivery estimate on product page',
+    author: alice,
+    hoursAgo: 27,
+  });
+  push(b, { project: web, user: alice, ref: 'main', from: c7, to: c8, count: 1, hoursAgo: 27 });
 
   // pipeline 2: the webpack upgrade branch, unit tests fail
-  const mr4Branch = b.branch(web, 'chore/webpack-5', 'main', [
-    ['Upgrade webpack to 5.90', alice, 55],
-    ['Migrate file loaders to asset modules', alice, 52],
-  ]);
-  push(b, web, alice, 'chore/webpack-5', null, mr4Branch.shas.at(-1) as string, 2, 52);
+  const mr4Branch = b.branch(web, {
+    name: 'chore/webpack-5',
+    from: 'main',
+    commits: [
+      ['Upgrade webpack to 5.90', alice, 55],
+      ['Migrate file loaders to asset modules', alice, 52],
+    ],
+  });
+  push(b, {
+    project: web,
+    user: alice,
+    ref: 'chore/webpack-5',
+    from: null,
+    to: mr4Branch.shas.at(-1) as string,
+    count: 2,
+    hoursAgo: 52,
+  });
   const p2 = b.pipeline(web, {
     ref: 'chore/webpack-5',
     sha: mr4Branch.shas.at(-1) as string,
@@ -419,7 +528,7 @@ export function buildDemoState(now: Date): State {
 
   // a tag on it, whose release job is a blocking manual action
   web.tags['v1.4.0-rc1'] = c8;
-  push(b, web, alice, 'v1.4.0-rc1', null, c8, 1, 20, 'tag');
+  push(b, { project: web, user: alice, ref: 'v1.4.0-rc1', from: null, to: c8, count: 1, hoursAgo: 20, refType: 'tag' });
   b.pipeline(web, {
     ref: 'v1.4.0-rc1',
     sha: c8,
@@ -445,9 +554,11 @@ export function buildDemoState(now: Date): State {
   });
 
   // README badges: everything skipped (docs-only change)
-  const docsBranch = b.branch(web, 'docs/readme-badges', 'main', [
-    ['Add pipeline and coverage badges to README', bob, 41],
-  ]);
+  const docsBranch = b.branch(web, {
+    name: 'docs/readme-badges',
+    from: 'main',
+    commits: [['Add pipeline and coverage badges to README', bob, 41]],
+  });
   b.pipeline(web, {
     ref: 'docs/readme-badges',
     sha: docsBranch.shas[0] as string,
@@ -478,9 +589,9 @@ export function buildDemoState(now: Date): State {
   });
   const jobOf = (pipelineId: number, name: string) =>
     [...b.state.jobs.values()].find((j) => j.pipeline_id === pipelineId && j.name === name)?.id ?? 0;
-  deployment(b, web, envStaging, jobOf(p1.id, 'deploy:staging'), bob);
-  deployment(b, web, envProduction, jobOf(p1.id, 'deploy:production'), alice);
-  deployment(b, web, envStaging, jobOf(p3.id, 'deploy:staging'), alice);
+  deployment(b, { project: web, envId: envStaging, jobId: jobOf(p1.id, 'deploy:staging'), user: bob });
+  deployment(b, { project: web, envId: envProduction, jobId: jobOf(p1.id, 'deploy:production'), user: alice });
+  deployment(b, { project: web, envId: envStaging, jobId: jobOf(p3.id, 'deploy:staging'), user: alice });
 
   // ------------------------------------------------------------ issues of demo/web
   type IssueSpec = Parameters<SeedBuilder['issue']>[1];
@@ -790,28 +901,34 @@ export function buildDemoState(now: Date): State {
       ['Show suggestions dropdown under the search box', bob, 1.5],
     ],
     diffs: [
-      diff(
-        'src/search/suggest.ts',
-        [],
-        [
+      diff('src/search/suggest.ts', {
+        before: [],
+        after: [
           'export async function suggest(q: string) {',
           "  const res = await fetch('/api/suggest?q=' + encodeURIComponent(q));",
           '  return (await res.json()).slice(0, 8);',
           '}',
         ],
-        { newFile: true },
-      ),
-      diff(
-        'src/search/SearchBox.tsx',
-        ['<input type="search" />'],
-        ['<input type="search" onInput={onInput} />', '<Suggestions items={items} />'],
-      ),
+        newFile: true,
+      }),
+      diff('src/search/SearchBox.tsx', {
+        before: ['<input type="search" />'],
+        after: ['<input type="search" onInput={onInput} />', '<Suggestions items={items} />'],
+      }),
     ],
     labels: ['feature', 'frontend'],
     milestoneId: v14,
     removeSourceBranch: true,
   });
-  push(b, web, bob, 'feature/search-suggestions', null, mr2.sha, 2, 1.5);
+  push(b, {
+    project: web,
+    user: bob,
+    ref: 'feature/search-suggestions',
+    from: null,
+    to: mr2.sha,
+    count: 2,
+    hoursAgo: 1.5,
+  });
   const p4 = b.pipeline(web, {
     ref: 'feature/search-suggestions',
     sha: mr2.sha,
@@ -824,13 +941,12 @@ export function buildDemoState(now: Date): State {
     ],
   });
   mr2.head_pipeline_id = p4.id;
-  b.note(
-    web,
-    { type: 'MergeRequest', id: mr2.id },
-    alice,
-    'Looks great on mobile too. Setting it to merge when the pipeline succeeds.',
-    0.8,
-  );
+  b.note(web, {
+    target: { type: 'MergeRequest', id: mr2.id },
+    author: alice,
+    body: 'Looks great on mobile too. Setting it to merge when the pipeline succeeds.',
+    hoursAgo: 0.8,
+  });
   mr2.merge_when_pipeline_succeeds = true;
   mr2.merge_user_id = alice.id;
 
@@ -847,25 +963,23 @@ export function buildDemoState(now: Date): State {
       ['Add regression test for EUR rounding', bob, 6],
     ],
     diffs: [
-      diff(
-        'src/cart/totals.ts',
-        ['  const grand = lines.reduce((sum, l) => sum + l.price * l.qty, 0);'],
-        ['  const grand = lines.reduce((sum, l) => sum + roundCents(l.price * l.qty), 0);'],
-      ),
-      diff(
-        'src/cart/totals.test.ts',
-        [],
-        [
+      diff('src/cart/totals.ts', {
+        before: ['  const grand = lines.reduce((sum, l) => sum + l.price * l.qty, 0);'],
+        after: ['  const grand = lines.reduce((sum, l) => sum + roundCents(l.price * l.qty), 0);'],
+      }),
+      diff('src/cart/totals.test.ts', {
+        before: [],
+        after: [
           "  it('rounds each line before summing', () => {",
           '    expect(totals([{ price: 19.99, qty: 3 }]).grand).toBe(59.97);',
           '  });',
         ],
-      ),
+      }),
     ],
     labels: ['bug', 'backend'],
     milestoneId: v14,
   });
-  push(b, web, bob, 'fix/currency-rounding', null, mr3.sha, 2, 6);
+  push(b, { project: web, user: bob, ref: 'fix/currency-rounding', from: null, to: mr3.sha, count: 2, hoursAgo: 6 });
   mr3.head_pipeline_id = b.pipeline(web, {
     ref: 'fix/currency-rounding',
     sha: mr3.sha,
@@ -887,29 +1001,26 @@ export function buildDemoState(now: Date): State {
     source: 'chore/webpack-5',
     commits: mr4Branch,
     diffs: [
-      diff(
-        'package.json',
-        ['    "webpack": "^4.47.0",', '    "file-loader": "^6.2.0",'],
-        ['    "webpack": "^5.90.3",'],
-      ),
-      diff(
-        'webpack.config.js',
-        ["      { test: /\\.png$/, use: 'file-loader' },"],
-        ["      { test: /\\.png$/, type: 'asset/resource' },"],
-      ),
+      diff('package.json', {
+        before: ['    "webpack": "^4.47.0",', '    "file-loader": "^6.2.0",'],
+        after: ['    "webpack": "^5.90.3",'],
+      }),
+      diff('webpack.config.js', {
+        before: ["      { test: /\\.png$/, use: 'file-loader' },"],
+        after: ["      { test: /\\.png$/, type: 'asset/resource' },"],
+      }),
     ],
     labels: ['performance'],
     milestoneId: v15,
     mergeStatus: 'cannot_be_merged',
   });
   mr4.head_pipeline_id = p2.id;
-  const mr4Note = b.note(
-    web,
-    { type: 'MergeRequest', id: mr4.id },
-    bob,
-    'This conflicts with the babel config on main; needs a rebase before we can merge.',
-    30,
-  );
+  const mr4Note = b.note(web, {
+    target: { type: 'MergeRequest', id: mr4.id },
+    author: bob,
+    body: 'This conflicts with the babel config on main; needs a rebase before we can merge.',
+    hoursAgo: 30,
+  });
 
   const mr5 = b.mergeRequest(web, {
     title: 'Experiment: server-side rendering',
@@ -919,18 +1030,21 @@ export function buildDemoState(now: Date): State {
     source: 'experiment/ssr',
     commits: [['Try server-side rendering with vite-ssr', alice, 15 * 24]],
     diffs: [
-      diff('src/entry-server.tsx', [], ["import { renderToString } from 'react-dom/server';"], { newFile: true }),
+      diff('src/entry-server.tsx', {
+        before: [],
+        after: ["import { renderToString } from 'react-dom/server';"],
+        newFile: true,
+      }),
     ],
     labels: ['performance'],
   });
   closeMergeRequest(b, mr5, alice, 11 * 24);
-  b.note(
-    web,
-    { type: 'MergeRequest', id: mr5.id },
-    alice,
-    'Closing: hydration mismatches everywhere, and the gain was 120 ms. Revisit after the webpack upgrade.',
-    11 * 24,
-  );
+  b.note(web, {
+    target: { type: 'MergeRequest', id: mr5.id },
+    author: alice,
+    body: 'Closing: hydration mismatches everywhere, and the gain was 120 ms. Revisit after the webpack upgrade.',
+    hoursAgo: 11 * 24,
+  });
 
   const mr6 = b.mergeRequest(web, {
     title: 'WIP: Dark mode theme',
@@ -943,19 +1057,18 @@ export function buildDemoState(now: Date): State {
       ['Darken code blocks and form inputs', alice, 0.6],
     ],
     diffs: [
-      diff(
-        'src/styles/theme.css',
-        [':root { --bg: #fff; --fg: #222; }'],
-        [
+      diff('src/styles/theme.css', {
+        before: [':root { --bg: #fff; --fg: #222; }'],
+        after: [
           ':root { --bg: #fff; --fg: #222; }',
           '@media (prefers-color-scheme: dark) { :root { --bg: #121212; --fg: #eee; } }',
         ],
-      ),
+      }),
     ],
     labels: ['feature', 'ux'],
     milestoneId: v15,
   });
-  push(b, web, alice, 'feature/dark-mode', null, mr6.sha, 2, 0.6);
+  push(b, { project: web, user: alice, ref: 'feature/dark-mode', from: null, to: mr6.sha, count: 2, hoursAgo: 0.6 });
   mr6.head_pipeline_id = b.pipeline(web, {
     ref: 'feature/dark-mode',
     sha: mr6.sha,
@@ -980,27 +1093,28 @@ export function buildDemoState(now: Date): State {
       ['Paginate order history', alice, 31],
     ],
     diffs: [
-      diff(
-        'src/account/OrderHistory.tsx',
-        [],
-        [
+      diff('src/account/OrderHistory.tsx', {
+        before: [],
+        after: [
           'export function OrderHistory() {',
           '  const { orders } = useOrders({ perPage: 10 });',
           '  return <OrderTable orders={orders} />;',
           '}',
         ],
-        { newFile: true },
-      ),
-      diff(
-        'src/routes.tsx',
-        ["  { path: '/account', element: <Account /> },"],
-        ["  { path: '/account', element: <Account /> },", "  { path: '/account/orders', element: <OrderHistory /> },"],
-      ),
+        newFile: true,
+      }),
+      diff('src/routes.tsx', {
+        before: ["  { path: '/account', element: <Account /> },"],
+        after: [
+          "  { path: '/account', element: <Account /> },",
+          "  { path: '/account/orders', element: <OrderHistory /> },",
+        ],
+      }),
     ],
     labels: ['feature'],
     milestoneId: v15,
   });
-  push(b, web, alice, 'feature/order-history', null, mr7.sha, 2, 31);
+  push(b, { project: web, user: alice, ref: 'feature/order-history', from: null, to: mr7.sha, count: 2, hoursAgo: 31 });
   mr7.head_pipeline_id = b.pipeline(web, {
     ref: 'feature/order-history',
     sha: mr7.sha,
@@ -1014,8 +1128,20 @@ export function buildDemoState(now: Date): State {
   }).id;
 
   // a branch whose pipeline has not started yet
-  const i18n = b.branch(web, 'feature/i18n-de', 'main', [['Add German translations', bob, 0.2]]);
-  push(b, web, bob, 'feature/i18n-de', null, i18n.shas[0] as string, 1, 0.2);
+  const i18n = b.branch(web, {
+    name: 'feature/i18n-de',
+    from: 'main',
+    commits: [['Add German translations', bob, 0.2]],
+  });
+  push(b, {
+    project: web,
+    user: bob,
+    ref: 'feature/i18n-de',
+    from: null,
+    to: i18n.shas[0] as string,
+    count: 1,
+    hoursAgo: 0.2,
+  });
   b.pipeline(web, {
     ref: 'feature/i18n-de',
     sha: i18n.shas[0] as string,
@@ -1058,107 +1184,175 @@ export function buildDemoState(now: Date): State {
   });
 
   // ------------------------------------------------------------ notes, snippets, awards
-  const n4a = b.note(
-    web,
-    { type: 'Issue', id: issue(4).id },
-    bob,
-    'Reproduced with three mugs at €19.99: we show €59.96, the payment provider charges €59.97.',
-    5 * 24,
-  );
-  const n4b = b.note(
-    web,
-    { type: 'Issue', id: issue(4).id },
-    alice,
-    "@bob I'll take this one: it's the per-line rounding in `computeTotals`.",
-    4 * 24,
-  );
-  b.note(web, { type: 'Issue', id: issue(4).id }, bob, 'Fix is up in !3.', 7);
-  b.note(
-    web,
-    { type: 'Issue', id: issue(2).id },
-    alice,
-    "Design is in Figma; let's cap the dropdown at 8 suggestions.",
-    10 * 24,
-  );
-  b.note(
-    web,
-    { type: 'Issue', id: issue(7).id },
-    alice,
-    'Confirmed: nginx logs the full query string. Patching the log format and rotating the affected tokens.',
-    2 * 24,
-  );
-  b.note(
-    web,
-    { type: 'Issue', id: issue(13).id },
-    alice,
-    'Seen it twice on main this week. The payment sandbox is slow in the mornings.',
-    24,
-  );
-  const n3 = b.note(
-    web,
-    { type: 'MergeRequest', id: mr3.id },
-    bob,
-    '@alice ready for review: the regression test covers the mug case from #4.',
-    5.5,
-  );
+  const n4a = b.note(web, {
+    target: { type: 'Issue', id: issue(4).id },
+    author: bob,
+    body: 'Reproduced with three mugs at €19.99: we show €59.96, the payment provider charges €59.97.',
+    hoursAgo: 5 * 24,
+  });
+  const n4b = b.note(web, {
+    target: { type: 'Issue', id: issue(4).id },
+    author: alice,
+    body: "@bob I'll take this one: it's the per-line rounding in `computeTotals`.",
+    hoursAgo: 4 * 24,
+  });
+  b.note(web, { target: { type: 'Issue', id: issue(4).id }, author: bob, body: 'Fix is up in !3.', hoursAgo: 7 });
+  b.note(web, {
+    target: { type: 'Issue', id: issue(2).id },
+    author: alice,
+    body: "Design is in Figma; let's cap the dropdown at 8 suggestions.",
+    hoursAgo: 10 * 24,
+  });
+  b.note(web, {
+    target: { type: 'Issue', id: issue(7).id },
+    author: alice,
+    body: 'Confirmed: nginx logs the full query string. Patching the log format and rotating the affected tokens.',
+    hoursAgo: 2 * 24,
+  });
+  b.note(web, {
+    target: { type: 'Issue', id: issue(13).id },
+    author: alice,
+    body: 'Seen it twice on main this week. The payment sandbox is slow in the mornings.',
+    hoursAgo: 24,
+  });
+  const n3 = b.note(web, {
+    target: { type: 'MergeRequest', id: mr3.id },
+    author: bob,
+    body: '@alice ready for review: the regression test covers the mug case from #4.',
+    hoursAgo: 5.5,
+  });
 
-  const s1 = snippet(
-    b,
-    web,
-    alice,
-    'nginx cache headers for static assets',
-    'nginx-cache.conf',
-    'location /assets/ {\n  expires 1y;\n  add_header Cache-Control "public";\n}\n',
-    9 * 24,
-  );
-  const s2 = snippet(
-    b,
-    web,
-    bob,
-    'Reproduce the EUR rounding bug',
-    'rounding.js',
-    'const line = 19.99 * 3;\nconsole.log(line, Math.round(line * 100) / 100); // 59.97\nconsole.log([19.99, 19.99, 19.99].reduce((a, b) => a + b)); // 59.97000000000001\n',
-    5 * 24 + 2,
-  );
-  snippet(
-    b,
-    web,
-    alice,
-    'Local .env template',
-    '.env.example',
-    'API_URL=http://localhost:8080\nSTRIPE_PUBLIC_KEY=pk_test_xxx\n',
-    20 * 24,
-  );
-  const sn1 = b.note(web, { type: 'Snippet', id: s1 }, bob, 'We should add `immutable` for the hashed assets.', 8 * 24);
-  const sn2 = b.note(web, { type: 'Snippet', id: s2 }, alice, 'Nice repro, thanks!', 5 * 24);
+  const s1 = snippet(b, {
+    project: web,
+    author: alice,
+    title: 'nginx cache headers for static assets',
+    fileName: 'nginx-cache.conf',
+    content: 'location /assets/ {\n  expires 1y;\n  add_header Cache-Control "public";\n}\n',
+    hoursAgo: 9 * 24,
+  });
+  const s2 = snippet(b, {
+    project: web,
+    author: bob,
+    title: 'Reproduce the EUR rounding bug',
+    fileName: 'rounding.js',
+    content:
+      'const line = 19.99 * 3;\nconsole.log(line, Math.round(line * 100) / 100); // 59.97\nconsole.log([19.99, 19.99, 19.99].reduce((a, b) => a + b)); // 59.97000000000001\n',
+    hoursAgo: 5 * 24 + 2,
+  });
+  snippet(b, {
+    project: web,
+    author: alice,
+    title: 'Local .env template',
+    fileName: '.env.example',
+    content: 'API_URL=http://localhost:8080\nSTRIPE_PUBLIC_KEY=pk_test_xxx\n',
+    hoursAgo: 20 * 24,
+  });
+  const sn1 = b.note(web, {
+    target: { type: 'Snippet', id: s1 },
+    author: bob,
+    body: 'We should add `immutable` for the hashed assets.',
+    hoursAgo: 8 * 24,
+  });
+  const sn2 = b.note(web, {
+    target: { type: 'Snippet', id: s2 },
+    author: alice,
+    body: 'Nice repro, thanks!',
+    hoursAgo: 5 * 24,
+  });
 
-  b.award('Issue', issue(4).id, bob, 'thumbsup', 5 * 24);
-  b.award('Issue', issue(4).id, eve, 'thumbsup', 4 * 24);
-  b.award('Issue', issue(2).id, alice, 'thumbsup', 20 * 24);
-  b.award('Issue', issue(2).id, eve, 'heart', 19 * 24);
-  b.award('Issue', issue(6).id, eve, 'thumbsup', 10 * 24);
-  b.award('Issue', issue(6).id, bob, 'thumbsdown', 9 * 24);
-  b.award('MergeRequest', mr2.id, alice, 'thumbsup', 0.8);
-  b.award('MergeRequest', mr2.id, alice, 'tada', 0.8);
-  b.award('MergeRequest', mr3.id, alice, 'eyes', 5);
-  b.award('Snippet', s1, bob, 'star', 8 * 24);
-  b.award('Snippet', s2, alice, 'thumbsup', 5 * 24);
-  b.award('Note', n4a, alice, 'thumbsup', 5 * 24);
-  b.award('Note', n4b, bob, 'thumbsup', 4 * 24);
-  b.award('Note', mr4Note, alice, 'thumbsup', 29);
-  b.award('Note', sn1, alice, 'bulb', 8 * 24);
-  b.award('Note', sn2, bob, 'heart', 5 * 24);
+  b.award({ type: 'Issue', id: issue(4).id, user: bob, name: 'thumbsup', hoursAgo: 5 * 24 });
+  b.award({ type: 'Issue', id: issue(4).id, user: eve, name: 'thumbsup', hoursAgo: 4 * 24 });
+  b.award({ type: 'Issue', id: issue(2).id, user: alice, name: 'thumbsup', hoursAgo: 20 * 24 });
+  b.award({ type: 'Issue', id: issue(2).id, user: eve, name: 'heart', hoursAgo: 19 * 24 });
+  b.award({ type: 'Issue', id: issue(6).id, user: eve, name: 'thumbsup', hoursAgo: 10 * 24 });
+  b.award({ type: 'Issue', id: issue(6).id, user: bob, name: 'thumbsdown', hoursAgo: 9 * 24 });
+  b.award({ type: 'MergeRequest', id: mr2.id, user: alice, name: 'thumbsup', hoursAgo: 0.8 });
+  b.award({ type: 'MergeRequest', id: mr2.id, user: alice, name: 'tada', hoursAgo: 0.8 });
+  b.award({ type: 'MergeRequest', id: mr3.id, user: alice, name: 'eyes', hoursAgo: 5 });
+  b.award({ type: 'Snippet', id: s1, user: bob, name: 'star', hoursAgo: 8 * 24 });
+  b.award({ type: 'Snippet', id: s2, user: alice, name: 'thumbsup', hoursAgo: 5 * 24 });
+  b.award({ type: 'Note', id: n4a, user: alice, name: 'thumbsup', hoursAgo: 5 * 24 });
+  b.award({ type: 'Note', id: n4b, user: bob, name: 'thumbsup', hoursAgo: 4 * 24 });
+  b.award({ type: 'Note', id: mr4Note, user: alice, name: 'thumbsup', hoursAgo: 29 });
+  b.award({ type: 'Note', id: sn1, user: alice, name: 'bulb', hoursAgo: 8 * 24 });
+  b.award({ type: 'Note', id: sn2, user: bob, name: 'heart', hoursAgo: 5 * 24 });
 
   // ------------------------------------------------------------ todos
-  todo(b, alice, bob, web, 'assigned', { type: 'Issue', id: issue(4).id }, 6 * 24);
-  todo(b, alice, bob, web, 'mentioned', { type: 'MergeRequest', id: mr3.id }, 5.5, { noteId: n3 });
-  todo(b, alice, bob, web, 'assigned', { type: 'MergeRequest', id: mr2.id }, 6);
-  todo(b, alice, alice, web, 'marked', { type: 'MergeRequest', id: mr4.id }, 29);
-  todo(b, alice, bob, web, 'directly_addressed', { type: 'Issue', id: issue(7).id }, 3 * 24);
-  todo(b, alice, bob, web, 'assigned', { type: 'Issue', id: issue(15).id }, 8 * 24, { done: true });
-  todo(b, bob, alice, web, 'assigned', { type: 'Issue', id: issue(11).id }, 4 * 24);
-  todo(b, bob, alice, web, 'mentioned', { type: 'Issue', id: issue(4).id }, 4 * 24, { noteId: n4b });
-  todo(b, bob, alice, web, 'assigned', { type: 'MergeRequest', id: mr4.id }, 51);
+  todo(b, {
+    user: alice,
+    author: bob,
+    project: web,
+    action: 'assigned',
+    target: { type: 'Issue', id: issue(4).id },
+    hoursAgo: 6 * 24,
+  });
+  todo(b, {
+    user: alice,
+    author: bob,
+    project: web,
+    action: 'mentioned',
+    target: { type: 'MergeRequest', id: mr3.id },
+    hoursAgo: 5.5,
+    noteId: n3,
+  });
+  todo(b, {
+    user: alice,
+    author: bob,
+    project: web,
+    action: 'assigned',
+    target: { type: 'MergeRequest', id: mr2.id },
+    hoursAgo: 6,
+  });
+  todo(b, {
+    user: alice,
+    author: alice,
+    project: web,
+    action: 'marked',
+    target: { type: 'MergeRequest', id: mr4.id },
+    hoursAgo: 29,
+  });
+  todo(b, {
+    user: alice,
+    author: bob,
+    project: web,
+    action: 'directly_addressed',
+    target: { type: 'Issue', id: issue(7).id },
+    hoursAgo: 3 * 24,
+  });
+  todo(b, {
+    user: alice,
+    author: bob,
+    project: web,
+    action: 'assigned',
+    target: { type: 'Issue', id: issue(15).id },
+    hoursAgo: 8 * 24,
+    done: true,
+  });
+  todo(b, {
+    user: bob,
+    author: alice,
+    project: web,
+    action: 'assigned',
+    target: { type: 'Issue', id: issue(11).id },
+    hoursAgo: 4 * 24,
+  });
+  todo(b, {
+    user: bob,
+    author: alice,
+    project: web,
+    action: 'mentioned',
+    target: { type: 'Issue', id: issue(4).id },
+    hoursAgo: 4 * 24,
+    noteId: n4b,
+  });
+  todo(b, {
+    user: bob,
+    author: alice,
+    project: web,
+    action: 'assigned',
+    target: { type: 'MergeRequest', id: mr4.id },
+    hoursAgo: 51,
+  });
 
   // ------------------------------------------------------------ demo/secret (private)
   const secret = project(b, {
@@ -1173,9 +1367,22 @@ export function buildDemoState(now: Date): State {
     creator: alice,
     hoursAgo: 25 * 24,
   });
-  const q3 = milestone(b, secret, 1, 'Q3 audit', 'External security audit follow-ups.', 'active', -20, 40);
-  const sc1 = b.commit(secret, 'main', 'Add key rotation script', alice, 24 * 24);
-  push(b, secret, alice, 'main', null, sc1, 1, 24 * 24);
+  const q3 = milestone(b, {
+    project: secret,
+    iid: 1,
+    title: 'Q3 audit',
+    description: 'External security audit follow-ups.',
+    state: 'active',
+    startDays: -20,
+    dueDays: 40,
+  });
+  const sc1 = b.commit(secret, {
+    branch: 'main',
+    message: 'Add key rotation script',
+    author: alice,
+    hoursAgo: 24 * 24,
+  });
+  push(b, { project: secret, user: alice, ref: 'main', from: null, to: sc1, count: 1, hoursAgo: 24 * 24 });
   b.pipeline(secret, {
     ref: 'main',
     sha: sc1,
@@ -1186,8 +1393,13 @@ export function buildDemoState(now: Date): State {
       { name: 'unit-tests', status: 'success' },
     ],
   });
-  const sc2 = b.commit(secret, 'main', 'Rotate payment provider webhook secret', alice, 2 * 24);
-  push(b, secret, alice, 'main', sc1, sc2, 1, 2 * 24);
+  const sc2 = b.commit(secret, {
+    branch: 'main',
+    message: 'Rotate payment provider webhook secret',
+    author: alice,
+    hoursAgo: 2 * 24,
+  });
+  push(b, { project: secret, user: alice, ref: 'main', from: sc1, to: sc2, count: 1, hoursAgo: 2 * 24 });
   const sp2 = b.pipeline(secret, {
     ref: 'main',
     sha: sc2,
@@ -1224,15 +1436,14 @@ export function buildDemoState(now: Date): State {
     labels: ['compliance'],
     closedHoursAgo: 14 * 24,
   });
-  snippet(
-    b,
-    secret,
-    alice,
-    'Key rotation checklist',
-    'rotation.md',
-    '1. Create the new key\n2. Deploy it to staging\n3. Switch production\n4. Revoke the old key\n',
-    9 * 24,
-  );
+  snippet(b, {
+    project: secret,
+    author: alice,
+    title: 'Key rotation checklist',
+    fileName: 'rotation.md',
+    content: '1. Create the new key\n2. Deploy it to staging\n3. Switch production\n4. Revoke the old key\n',
+    hoursAgo: 9 * 24,
+  });
   schedule(b, secret, {
     description: 'Monthly key rotation reminder',
     cron: '0 9 1 * *',
@@ -1259,9 +1470,22 @@ export function buildDemoState(now: Date): State {
     creator: alice,
     hoursAgo: 22 * 24,
   });
-  milestone(b, docs, 1, 'v1.4', 'Docs for the 1.4 release.', 'active', -10, 11);
-  const dc1 = b.commit(docs, 'main', 'Add getting started guide', alice, 21 * 24);
-  push(b, docs, alice, 'main', null, dc1, 1, 21 * 24);
+  milestone(b, {
+    project: docs,
+    iid: 1,
+    title: 'v1.4',
+    description: 'Docs for the 1.4 release.',
+    state: 'active',
+    startDays: -10,
+    dueDays: 11,
+  });
+  const dc1 = b.commit(docs, {
+    branch: 'main',
+    message: 'Add getting started guide',
+    author: alice,
+    hoursAgo: 21 * 24,
+  });
+  push(b, { project: docs, user: alice, ref: 'main', from: null, to: dc1, count: 1, hoursAgo: 21 * 24 });
   b.issue(docs, {
     title: 'Getting started guide is missing the Node version',
     description: 'It should say Node 20 or newer.',
@@ -1292,7 +1516,14 @@ export function buildDemoState(now: Date): State {
     hoursAgo: 2 * 24,
     labels: ['documentation', 'feature'],
   });
-  snippet(b, docs, bob, 'Docs preview script', 'preview.sh', '#!/bin/sh\nnpx vitepress dev docs --port 5174\n', 3 * 24);
+  snippet(b, {
+    project: docs,
+    author: bob,
+    title: 'Docs preview script',
+    fileName: 'preview.sh',
+    content: '#!/bin/sh\nnpx vitepress dev docs --port 5174\n',
+    hoursAgo: 3 * 24,
+  });
 
   // ------------------------------------------------------------ SSH keys
   b.state.keys.set(1, {

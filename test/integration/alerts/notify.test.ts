@@ -114,7 +114,12 @@ describe('todo alerts', () => {
     expect(dms()).toHaveLength(1);
 
     const shown = await h.ask('alice', 'notify', /alerts are on/);
-    expect(shown.text).toContain('Last delivery: 1 todo, 2 Mar 2026, 10:02 UTC · 1 minute ago.');
+    // In alice's Slack zone (Europe/Berlin), the house style every card uses; not in UTC.
+    expect(shown.text).toContain('Last delivery: 1 todo, 2 Mar 2026, 11:02 · 1 minute ago.');
+    expect((await openHome(h, 'alice')).text).toContain('last delivery 2 Mar 2026, 11:02 · 1 minute ago');
+    expect((await h.ask('alice', 'whoami', /connected/)).text).toContain(
+      'last delivery 2 Mar 2026, 11:02 · 1 minute ago',
+    );
   });
 
   it('groups several todos arriving at once into one message', async () => {

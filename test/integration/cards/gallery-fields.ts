@@ -144,7 +144,7 @@ export const KINDS = {
           text: readable(buildJobCard(j, project, c)),
           fields: present([...fields, j.pipeline && `#${j.pipeline.id}`, at(j.created_at)]),
         },
-        { view: 'row', text: readable(jobRow(j, project, null, 0, c.serverUrl)), fields },
+        { view: 'row', text: readable(jobRow(j, { project, place: null, slot: 0, serverUrl: c.serverUrl })), fields },
       ].map((v) => ({ ...v, patterns: duration(j) }));
     },
   }),
@@ -158,7 +158,7 @@ export const KINDS = {
       },
       {
         view: 'row',
-        text: readable(pipelineRow(p, project, null, 0, c.serverUrl)),
+        text: readable(pipelineRow(p, { project, place: null, slot: 0, serverUrl: c.serverUrl })),
         fields: present([`#${p.id}`, inText(p.ref), p.status]),
       },
     ],
@@ -169,7 +169,7 @@ export const KINDS = {
     views: (p) => [
       {
         view: 'row',
-        text: readable(pipelineRow(p, project, null, 0, c.serverUrl)),
+        text: readable(pipelineRow(p, { project, place: null, slot: 0, serverUrl: c.serverUrl })),
         fields: present([`#${p.id}`, inText(p.ref), p.status, p.sha.slice(0, 8)]),
       },
     ],

@@ -25,7 +25,7 @@ async function deployments(): Promise<DeploymentJson[]> {
 }
 
 describe('deployments', () => {
-  it('lists deployments with environment, its URL, ref, commit, who and the job', async () => {
+  it('lists deployments with environment, its URL (as text: another host), ref, commit, who and the job', async () => {
     const all = await deployments();
     h.sim.reset();
     const seen = await h.ask('alice', 'deployments demo/web', /Deployments in demo\/web/);
@@ -33,7 +33,7 @@ describe('deployments', () => {
     for (const d of all) {
       const url = d.environment.external_url;
       expect(seen.text).toContain(
-        `:rocket: *${d.id}* ${d.environment.name} · <${url}|${url}> · \`${d.ref}\` · \`${d.sha.slice(0, 8)}\` · @${d.user.username} · :white_check_mark: job #${d.deployable.id}`,
+        `:rocket: *${d.id}* ${d.environment.name} · \`${url}\` · \`${d.ref}\` · \`${d.sha.slice(0, 8)}\` · @${d.user.username} · :white_check_mark: job #${d.deployable.id}`,
       );
     }
     expect(labels(seen.message)).toEqual(all.map(() => 'Job'));
@@ -60,7 +60,9 @@ describe('deployments', () => {
     expect(h.calls()).toEqual([call('GET', `${WEB}/deployments/1`, 'alice')]);
     const url = d.environment.external_url;
     expect(seen.text).toContain(`:rocket: Deployment 1 · ${d.environment.name}`);
-    expect(seen.text).toContain(`*Environment*\n${d.environment.name} · <${url}|${url}>`);
+    // The environment's URL is on another host than the server's: shown as text, not a link.
+    expect(seen.text).toContain(`*Environment*\n${d.environment.name} · \`${url}\``);
+    expect(seen.text).not.toContain(`<${url}`);
     expect(seen.text).toContain(`*Ref*\n\`${d.ref}\``);
     expect(seen.text).toContain(`*Commit*\n\`${d.sha.slice(0, 8)}\``);
     expect(seen.text).toContain(`*Deployed by*\n${d.user.name} (@${d.user.username})`);

@@ -4,7 +4,8 @@ import { runDemoScript as runDemo } from '../../support/demo-script.js';
 
 describe('npm run demo with a script', () => {
   it('lists failed jobs, presses Retry on one and shows the redrawn card with the job pending and who retried it', () => {
-    const r = runDemo(['/gl jobs demo/web --scope failed', '1', 'quit']);
+    // the console as `npm run demo` starts it: through tsx, from the sources (the other cases run the build)
+    const r = runDemo(['/gl jobs demo/web --scope failed', '1', 'quit'], { from: 'sources' });
     expect(r.status).toBe(0);
     const [, listed, afterClick] = r.stdout.split(/^alice> /m);
     expect(listed).toContain('Jobs in demo/web');

@@ -23,7 +23,7 @@ describe('a workflow step in the console', () => {
     expect(allowed).toMatch(/│ status: \w+/);
   });
 
-  it('Deny fails the step with its sentence; Always lets the next one run without asking', async () => {
+  it('Deny fails the step with its sentence; Always lets the next one run without asking, and says so', async () => {
     const asked = await say('step create_issue project=demo/web title="Broken build" labels=bug user=@alice');
     const denied = await say(String(numberOf(asked, 'Deny')));
     expect(denied).toContain('┌ workflow step "Create an issue" failed; the workflow stops\n│ not allowed by @alice');
@@ -32,7 +32,10 @@ describe('a workflow step in the console', () => {
     const always = await say(String(numberOf(again, 'Always for Create an issue in demo/web')));
     expect(always).toMatch(/│ issue_iid: \d+/);
     const next = await say('step create_issue project=demo/web title="Second" user=@alice');
-    expect(next).not.toContain('direct message');
+    // No question: only the direct message that tells alice it acted as her, with Revoke.
+    expect(next).not.toContain('Allow once');
+    expect(next).toContain('reached its step Create an issue and it acted as you on `demo/web`');
+    expect(next).toMatch(/\[\d+ Revoke\]/);
     expect(next).toMatch(/"Create an issue" completed[\s\S]*│ issue_iid: \d+/);
   });
 

@@ -23,7 +23,7 @@ describe('"Create issue" where the bot cannot post', () => {
   it('asks for the project where the channel has none, and answers privately saying why', async () => {
     const { slack, fake } = app.bot;
     fake.refusePosts('C0PRIVATE', 'not_in_channel');
-    const posted = slack.writeMessage(PEOPLE.bob, 'C0PRIVATE', 'Search ignores accents');
+    const posted = slack.writeMessage(PEOPLE.bob, { channel: 'C0PRIVATE', text: 'Search ignores accents' });
     const opening = await slack.shortcut(PEOPLE.alice, ShortcutIds.issueFromMessage, posted);
     const opened = await opening.waitFor((r) => r.method === 'views.open' && r.ok, 5000);
     const view = opened?.view as Record<string, unknown> & { blocks: Record<string, unknown>[] };
@@ -77,7 +77,7 @@ describe('"Create issue" where the bot cannot post', () => {
   it('answers ephemerally when the form was sent after its response_url expired', async () => {
     const { slack, fake } = app.bot;
     fake.refusePosts('C0PRIVATE', 'not_in_channel');
-    const posted = slack.writeMessage(PEOPLE.bob, 'C0PRIVATE', 'Filters reset on reload');
+    const posted = slack.writeMessage(PEOPLE.bob, { channel: 'C0PRIVATE', text: 'Filters reset on reload' });
     const opening = await slack.shortcut(PEOPLE.alice, ShortcutIds.issueFromMessage, posted);
     const opened = await opening.waitFor((r) => r.method === 'views.open' && r.ok, 5000);
     app.clock.advance(31 * 60 * 1000);

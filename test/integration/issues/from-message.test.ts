@@ -39,13 +39,13 @@ const permalinkOf = (m: FakeMessage) => `https://test-team.slack.com/archives/${
 describe('"Create issue" on a message', () => {
   it('opens the issue form filled in from the message, and creates the issue as the person, answered in its thread', async () => {
     await h.ask('alice', 'use demo/web', /default project/, { channel: 'C0SHORT' });
-    const posted = h.bot.slack.writeMessage(
-      PEOPLE.bob,
-      'C0SHORT',
-      'Checkout fails for &lt;script&gt; names &amp; more, says <@U0BOB> to <@U0CAROL>\n' +
+    const posted = h.bot.slack.writeMessage(PEOPLE.bob, {
+      channel: 'C0SHORT',
+      text:
+        'Checkout fails for &lt;script&gt; names &amp; more, says <@U0BOB> to <@U0CAROL>\n' +
         'See <https://shop.example.com/cart|the cart>, <https://status.example.com> and <#C0OPS|ops>. <!here>',
-      { files: ['screenshot.png', 'checkout trace.log'] },
-    );
+      files: ['screenshot.png', 'checkout trace.log'],
+    });
     const from = h.calls().length;
     const opening = await shortcut('alice', posted);
     expect(opening.ack.status).toBe(200);
@@ -101,7 +101,7 @@ describe('"Create issue" on a message', () => {
   });
 
   it('shows the Connect prompt, and no form, to someone who is not connected', async () => {
-    const posted = h.bot.slack.writeMessage(PEOPLE.bob, 'C0SHORT', 'The build is red again');
+    const posted = h.bot.slack.writeMessage(PEOPLE.bob, { channel: 'C0SHORT', text: 'The build is red again' });
     const it = await shortcut('carol', posted);
     const told = await it.waitForMessage((t) => /not connected/.test(t));
     expect(told).toMatchObject({ ephemeral: true, visibleTo: 'U0CAROL', channel: 'C0SHORT' });
@@ -112,7 +112,9 @@ describe('"Create issue" on a message', () => {
 
   it('cuts a message too long for the description at a word, keeping the files and the link to it', async () => {
     const words = Array.from({ length: 1200 }, (_, i) => `word${i}`).join(' ');
-    const posted = h.bot.slack.writeMessage(PEOPLE.bob, 'C0SHORT', `${'Very long title '.repeat(12)}\n${words}`, {
+    const posted = h.bot.slack.writeMessage(PEOPLE.bob, {
+      channel: 'C0SHORT',
+      text: `${'Very long title '.repeat(12)}\n${words}`,
       files: ['dump.txt'],
     });
     const view = await formOf(await shortcut('alice', posted));
@@ -134,8 +136,10 @@ describe('"Create issue" on a message', () => {
   });
 
   it('answers a message in a thread in that thread, linking to the reply itself, without a confidential title', async () => {
-    const parent = h.bot.slack.writeMessage(PEOPLE.bob, 'C0SHORT', 'Deploys are slow');
-    const reply = h.bot.slack.writeMessage(PEOPLE.eve, 'C0SHORT', 'Staging took 40 minutes today', {
+    const parent = h.bot.slack.writeMessage(PEOPLE.bob, { channel: 'C0SHORT', text: 'Deploys are slow' });
+    const reply = h.bot.slack.writeMessage(PEOPLE.eve, {
+      channel: 'C0SHORT',
+      text: 'Staging took 40 minutes today',
       threadTs: parent.ts,
     });
     const view = await formOf(await shortcut('bob', reply));

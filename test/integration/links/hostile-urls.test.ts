@@ -5,7 +5,8 @@ import { useCiBot } from '../ci/harness.js';
 
 // A hostile (or misconfigured) server through the whole app: every address it sends — web_url of issues, merge
 // requests, jobs, pipelines, milestones, users (award rows, event authors, key owners), todo target_url, avatar
-// urls — names another host. No link in anything sent to Slack may point there: links are drawn on the
+// urls — names another host (and environments' external URLs, on deployment lists and cards, name their own).
+// No link in anything sent to Slack may point there: links are drawn on the
 // configured hosts (GITLAB_PUBLIC_URL here, GITLAB_URL otherwise) from the resource's path.
 
 const PUBLIC = 'https://git.example.org';
@@ -93,8 +94,9 @@ describe('a server whose web addresses name another host', () => {
     expect(links.length).toBeGreaterThan(50);
     expect(JSON.stringify(sent)).not.toContain('evil.example');
     const allowed = new Set([new URL(PUBLIC).host, new URL(h.sim.url).host]);
-    // A link whose label is its own address hides nothing (an environment's external URL): it may go anywhere.
-    const elsewhere = links.filter((l) => !allowed.has(new URL(l.url).host) && l.label !== l.url);
+    // Not even a link labelled with its own address: an environment's external URL on another host is text.
+    const elsewhere = links.filter((l) => !allowed.has(new URL(l.url).host));
     expect(elsewhere).toEqual([]);
+    expect(JSON.stringify(sent)).toContain('production · `https://web.demo.example`');
   });
 });

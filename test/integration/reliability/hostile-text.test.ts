@@ -52,8 +52,8 @@ async function ask(text: string, until: RegExp) {
 function expectNoLeaks() {
   const payloads = payloadsOf(h.bot.fake.since(fromSeq));
   for (const it of interactions) if (it.ack.json) payloads.push({ where: 'ack', body: it.ack.json });
-  // Links the bot makes on purpose: the server's pages and the demo environments' own URLs.
-  const linkPrefixes = [h.sim.url, 'https://web.demo.example', 'https://staging.web.demo.example'];
+  // Links the bot makes on purpose: the server's pages (environments on other hosts are text, not links).
+  const linkPrefixes = [h.sim.url];
   expect(findMarkupLeaks(payloads, { linkPrefixes })).toEqual([]);
   // And the hostile text did reach the person, escaped: the test looked at the real thing.
   const all = JSON.stringify(payloads);

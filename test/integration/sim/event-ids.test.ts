@@ -3,6 +3,7 @@ import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type RunningSimulator, startSimulator } from '../../../src/sim/index.js';
+import { entryArgs } from '../../support/built-entry.js';
 
 // 9.5 sends events without an id; later servers send one. The simulator does either: 9.5 by default, ids with
 // the eventIds option, SIM_EVENT_IDS=1 for `npm run sim`, or POST /__sim/events { ids } while it runs.
@@ -62,7 +63,8 @@ describe('event ids in the simulator', () => {
     } finally {
       await withIds.close();
     }
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/sim/main.ts')], {
+    // the simulator's entry point, from the test run's build
+    const child = spawn(process.execPath, entryArgs('sim/main'), {
       cwd: ROOT,
       env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1', SIM_EVENT_IDS: '1' },
       stdio: ['ignore', 'pipe', 'inherit'],

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { entryArgs } from '../../support/built-entry.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -65,9 +66,10 @@ describe('npm run sim', () => {
   });
 });
 
+// The simulator's entry point itself, from the test run's build (`npm run sim` above starts it through tsx).
 describe('src/sim/main.ts', () => {
   it('stops cleanly with exit code 0 on SIGTERM', async () => {
-    const sim = await launch(process.execPath, ['--import', 'tsx', 'src/sim/main.ts']);
+    const sim = await launch(process.execPath, entryArgs('sim/main'));
     const exit = once(sim.child, 'exit');
     sim.child.kill('SIGTERM');
     const [code] = await exit;
@@ -75,7 +77,7 @@ describe('src/sim/main.ts', () => {
   }, 60_000);
 
   it('refuses a bad SIM_SEED with a message and exit code 1', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/sim/main.ts'], {
+    const child = spawn(process.execPath, entryArgs('sim/main'), {
       cwd: ROOT,
       env: { ...process.env, SIM_PORT: '0', SIM_SEED: 'huge' },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { functionExecutedEvent } from '../../../src/console/payloads.js';
+import { ABANDONED_AFTER_MS } from '../../../src/steps/service.js';
 import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
-import { buttonsOfView, messageText } from '../../support/slack-driver.js';
+import { buttonsOf, buttonsOfView, messageText } from '../../support/slack-driver.js';
 import { PEOPLE, type PersonName, startApp } from '../../support/start-app.js';
 
 // Workflow Builder steps through the whole app: Slack's signed function_executed → the bot → the person's consent
@@ -73,6 +74,20 @@ async function redrawn(m: FakeMessage, from: number): Promise<string> {
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+
+/** The DM that tells a person a step acted as them under their "Always". */
+async function noticeFor(person: PersonName, from: number): Promise<FakeMessage> {
+  const r = await fake().waitFor(
+    (x) =>
+      x.method === 'chat.postMessage' &&
+      x.ok &&
+      x.message?.channel === dmOf(person) &&
+      messageText(x.message).includes('A workflow step acted as you'),
+    { fromSeq: from },
+  );
+  if (!r?.message) return expect.fail(`${person} was not told`);
+  return r.message;
+}
 
 describe('Run a pipeline', () => {
   it("asks the person first, then runs the pipeline with their token and completes with the pipeline's outputs", async () => {
@@ -236,7 +251,12 @@ describe('Create an issue, always allowed', () => {
     // Always: the next one on this project runs without a question; another project asks.
     const second = await runStep(ISSUE, { ...inputs, title: 'Second' });
     expect((await endOf(second.executionId)).method).toBe('functions.completeSuccess');
-    expect(fake().since(second.from, (r) => r.method === 'chat.postMessage')).toEqual([]);
+    // No question; only the DM that tells bob what acted as him (see 'a step acting under an "Always"').
+    await noticeFor('bob', second.from);
+    const posted = fake().since(second.from, (r) => r.method === 'chat.postMessage');
+    expect(posted.map((r) => messageText(r.message as FakeMessage))).toEqual([
+      expect.stringContaining('A workflow step acted as you'),
+    ]);
     const other = await runStep(ISSUE, { ...inputs, project: 'demo/api' });
     await questionFor('bob', other.from);
 
@@ -345,5 +365,117 @@ describe('once', () => {
     await settle();
     expect(h.calls()).toHaveLength(1);
     expect(completions(executionId)).toEqual([{ method: 'functions.completeSuccess', ok: true }]);
+  });
+});
+
+describe('a step acting under an "Always"', () => {
+  it('tells its person once, with what ran, a link to it and Revoke; the question path and a redelivery do not', async () => {
+    const inputs = { project: 'demo/web', title: 'Under consent', user_id: PEOPLE.alice.id };
+    const first = await runStep(ISSUE, inputs);
+    const question = await questionFor('alice', first.from);
+    await h.click('alice', buttonOf(question, /^Always for Create an issue in demo\/web$/));
+    await endOf(first.executionId);
+    await settle();
+    // Answering the question tells the person already (the question is redrawn): no second DM.
+    expect(fake().since(first.from, (r) => r.method === 'chat.postMessage')).toHaveLength(1);
+
+    const second = await runStep(ISSUE, { ...inputs, title: 'Second under consent' });
+    const end = await endOf(second.executionId);
+    const notice = await noticeFor('alice', second.from);
+    const text = messageText(notice);
+    const url = String((end.outputs as { issue_url: string }).issue_url);
+    const iid = String((end.outputs as { issue_iid: number }).issue_iid);
+    expect(url.startsWith(`${h.sim.url}/`)).toBe(true);
+    expect(text).toContain('reached its step *Create an issue* and it acted as you on `demo/web`');
+    expect(text).toContain('under your “Always for Create an issue in demo/web”');
+    expect(text).toContain(`:memo: Created <${url}|issue #${iid}>.`);
+    expect(buttonsOf(notice).map((b) => b.text)).toEqual(['Revoke']);
+
+    // Slack delivers the same execution again (a retry, another event): nobody is told twice, nothing runs again.
+    const calls = h.calls().length;
+    expect((await second.deliver({ retry: 1 })).status).toBe(200);
+    const execution = fake().functionExecutions.get(second.executionId);
+    const copy = await h.bot.slack.event(
+      functionExecutedEvent({
+        callbackId: ISSUE.callbackId,
+        title: ISSUE.title,
+        inputs: execution?.inputs ?? {},
+        executionId: second.executionId,
+        workflowExecutionId: 'WxCOPY',
+        token: fake().issueWorkflowToken(second.executionId),
+      }),
+    );
+    expect(copy.ack.status).toBe(200);
+    await settle();
+    expect(fake().since(second.from, (r) => r.method === 'chat.postMessage')).toHaveLength(1);
+    expect(h.calls()).toHaveLength(calls);
+    const row = await h.bot.engine.get<{ consent_notice: string }>(
+      'SELECT consent_notice FROM step_executions WHERE execution_id = $1',
+      [second.executionId],
+    );
+    expect(row?.consent_notice).toBe('sent');
+
+    // Its Revoke is the one Home and whoami have: the next run asks again.
+    const revoked = await h.press('alice', buttonOf(notice, /^Revoke$/), /Revoked/);
+    expect(revoked.text).toContain('Create an issue in demo/web asks you again');
+    const third = await runStep(ISSUE, { ...inputs, title: 'Third' });
+    await questionFor('alice', third.from);
+  });
+
+  it('tells its person when the step failed too, without a link', async () => {
+    const inputs = { project: 'demo/web', ref: 'main', user_id: PEOPLE.bob.id };
+    const first = await runStep(RUN, inputs);
+    await h.click('bob', buttonOf(await questionFor('bob', first.from), /^Always for/));
+    await endOf(first.executionId);
+    const second = await runStep(RUN, { ...inputs, ref: 'no-such-branch' });
+    expect((await endOf(second.executionId)).method).toBe('functions.completeError');
+    const text = messageText(await noticeFor('bob', second.from));
+    expect(text).toContain('reached its step *Run a pipeline* and it acted as you on `demo/web`');
+    expect(text).toContain(':warning: The step failed: demo/web has no branch or tag no-such-branch.');
+    expect(text).not.toMatch(/<http/);
+  });
+});
+
+describe('a step whose replica died while it ran', () => {
+  it('is failed once, after its hour, with a sentence that says so, and never run again', async () => {
+    const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
+    const question = await questionFor('alice', from);
+    // The replica that took alice's answer died before it finished: the row says running, nobody will finish it.
+    await h.bot.engine.run(`UPDATE step_executions SET state = 'running', outcome = 'once' WHERE execution_id = $1`, [
+      executionId,
+    ]);
+    h.clock.advance(HOUR);
+    await h.bot.bot.steps.sweep();
+    expect(completions(executionId)).toEqual([]);
+    h.clock.advance(ABANDONED_AFTER_MS);
+    const swept = fake().lastSeq;
+    // Two replicas sweep at once: one of them fails it.
+    const replica = await startApp({
+      gitlabUrl: h.sim.url,
+      dataDir: h.bot.dataDir,
+      fake: fake(),
+      encryptionKey: h.bot.config.encryption.key.toString('base64'),
+      now: h.clock.now,
+    });
+    try {
+      await Promise.all([h.bot.bot.steps.sweep(), replica.bot.steps.sweep()]);
+    } finally {
+      await replica.stop();
+    }
+    expect(await endOf(executionId)).toMatchObject({
+      method: 'functions.completeError',
+      error: 'the bot restarted while this step ran; check demo/web for whether it ran (it was not run again).',
+    });
+    expect(await redrawn(question, swept)).toContain(
+      'The step failed: the bot restarted while this step ran; check demo/web for whether it ran',
+    );
+    h.clock.advance(HOUR);
+    await h.bot.bot.steps.sweep();
+    expect(completions(executionId)).toEqual([{ method: 'functions.completeError', ok: true }]);
+    expect(h.calls()).toEqual([]);
+    const row = await h.bot.engine.get<{ state: string }>('SELECT state FROM step_executions WHERE execution_id = $1', [
+      executionId,
+    ]);
+    expect(row?.state).toBe('done');
   });
 });

@@ -66,7 +66,9 @@ describe.each(ENGINES)('on $name', (under) => {
     const b = await alerts.claimDue('replica-b', later(20), later(60_000), 10);
     expect(b.map((c) => c.setting.userId)).toEqual(['U3']);
     expect(await alerts.claimDue('replica-b', later(30), later(60_000), 10)).toEqual([]);
-    expect(await alerts.claim('T1', 'U1', 'replica-b', later(30), later(60_000))).toBeNull();
+    expect(
+      await alerts.claim({ teamId: 'T1', userId: 'U1', owner: 'replica-b', now: later(30), until: later(60_000) }),
+    ).toBeNull();
 
     const next = later(60_000);
     await alerts.recordPolls('replica-a', [['T1', 'U1', { at: later(40), nextPollAt: next, result: 'idle' }]]);
@@ -87,17 +89,23 @@ describe.each(ENGINES)('on $name', (under) => {
   it('holds todos with the mark in one step, carries them in a delivery and drops them with its commit', async () => {
     const alerts = await stores();
     await alerts.enable(input('U1'), 10, t0);
-    await alerts.hold(
-      'T1',
-      'U1',
-      [
+    await alerts.hold({
+      teamId: 'T1',
+      userId: 'U1',
+      todos: [
         { todoId: 11, todo: '{"id":11}' },
         { todoId: 12, todo: '{"id":12}' },
       ],
-      12,
-      t0,
-    );
-    await alerts.hold('T1', 'U1', [{ todoId: 12, todo: '{"id":12}' }], 12, t0);
+      seenTodoId: 12,
+      now: t0,
+    });
+    await alerts.hold({
+      teamId: 'T1',
+      userId: 'U1',
+      todos: [{ todoId: 12, todo: '{"id":12}' }],
+      seenTodoId: 12,
+      now: t0,
+    });
     expect(await alerts.held('T1', 'U1')).toEqual([
       { todoId: 11, todo: '{"id":11}' },
       { todoId: 12, todo: '{"id":12}' },
@@ -109,7 +117,10 @@ describe.each(ENGINES)('on $name', (under) => {
       { runKey: 'run-1', teamId: 'T1', userId: 'U1', channelId: 'D1', seenTodoId: 14, todoIds: [11, 12], items: 3 },
       t0,
     );
-    expect((await alerts.claim('T1', 'U1', 'r', later(2), later(60_000)))?.openDelivery).toBe(true);
+    expect(
+      (await alerts.claim({ teamId: 'T1', userId: 'U1', owner: 'r', now: later(2), until: later(60_000) }))
+        ?.openDelivery,
+    ).toBe(true);
     expect(await alerts.openDeliveryOf('T1', 'U1')).toMatchObject({
       runKey: 'run-1',
       state: 'pending',

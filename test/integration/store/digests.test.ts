@@ -102,7 +102,7 @@ describe.each(ENGINES)('on $name', (under) => {
     const a = await digests.create(todos());
     const b = await digests.create(projectEvents());
     await digests.pause(b.id, 'person', 'U1');
-    expect(await digests.reschedule(a.id, '30 7 * * *', 'UTC', null)).toMatchObject({
+    expect(await digests.reschedule(a.id, { cron: '30 7 * * *', tz: 'UTC', nextRunAt: null })).toMatchObject({
       cron: '30 7 * * *',
       tz: 'UTC',
       nextRunAt: null,
@@ -113,7 +113,7 @@ describe.each(ENGINES)('on $name', (under) => {
 
     expect((await digests.pauseOwner('T1', 'U1', 'token')).map((d) => d.id)).toEqual([a.id]);
     expect((await digests.get(a.id))?.pausedReason).toBe('token');
-    const resumed = await digests.resumeOwner('T1', 'U1', ['token'], () => t1);
+    const resumed = await digests.resumeOwner({ teamId: 'T1', ownerId: 'U1', reasons: ['token'], nextRunAt: () => t1 });
     expect(resumed.map((d) => [d.id, d.nextRunAt])).toEqual([[a.id, t1]]);
     expect((await digests.get(b.id))?.pausedReason).toBe('person');
 

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { openEngine } from '../../../src/store/open.js';
+import { scriptArgs } from '../../support/built-entry.js';
 import { freshPostgresUrl } from '../../support/postgres.js';
 import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 
@@ -83,8 +84,10 @@ export async function openInProcesses(config: TestDatabase['config'], count: num
     HOME: process.env.HOME ?? '',
     ...(config.databaseUrl ? { DATABASE_URL: config.databaseUrl } : { DATABASE_PATH: config.databasePath }),
   };
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-open-'));
+  const started = scriptArgs(script, { variable: 'OPEN_ENGINE_MODULE', module: 'store/open', tmpDir: scratch });
   const children = Array.from({ length: count }, () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script], { cwd: root, env });
+    const child = spawn(process.execPath, started.args, { cwd: root, env: { ...env, ...started.env } });
     let out = '';
     let readyNow!: () => void;
     const ready = new Promise<void>((resolve) => {
@@ -103,5 +106,9 @@ export async function openInProcesses(config: TestDatabase['config'], count: num
   });
   await Promise.all(children.map((c) => c.ready));
   for (const c of children) c.child.stdin.write('go\n');
-  return Promise.all(children.map((c) => c.done));
+  try {
+    return await Promise.all(children.map((c) => c.done));
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
 }

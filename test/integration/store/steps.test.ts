@@ -109,6 +109,47 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await steps.startAllowed('Fx1')).toBeNull();
   });
 
+  it('makes the DM of a step run under a consent due when it starts, and hands it to one caller once', async () => {
+    const [a, b] = await twoStores();
+    await a.receive(execution());
+    await a.receive(execution({ executionId: 'Fx2' }));
+    await a.asked('Fx2', { channel: 'D1', ts: '1.000001' });
+    await a.decide('Fx2', 'U1', 'once');
+    // Only a start under a consent owes the DM; an answered question does not.
+    expect(await a.claimConsentNotice('Fx1')).toBe(false);
+    await a.startAllowed('Fx1');
+    const claims = await Promise.all([a.claimConsentNotice('Fx1'), b.claimConsentNotice('Fx1')]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await a.claimConsentNotice('Fx1')).toBe(false);
+    expect(await a.claimConsentNotice('Fx2')).toBe(false);
+  });
+
+  it('hands an execution left running past its expiry and grace to one sweep, and again only after another grace', async () => {
+    const [a, b] = await twoStores();
+    const GRACE = 10 * 60 * 1000;
+    await a.receive(execution());
+    await a.startAllowed('Fx1');
+    await a.receive(execution({ executionId: 'Fx2' }));
+    at = new Date(t0.getTime() + HOUR + GRACE - 1);
+    expect(await a.takeAbandoned(GRACE)).toEqual([]);
+    at = new Date(t0.getTime() + HOUR + GRACE);
+    const [one, two] = await Promise.all([a.takeAbandoned(GRACE), b.takeAbandoned(GRACE)]);
+    const taken = [...(one ?? []), ...(two ?? [])];
+    // Fx2 was never started: it is the expiry sweep's, not this one's.
+    expect(taken.map((e) => e.executionId)).toEqual(['Fx1']);
+    expect(taken[0]?.openToken()).toBe(TOKEN);
+    // Its taker died too: another takes it a grace later; once finished, nobody does.
+    expect(await a.takeAbandoned(GRACE)).toEqual([]);
+    at = new Date(at.getTime() + GRACE);
+    expect((await b.takeAbandoned(GRACE)).map((e) => e.executionId)).toEqual(['Fx1']);
+    await b.finish('Fx1', 'failed');
+    at = new Date(at.getTime() + 2 * GRACE);
+    expect(await a.takeAbandoned(GRACE)).toEqual([]);
+    // One the expiry sweep takes long after its hour (the bot was down) is not taken over while it is settled.
+    expect((await a.takeExpired()).map((e) => e.executionId)).toEqual(['Fx2']);
+    expect(await b.takeAbandoned(GRACE)).toEqual([]);
+  });
+
   it('hands each execution past its hour to one sweep, and prunes finished ones a day later', async () => {
     const [a, b] = await twoStores();
     await a.receive(execution({ executionId: 'Fx1' }));
@@ -129,10 +170,29 @@ describe.each(ENGINES)('on $name', (under) => {
   it('keeps "Always" consents per person and scope, lists them and takes them back', async () => {
     const { steps } = await store();
     expect(await steps.allows('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(false);
-    expect(await steps.allow('T1', 'U1', 'step:run_pipeline:demo/web', 'Run a pipeline on demo/web')).toBe(true);
-    expect(await steps.allow('T1', 'U1', 'step:run_pipeline:demo/web', 'Run a pipeline on demo/web')).toBe(false);
+    expect(
+      await steps.allow({
+        teamId: 'T1',
+        userId: 'U1',
+        scope: 'step:run_pipeline:demo/web',
+        label: 'Run a pipeline on demo/web',
+      }),
+    ).toBe(true);
+    expect(
+      await steps.allow({
+        teamId: 'T1',
+        userId: 'U1',
+        scope: 'step:run_pipeline:demo/web',
+        label: 'Run a pipeline on demo/web',
+      }),
+    ).toBe(false);
     at = new Date(t0.getTime() + 1000);
-    await steps.allow('T1', 'U1', 'step:create_issue:demo/api', 'Create an issue in demo/api');
+    await steps.allow({
+      teamId: 'T1',
+      userId: 'U1',
+      scope: 'step:create_issue:demo/api',
+      label: 'Create an issue in demo/api',
+    });
     expect(await steps.allows('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(true);
     expect(await steps.allows('T1', 'U2', 'step:run_pipeline:demo/web')).toBe(false);
     expect(await steps.consents('T1', 'U1')).toEqual([

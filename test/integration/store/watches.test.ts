@@ -73,31 +73,39 @@ describe.each(ENGINES)('on $name', (under) => {
     const a = await s.create(input({ nextPollAt: at(30) }), t0);
     const b = await s.create(input({ channelId: 'C2', nextPollAt: at(10) }), t0);
     await s.create(input({ channelId: 'C3', nextPollAt: at(600) }), t0);
-    const first = await s.claimDue('r1', at(60), at(120), 10, at(60));
+    const first = await s.claimDue({ owner: 'r1', now: at(60), until: at(120), limit: 10, dueBy: at(60) });
     expect(first.map((c) => c.watch.id)).toEqual([b.id, a.id]);
     expect(first.every((c) => !c.open)).toBe(true);
-    expect(await s.claimDue('r2', at(61), at(121), 10, at(61))).toEqual([]);
+    expect(await s.claimDue({ owner: 'r2', now: at(61), until: at(121), limit: 10, dueBy: at(61) })).toEqual([]);
     // r1 dies: after its lease, r2 takes both.
-    expect((await s.claimDue('r2', at(121), at(181), 10, at(121))).map((c) => c.watch.id)).toEqual([b.id, a.id]);
+    expect(
+      (await s.claimDue({ owner: 'r2', now: at(121), until: at(181), limit: 10, dueBy: at(121) })).map(
+        (c) => c.watch.id,
+      ),
+    ).toEqual([b.id, a.id]);
     // One released by its holder goes to whoever asks next.
     await s.release(a.id, 'r2');
-    expect((await s.claimDue('r3', at(122), at(182), 1, at(122))).map((c) => c.watch.id)).toEqual([a.id]);
+    expect(
+      (await s.claimDue({ owner: 'r3', now: at(122), until: at(182), limit: 1, dueBy: at(122) })).map(
+        (c) => c.watch.id,
+      ),
+    ).toEqual([a.id]);
     await s.releaseAll('r2');
     await s.releaseAll('r3');
     // Renewed leases hold.
-    await s.claimDue('r1', at(200), at(260), 10, at(200));
+    await s.claimDue({ owner: 'r1', now: at(200), until: at(260), limit: 10, dueBy: at(200) });
     expect(await s.renew('r1', at(400))).toBe(2);
-    expect(await s.claimDue('r2', at(300), at(360), 10, at(300))).toEqual([]);
+    expect(await s.claimDue({ owner: 'r2', now: at(300), until: at(360), limit: 10, dueBy: at(300) })).toEqual([]);
   });
 
   it('moves idle polls on and releases them in one transaction; a lost lease writes nothing', async () => {
     const s = await store();
     const a = await s.create(input({ nextPollAt: at(10) }), t0);
-    await s.claimDue('r1', at(20), at(80), 10, at(20));
+    await s.claimDue({ owner: 'r1', now: at(20), until: at(80), limit: 10, dueBy: at(20) });
     await s.recordIdle('r1', [[a.id, { at: at(20), nextPollAt: at(70), result: 'ok' }]]);
     expect(await s.get(a.id)).toMatchObject({ nextPollAt: at(70), lastPollAt: at(20), lastResult: 'ok' });
-    expect(await s.claimDue('r2', at(30), at(90), 10, at(30))).toEqual([]);
-    expect((await s.claimDue('r2', at(70), at(130), 10, at(70))).length).toBe(1);
+    expect(await s.claimDue({ owner: 'r2', now: at(30), until: at(90), limit: 10, dueBy: at(30) })).toEqual([]);
+    expect((await s.claimDue({ owner: 'r2', now: at(70), until: at(130), limit: 10, dueBy: at(70) })).length).toBe(1);
     // r1 no longer holds it: what it would commit is not written.
     const lost = await s.commitPoll(a.id, 'r1', {
       seen: '13:failed',
@@ -113,7 +121,7 @@ describe.each(ENGINES)('on $name', (under) => {
   it('commits a poll with its cards, marks them posted, and fixes the failures of a ref up to the success', async () => {
     const s = await store();
     const w = await s.create(input({ nextPollAt: at(10) }), t0);
-    await s.claimDue('r1', at(20), at(80), 10, at(20));
+    await s.claimDue({ owner: 'r1', now: at(20), until: at(80), limit: 10, dueBy: at(20) });
     const jobs = [{ id: 7, name: 'unit-tests', stage: 'test' }];
     expect(
       await s.commitPoll(w.id, 'r1', {
@@ -128,7 +136,7 @@ describe.each(ENGINES)('on $name', (under) => {
       }),
     ).toBe(true);
     // The lease is kept while the cards go out.
-    expect(await s.claimDue('r2', at(75), at(135), 10, at(75))).toEqual([]);
+    expect(await s.claimDue({ owner: 'r2', now: at(75), until: at(135), limit: 10, dueBy: at(75) })).toEqual([]);
     const open = await s.openCards(w.id);
     expect(open.map((c) => [c.key, c.state])).toEqual([
       ['k13', 'pending'],
@@ -145,7 +153,7 @@ describe.each(ENGINES)('on $name', (under) => {
       ['k14', '100.2'],
     ]);
     await s.release(w.id, 'r1');
-    const claimed = await s.claimDue('r1', at(70), at(130), 10, at(70));
+    const claimed = await s.claimDue({ owner: 'r1', now: at(70), until: at(130), limit: 10, dueBy: at(70) });
     expect(claimed[0]?.open).toBe(false);
     await s.commitPoll(w.id, 'r1', {
       seen: '16:success',
@@ -158,7 +166,9 @@ describe.each(ENGINES)('on $name', (under) => {
       ['k13', 'fixing', 16, at(70).toISOString()],
     ]);
     await s.release(w.id, 'r1');
-    expect((await s.claimDue('r2', at(130), at(190), 10, at(130)))[0]?.open).toBe(true);
+    expect((await s.claimDue({ owner: 'r2', now: at(130), until: at(190), limit: 10, dueBy: at(130) }))[0]?.open).toBe(
+      true,
+    );
     await s.finishCard('k13');
     expect((await s.awaitingFix(w.id)).map((c) => c.key)).toEqual(['k14']);
     // A pipeline's card is meant once, whatever commits it again.
@@ -195,8 +205,12 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await s.pause(a.id, 'person', 'U9', at(2))).toBeNull();
     expect((await s.pauseCreator('T1', 'U1', 'token', at(3))).map((w) => w.id)).toEqual([b.id]);
     expect(await s.pauseCreator('T1', 'U1', 'token', at(4))).toEqual([]);
-    expect(await s.claimDue('r1', at(100), at(160), 10, at(100))).toHaveLength(1);
-    expect((await s.resumeCreator('T1', 'U1', ['token'], at(5), at(5))).map((w) => w.id)).toEqual([b.id]);
+    expect(await s.claimDue({ owner: 'r1', now: at(100), until: at(160), limit: 10, dueBy: at(100) })).toHaveLength(1);
+    expect(
+      (await s.resumeCreator({ teamId: 'T1', creatorId: 'U1', reasons: ['token'], nextPollAt: at(5), now: at(5) })).map(
+        (w) => w.id,
+      ),
+    ).toEqual([b.id]);
     expect((await s.get(a.id))?.active).toBe(false);
     expect(await s.resume(a.id, at(6), at(6))).toMatchObject({ active: true, pausedReason: null, nextPollAt: at(6) });
     expect(await s.resume(a.id, at(6), at(6))).toBeNull();

@@ -122,28 +122,35 @@ for (const [name, replicas] of ENGINES) {
       const b = createDigestLeaseStore(r.b);
       const now = at('2026-03-02T09:00:00Z');
       const until = at('2026-03-02T09:01:00Z');
-      const both = await Promise.all([a.claim(id, 'A', now, until), b.claim(id, 'B', now, until)]);
+      const both = await Promise.all([
+        a.claim(id, { owner: 'A', now, until }),
+        b.claim(id, { owner: 'B', now, until }),
+      ]);
       expect(both.filter((c) => c !== null)).toHaveLength(1);
       const [holder, other] = both[0] ? [a, b] : [b, a];
       const [holderName, otherName] = both[0] ? ['A', 'B'] : ['B', 'A'];
       // The claim is the run's read of the digest.
       expect((both[0] ?? both[1])?.digest).toMatchObject({ id, cron: '0 9 * * *', active: true });
-      expect(await other.claim(id, otherName, at('2026-03-02T09:00:59Z'), until)).toBeNull();
+      expect(await other.claim(id, { owner: otherName, now: at('2026-03-02T09:00:59Z'), until })).toBeNull();
       // The holder renews; the other waits on.
       expect(await holder.renew(holderName, at('2026-03-02T09:02:00Z'))).toBe(1);
-      expect(await other.claim(id, otherName, at('2026-03-02T09:01:30Z'), until)).toBeNull();
+      expect(await other.claim(id, { owner: otherName, now: at('2026-03-02T09:01:30Z'), until })).toBeNull();
       // Run out (the holder died): taken over.
-      expect(await other.claim(id, otherName, at('2026-03-02T09:02:00Z'), at('2026-03-02T09:03:00Z'))).not.toBeNull();
-      expect(await holder.claim(id, holderName, at('2026-03-02T09:02:10Z'), until)).toBeNull();
+      expect(
+        await other.claim(id, { owner: otherName, now: at('2026-03-02T09:02:00Z'), until: at('2026-03-02T09:03:00Z') }),
+      ).not.toBeNull();
+      expect(await holder.claim(id, { owner: holderName, now: at('2026-03-02T09:02:10Z'), until })).toBeNull();
       // Released: free at once.
       await other.release(id, otherName);
       const later = at('2026-03-02T09:04:00Z');
-      expect(await holder.claim(id, holderName, at('2026-03-02T09:02:10Z'), later)).not.toBeNull();
+      expect(
+        await holder.claim(id, { owner: holderName, now: at('2026-03-02T09:02:10Z'), until: later }),
+      ).not.toBeNull();
       // A release by a replica that does not hold it changes nothing.
       await other.release(id, otherName);
-      expect(await other.claim(id, otherName, at('2026-03-02T09:02:20Z'), later)).toBeNull();
+      expect(await other.claim(id, { owner: otherName, now: at('2026-03-02T09:02:20Z'), until: later })).toBeNull();
       await holder.releaseAll(holderName);
-      expect(await other.claim(id, otherName, at('2026-03-02T09:02:20Z'), later)).not.toBeNull();
+      expect(await other.claim(id, { owner: otherName, now: at('2026-03-02T09:02:20Z'), until: later })).not.toBeNull();
     });
 
     it('say whether an intent is open, and find the intents whose replica died', async () => {
@@ -152,7 +159,7 @@ for (const [name, replicas] of ENGINES) {
       const idle = await r.digest({ channelId: 'C2' });
       const dbDigests = createDigestLeaseStore(r.a);
       const now = at('2026-03-02T09:00:00Z');
-      const claimed = await dbDigests.claim(id, 'A', now, at('2026-03-02T09:01:00Z'));
+      const claimed = await dbDigests.claim(id, { owner: 'A', now, until: at('2026-03-02T09:01:00Z') });
       expect(claimed?.openRun).toBe(false);
       await r.a.run(
         `INSERT INTO digest_runs (run_key, digest_id, scheduled_for, reason, state, channel_id, cursor_at, cursor_keys,
@@ -160,7 +167,7 @@ for (const [name, replicas] of ENGINES) {
            '2026-03-02T09:00:01.000Z')`,
         [id],
       );
-      expect((await dbDigests.claim(id, 'A', now, at('2026-03-02T09:01:00Z')))?.openRun).toBe(true);
+      expect((await dbDigests.claim(id, { owner: 'A', now, until: at('2026-03-02T09:01:00Z') }))?.openRun).toBe(true);
       const b = createDigestLeaseStore(r.b);
       // Held and alive: nobody else's to settle, not even at start.
       expect(await b.orphaned(at('2026-03-02T09:00:30Z'), { released: true })).toEqual([]);
@@ -184,7 +191,7 @@ for (const [name, replicas] of ENGINES) {
       await r.a.run('UPDATE digests SET active = 0 WHERE id = $1', [paused]);
       const a = createDigestLeaseStore(r.a);
       const b = createDigestLeaseStore(r.b);
-      await a.claim(held, 'A', at('2026-03-02T09:00:00Z'), at('2026-03-02T09:05:00Z'));
+      await a.claim(held, { owner: 'A', now: at('2026-03-02T09:00:00Z'), until: at('2026-03-02T09:05:00Z') });
       expect(await b.overdue(at('2026-03-02T09:02:00Z'), at('2026-03-02T09:02:00Z'), 100)).toEqual([
         { id: due, nextRunAt: at('2026-03-02T09:00:00Z') },
       ]);

@@ -28,21 +28,26 @@ const rowText = (x: unknown) => JSON.stringify(x);
 
 describe('job rows', () => {
   it('compute the duration from started/finished when the server sends none', () => {
-    const row = jobRow(
-      job({ started_at: '2026-03-03T11:00:00Z', finished_at: '2026-03-03T11:01:05Z' }),
+    const row = jobRow(job({ started_at: '2026-03-03T11:00:00Z', finished_at: '2026-03-03T11:01:05Z' }), {
       project,
-      null,
-      0,
-      SERVER,
-    );
+      place: null,
+      slot: 0,
+      serverUrl: SERVER,
+    });
     expect(rowText(row)).toContain('· success · 1m 5s');
   });
 
   it('show a sub-second job as "<1s", not "0s"', () => {
     const fromTimes = job({ started_at: '2026-03-03T11:00:00.000Z', finished_at: '2026-03-03T11:00:00.300Z' });
-    expect(rowText(jobRow(fromTimes, project, null, 0, SERVER))).toContain('· success · &lt;1s');
-    expect(rowText(jobRow(job({ duration: 0.2 }), project, null, 0, SERVER))).toContain('· success · &lt;1s');
-    expect(rowText(jobRow(job({ duration: 42 }), project, null, 0, SERVER))).toContain('· success · 42s');
+    expect(rowText(jobRow(fromTimes, { project, place: null, slot: 0, serverUrl: SERVER }))).toContain(
+      '· success · &lt;1s',
+    );
+    expect(rowText(jobRow(job({ duration: 0.2 }), { project, place: null, slot: 0, serverUrl: SERVER }))).toContain(
+      '· success · &lt;1s',
+    );
+    expect(rowText(jobRow(job({ duration: 42 }), { project, place: null, slot: 0, serverUrl: SERVER }))).toContain(
+      '· success · 42s',
+    );
   });
 });
 

@@ -13,7 +13,7 @@ const codeBlock = (m: ReturnType<typeof buildTrace>) =>
 describe('buildTrace', () => {
   it('fits a long trace full of <, > and & in one section, with its code block closed', () => {
     const trace = Array.from({ length: 400 }, (_, i) => `step ${i}: a <b> && c > d`).join('\n');
-    const m = buildTrace(7, WEB, trace, 1000, '/gl');
+    const m = buildTrace({ jobId: 7, project: WEB, trace, lines: 1000, slashCommand: '/gl' });
     expect(findLimitViolations(m)).toEqual([]);
     const block = codeBlock(m);
     expect(block.startsWith('```step ')).toBe(true);
@@ -24,14 +24,16 @@ describe('buildTrace', () => {
   });
 
   it('shows a short trace whole, and says so when it is empty', () => {
-    const m = buildTrace(7, WEB, 'one\ntwo\n', 40, '/gl');
+    const m = buildTrace({ jobId: 7, project: WEB, trace: 'one\ntwo\n', lines: 40, slashCommand: '/gl' });
     expect(codeBlock(m)).toBe('```one\ntwo```');
-    expect(buildTrace(7, WEB, '', 40, '/gl').text).toBe('Trace of job #7 in demo/web: empty');
+    expect(buildTrace({ jobId: 7, project: WEB, trace: '', lines: 40, slashCommand: '/gl' }).text).toBe(
+      'Trace of job #7 in demo/web: empty',
+    );
   });
 
   it('keeps both ends of a last line longer than the whole block, and counts it as one line', () => {
     const last = `${'a<b'.repeat(2000)} the end`;
-    const m = buildTrace(7, WEB, `${last}\n`, 40, '/gl');
+    const m = buildTrace({ jobId: 7, project: WEB, trace: `${last}\n`, lines: 40, slashCommand: '/gl' });
     expect(findLimitViolations(m)).toEqual([]);
     expect(m.text).toBe('Trace of job #7 in demo/web: last 1 line');
     const block = codeBlock(m);
@@ -42,7 +44,7 @@ describe('buildTrace', () => {
   });
 
   it('names the configured slash command in the --full hint', () => {
-    const m = buildTrace(7, WEB, 'one\n', 40, '/dev');
+    const m = buildTrace({ jobId: 7, project: WEB, trace: 'one\n', lines: 40, slashCommand: '/dev' });
     expect(JSON.stringify(m.blocks)).toContain('`/dev job trace demo/web 7 --full`');
   });
 });

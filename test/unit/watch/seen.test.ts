@@ -22,44 +22,80 @@ describe('a poll against what was remembered', () => {
 
   it('finds nothing new when the page reads the same, without decoding anything', () => {
     const items = [p(12, 'running'), p(11, 'failed'), p(10, 'success')];
-    const diff = diffPipelines(
-      () => {
+    const diff = diffPipelines({
+      before: () => {
         throw new Error('decoded');
       },
-      before,
+      beforeText: before,
       items,
-      12,
-      'failed',
-    );
+      floorId: 12,
+      filter: 'failed',
+    });
     expect(diff).toEqual({ changed: false, seen: before, finished: [], fixes: [] });
   });
 
   it('reports a pipeline that started before the last poll and failed after it, once', () => {
     const items = [p(12, 'failed'), p(11, 'failed'), p(10, 'success')];
-    const diff = diffPipelines(decodeSeen(before), before, items, 12, 'failed');
+    const diff = diffPipelines({
+      before: decodeSeen(before),
+      beforeText: before,
+      items,
+      floorId: 12,
+      filter: 'failed',
+    });
     expect(diff.finished.map((x) => x.id)).toEqual([12]);
-    const again = diffPipelines(decodeSeen(diff.seen), diff.seen, items, 12, 'failed');
+    const again = diffPipelines({
+      before: decodeSeen(diff.seen),
+      beforeText: diff.seen,
+      items,
+      floorId: 12,
+      filter: 'failed',
+    });
     expect(again.changed).toBe(false);
   });
 
   it('reports new pipelines that started and finished between polls, oldest first; a success fixes its ref', () => {
     const items = [p(14, 'success'), p(13, 'failed', 'dev'), p(12, 'running'), p(11, 'failed'), p(10, 'success')];
-    const diff = diffPipelines(decodeSeen(before), before, items, 12, 'failed');
+    const diff = diffPipelines({
+      before: decodeSeen(before),
+      beforeText: before,
+      items,
+      floorId: 12,
+      filter: 'failed',
+    });
     expect(diff.finished.map((x) => x.id)).toEqual([13]);
     expect(diff.fixes).toEqual([{ ref: 'main', by: 14 }]);
-    const all = diffPipelines(decodeSeen(before), before, items, 12, 'finished');
+    const all = diffPipelines({
+      before: decodeSeen(before),
+      beforeText: before,
+      items,
+      floorId: 12,
+      filter: 'finished',
+    });
     expect(all.finished.map((x) => x.id)).toEqual([13, 14]);
   });
 
   it('never reports what was there when the watch was made, nor pipelines still running', () => {
     const items = [p(13, 'pending'), p(9, 'failed')];
-    const diff = diffPipelines(decodeSeen(before), before, items, 12, 'finished');
+    const diff = diffPipelines({
+      before: decodeSeen(before),
+      beforeText: before,
+      items,
+      floorId: 12,
+      filter: 'finished',
+    });
     expect(diff).toMatchObject({ changed: true, finished: [], fixes: [], seen: '13:pending 9:failed' });
   });
 
   it('counts a failed pipeline retried into a success as its own fix', () => {
     const items = [p(12, 'running'), p(11, 'success'), p(10, 'success')];
-    const diff = diffPipelines(decodeSeen(before), before, items, 12, 'failed');
+    const diff = diffPipelines({
+      before: decodeSeen(before),
+      beforeText: before,
+      items,
+      floorId: 12,
+      filter: 'failed',
+    });
     expect(diff.fixes).toEqual([{ ref: 'main', by: 11 }]);
   });
 });
