@@ -3,11 +3,7 @@ import { defineConfig } from 'vitest/config';
 // Files that change or read what the whole process holds (environment variables read when a module loads, a test
 // file imported again by another, node-cron's registry of every task) run each in a fresh process; every other
 // file shares its worker's loaded modules. (A suite run on both engines is a function each file calls.)
-const OWN_PROCESS = [
-  'test/integration/digests/restart.test.ts',
-  'test/integration/follow/kill.test.ts',
-  'test/integration/follow/kill-postgres.test.ts',
-];
+const OWN_PROCESS = ['test/integration/digests/restart.test.ts'];
 
 const common = {
   environment: 'node',

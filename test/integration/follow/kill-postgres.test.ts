@@ -1,3 +1,4 @@
-// The same SIGKILL and two-replica follow tests (kill.test.ts) with every process on one PostgreSQL database.
-process.env.FOLLOW_ENGINE = 'postgres';
-await import('./kill.test.js');
+import { describeFollowKills } from './kill-cases.js';
+
+// The follow process tests (kill-cases.ts) on PostgreSQL: each case its own database on the run's server.
+describeFollowKills('postgres');
