@@ -1,5 +1,6 @@
 import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
+import { CLAIMS_LEAN_POSTGRES, CLAIMS_LEAN_SQLITE } from './claim-tables-lean.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
@@ -110,6 +111,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALERT_TABLES_SQLITE,
   // 11: the once-only DM of a workflow step that acted under its person's "Always" (step-notice-tables.ts).
   STEP_NOTICE_SQLITE,
+  // 12: the claims table without a rowid or a held_until index: one B-tree written per claim (claim-tables-lean.ts).
+  CLAIMS_LEAN_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -203,6 +206,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   ALERT_TABLES_POSTGRES,
   // 11
   STEP_NOTICE_POSTGRES,
+  // 12
+  CLAIMS_LEAN_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

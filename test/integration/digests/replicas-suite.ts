@@ -113,8 +113,16 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
   }
 
   /** Nothing posted twice: one post per (digest, slot) in the logs, and Slack holds exactly the posts logged. */
-  function expectEachPostedOnce(ids: number[]): void {
-    const posted = runs().filter((r) => r.outcome === 'posted');
+  async function expectEachPostedOnce(ids: number[]): Promise<void> {
+    // A run of the next slot may be in Slack already while its "digest run" line is still on its way through the
+    // child's stdout: wait for the lines to catch up. A post that was never logged as posted still fails below.
+    const logged = () => runs().filter((r) => r.outcome === 'posted');
+    const caughtUp = () => {
+      const byDigest = postsByDigest();
+      return ids.every((id) => (byDigest.get(id) ?? []).length <= logged().filter((r) => r.digest === id).length);
+    };
+    for (let waited = 0; !caughtUp() && waited < 5_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const posted = logged();
     const pairs = posted.map((r) => `${r.digest}@${r.scheduledFor}`);
     expect(pairs.length).toBe(new Set(pairs).size);
     const byDigest = postsByDigest();
@@ -199,7 +207,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       // Three slots after every digest was armed on both replicas (a sweep arms on the other within 400 ms).
       const seen = completeSlots().length;
       await until('three more complete slots', () => completeSlots().length >= seen + 3, 60_000);
-      expectEachPostedOnce(ids);
+      await expectEachPostedOnce(ids);
       const fired = runs().filter((r) => r.reason === 'scheduled');
       expect(fired.every((r) => ['posted', 'skipped'].includes(r.outcome))).toBe(true);
     }, 90_000);
@@ -215,14 +223,14 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       running.splice(running.indexOf(a), 1);
       const afterKill = completeSlots().length;
       await until('two more complete slots on the survivor', () => completeSlots().length >= afterKill + 2, 60_000);
-      expectEachPostedOnce(ids);
+      await expectEachPostedOnce(ids);
     }, 90_000);
 
     it('the killed one restarted posts nothing twice', async () => {
       await replica();
       const seen = completeSlots().length;
       await until('two more complete slots on both', () => completeSlots().length >= seen + 2, 60_000);
-      expectEachPostedOnce(ids);
+      await expectEachPostedOnce(ids);
     }, 90_000);
 
     it('one killed in the middle of a run: another takes the run over once its lease runs out, and posts it once', async () => {
@@ -240,7 +248,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       const seen = completeSlots().length;
       await until('one more complete slot', () => completeSlots().length >= seen + 1, 60_000);
       for (const bot of [...running]) await stop(bot);
-      expectEachPostedOnce(ids);
+      await expectEachPostedOnce(ids);
       for (const out of outputs) expect(out()).not.toContain(TOKENS.alice);
     }, 90_000);
   });
