@@ -22,7 +22,7 @@ import { TOKENS } from '../../support/start-sim.js';
 
 /** The suite on one engine: `sqlite` (one file) or `postgres` (one database of the run's server). */
 export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
-  const SLOT_SECONDS = 4;
+  const SLOT_SECONDS = 2;
   const DIGESTS = 10;
 
   let build: { dir: string; remove(): void };
