@@ -120,117 +120,81 @@ async function main(): Promise<void> {
   });
 }
 
-/**
- * Tests only: `DIGEST_TEST_KILL_AT=before-post|after-post|while-saving` makes the process kill itself (SIGKILL, as
- * `kill -9` would) when a digest run reaches that point, to prove a run is posted exactly once across a restart.
- * `DIGEST_TEST_TIMING` (JSON: `seconds`, a seconds field put before every schedule so that a slot comes every few
- * seconds; `leaseMs`, `sweepMs`, `spreadMs`) lets process tests see slots, take-overs and sweeps in seconds.
- */
-function digestTestSeam(): Pick<
-  NonNullable<Parameters<typeof createApp>[0]['digests']>,
-  'at' | 'testSeconds' | 'leaseMs' | 'sweepMs' | 'spreadMs'
-> {
-  const timing = testTiming(process.env.DIGEST_TEST_TIMING);
-  const point = process.env.DIGEST_TEST_KILL_AT;
-  if (!point) return timing;
-  return {
-    ...timing,
-    at(reached) {
-      if (reached !== point) return;
-      process.kill(process.pid, 'SIGKILL');
-      // The signal is on its way: nothing more of this run may happen before it lands.
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-    },
+// Tests only, for every kind of scheduled work: `<KIND>_TEST_KILL_AT=<point>` makes the process kill itself (SIGKILL,
+// as `kill -9` would) when a delivery reaches that point, to prove it happens exactly once across a restart;
+// `<KIND>_TEST_TIMING` (JSON) shortens its timings so process tests see polls, slots and take-overs in seconds.
+// Digests: points before-post|after-post|while-saving; timing `seconds` (a seconds field put before every schedule),
+// `leaseMs`, `sweepMs`, `spreadMs`. Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
+// before-post|after-post|after-update|after-reply; `intervalMs`, `tickMs`, `leaseMs`. Alerts: as digests;
+// `seconds`, `intervalMs` (between two polls of a person), `leaseMs`.
+
+type TestTiming = Record<string, unknown>;
+
+function testTiming(kind: string): TestTiming {
+  const text = process.env[`${kind}_TEST_TIMING`];
+  return text ? (JSON.parse(text) as TestTiming) : {};
+}
+
+const numberIn = (t: TestTiming, key: string) => (typeof t[key] === 'number' ? t[key] : undefined);
+const textIn = (t: TestTiming, key: string) => (typeof t[key] === 'string' ? t[key] : undefined);
+
+function killAt(kind: string): ((reached: string) => void) | undefined {
+  const point = process.env[`${kind}_TEST_KILL_AT`];
+  if (!point) return undefined;
+  return (reached) => {
+    if (reached !== point) return;
+    process.kill(process.pid, 'SIGKILL');
+    // The signal is on its way: nothing more of this delivery may happen before it lands.
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
   };
 }
 
-function testTiming(text: string | undefined) {
-  if (!text) return {};
-  const t = JSON.parse(text) as { seconds?: string; leaseMs?: number; sweepMs?: number; spreadMs?: number };
-  return {
-    ...(typeof t.seconds === 'string' ? { testSeconds: t.seconds } : {}),
-    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
-    ...(typeof t.sweepMs === 'number' ? { sweepMs: t.sweepMs } : {}),
-    ...(typeof t.spreadMs === 'number' ? { spreadMs: t.spreadMs } : {}),
+/** The options given, without those left undefined (options are optional, not undefined). */
+function given<T extends object>(options: T): { [K in keyof T]?: Exclude<T[K], undefined> } {
+  return Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) as {
+    [K in keyof T]?: Exclude<T[K], undefined>;
   };
 }
 
-/**
- * Tests only: `FOLLOW_TEST_KILL_AT=before-dm|after-dm` makes the process kill itself (SIGKILL) when a follow's final
- * DM reaches that point, to prove the DM comes exactly once across a restart. `FOLLOW_TEST_TIMING` (JSON: `pollMs`,
- * `leaseMs`, `shareEveryMs`) lets process tests see polls and take-overs in a second.
- */
-function followTestSeam(): NonNullable<Parameters<typeof createApp>[0]['follows']> {
-  const text = process.env.FOLLOW_TEST_TIMING;
-  const t = text ? (JSON.parse(text) as { pollMs?: number; leaseMs?: number; shareEveryMs?: number }) : {};
-  const point = process.env.FOLLOW_TEST_KILL_AT;
-  return {
-    ...(typeof t.pollMs === 'number' ? { pollMs: t.pollMs } : {}),
-    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
-    ...(typeof t.shareEveryMs === 'number' ? { shareEveryMs: t.shareEveryMs } : {}),
-    ...(point
-      ? {
-          at(reached: string) {
-            if (reached !== point) return;
-            process.kill(process.pid, 'SIGKILL');
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-          },
-        }
-      : {}),
-  };
+function digestTestSeam() {
+  const t = testTiming('DIGEST');
+  return given({
+    at: killAt('DIGEST'),
+    testSeconds: textIn(t, 'seconds'),
+    leaseMs: numberIn(t, 'leaseMs'),
+    sweepMs: numberIn(t, 'sweepMs'),
+    spreadMs: numberIn(t, 'spreadMs'),
+  });
 }
 
-/**
- * Tests only: `WATCH_TEST_KILL_AT=before-post|after-post|after-update|after-reply` makes the process kill itself
- * (SIGKILL) when a watch's delivery reaches that point; `WATCH_TEST_TIMING` (JSON: `intervalMs`, `tickMs`,
- * `leaseMs`) lets process tests see polls and take-overs in seconds.
- */
-function watchTestSeam(): NonNullable<Parameters<typeof createApp>[0]['watches']> {
-  const text = process.env.WATCH_TEST_TIMING;
-  const t = text ? (JSON.parse(text) as { intervalMs?: number; tickMs?: number; leaseMs?: number }) : {};
-  const point = process.env.WATCH_TEST_KILL_AT;
-  return {
-    ...(typeof t.intervalMs === 'number' ? { intervalMs: t.intervalMs } : {}),
-    ...(typeof t.tickMs === 'number' ? { tickMs: t.tickMs } : {}),
-    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
-    ...(point
-      ? {
-          at(reached: string) {
-            if (reached !== point) return;
-            process.kill(process.pid, 'SIGKILL');
-            Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-          },
-        }
-      : {}),
-  };
+function followTestSeam() {
+  const t = testTiming('FOLLOW');
+  return given({
+    at: killAt('FOLLOW'),
+    pollMs: numberIn(t, 'pollMs'),
+    leaseMs: numberIn(t, 'leaseMs'),
+    shareEveryMs: numberIn(t, 'shareEveryMs'),
+  });
 }
 
-/**
- * Tests only, as for digests: `ALERT_TEST_KILL_AT=before-post|after-post|while-saving` kills the process (SIGKILL)
- * when an alert delivery reaches that point; `ALERT_TEST_TIMING` (JSON: `seconds`, a seconds field before the
- * minute schedule so that polls come every few seconds, `intervalMs` between two polls of a person; `leaseMs`) lets process tests see polls and take-overs.
- */
-function alertTestSeam(): Pick<
-  NonNullable<Parameters<typeof createApp>[0]['alerts']>,
-  'at' | 'testSeconds' | 'leaseMs' | 'pollIntervalMs'
-> {
-  const text = process.env.ALERT_TEST_TIMING;
-  const t = text ? (JSON.parse(text) as { seconds?: string; leaseMs?: number; intervalMs?: number }) : {};
-  const timing = {
-    ...(typeof t.seconds === 'string' ? { testSeconds: t.seconds } : {}),
-    ...(typeof t.intervalMs === 'number' ? { pollIntervalMs: t.intervalMs } : {}),
-    ...(typeof t.leaseMs === 'number' ? { leaseMs: t.leaseMs } : {}),
-  };
-  const point = process.env.ALERT_TEST_KILL_AT;
-  if (!point) return timing;
-  return {
-    ...timing,
-    at(reached) {
-      if (reached !== point) return;
-      process.kill(process.pid, 'SIGKILL');
-      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0);
-    },
-  };
+function watchTestSeam() {
+  const t = testTiming('WATCH');
+  return given({
+    at: killAt('WATCH'),
+    intervalMs: numberIn(t, 'intervalMs'),
+    tickMs: numberIn(t, 'tickMs'),
+    leaseMs: numberIn(t, 'leaseMs'),
+  });
+}
+
+function alertTestSeam() {
+  const t = testTiming('ALERT');
+  return given({
+    at: killAt('ALERT'),
+    testSeconds: textIn(t, 'seconds'),
+    pollIntervalMs: numberIn(t, 'intervalMs'),
+    leaseMs: numberIn(t, 'leaseMs'),
+  });
 }
 
 main().catch((err: unknown) => {
