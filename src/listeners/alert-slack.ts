@@ -1,7 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import { ALERT_EVENT_TYPE, type AlertMark, type AlertSlack } from '../alerts/slack.js';
-import { SlackRefusedError } from '../digest/slack.js';
-import { postMarked, slackError } from './marked-posts.js';
+import { openDmWith, postMarked, slackError } from './marked-posts.js';
 
 // Alerts' side of Slack with Bolt's Web API client: DMs carrying the delivery's metadata, and the history search
 // that settles a delivery killed after posting. The client waits out Slack's 429s and retries.
@@ -43,16 +42,6 @@ export function createAlertSlack(client: WebClient): AlertSlack {
         return { found: 'unknown', error: slackError(err) ?? 'unreachable' };
       }
     },
-    async openDm(userId) {
-      try {
-        const res = await client.conversations.open({ users: userId });
-        if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
-        return res.channel.id;
-      } catch (err) {
-        const code = slackError(err);
-        if (code) throw new SlackRefusedError(code);
-        throw err;
-      }
-    },
+    openDm: (userId) => openDmWith(client, userId),
   };
 }

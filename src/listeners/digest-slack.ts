@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark, SlackRefusedError } from '../digest/slack.js';
+import { DIGEST_EVENT_TYPE, type DigestSlack, type RunMark } from '../digest/slack.js';
 import { createTtlCache } from '../ttl-cache.js';
-import { postMarked, slackError } from './marked-posts.js';
+import { openDmWith, postMarked, slackError } from './marked-posts.js';
 
 // Digests' side of Slack with Bolt's Web API client: posts carrying the run's metadata, the history search that
 // settles a run killed after posting, DMs and the admin check. The client waits out Slack's 429s and retries.
@@ -46,17 +46,7 @@ export function createDigestSlack(client: WebClient): DigestSlack {
         return { found: 'unknown', error: slackError(err) ?? 'unreachable' };
       }
     },
-    async openDm(userId) {
-      try {
-        const res = await client.conversations.open({ users: userId });
-        if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
-        return res.channel.id;
-      } catch (err) {
-        const code = slackError(err);
-        if (code) throw new SlackRefusedError(code);
-        throw err;
-      }
-    },
+    openDm: (userId) => openDmWith(client, userId),
     async postEphemeral(channel, userId, message) {
       await client.chat.postEphemeral({
         channel,

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { SlackRefusedError } from '../digest/slack.js';
 import { type DoneMark, FOLLOW_EVENT_TYPE, type FollowSlack } from '../follow/slack.js';
-import { postMarked, refusing, slackError } from './marked-posts.js';
+import { openDmWith, postMarked, refusing, slackError } from './marked-posts.js';
 import { respondTo } from './respond.js';
 
 // Following's side of Slack with Bolt's Web API client: shared cards posted and redrawn, ephemeral ones redrawn
@@ -41,12 +41,7 @@ export function createFollowSlack(client: WebClient): FollowSlack {
         ...(message.blocks ? { blocks: message.blocks } : {}),
       });
     },
-    openDm: (userId) =>
-      refusing(async () => {
-        const res = await client.conversations.open({ users: userId });
-        if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
-        return res.channel.id;
-      }),
+    openDm: (userId) => openDmWith(client, userId),
     async findDone(channel, mark) {
       try {
         const res = await client.conversations.history({ channel, limit: HISTORY_LIMIT, include_all_metadata: true });

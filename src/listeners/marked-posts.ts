@@ -23,6 +23,15 @@ export async function refusing<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
+/** The bot's DM with a person (opened if need be); a refusal comes out as a SlackRefusedError. */
+export function openDmWith(client: WebClient, userId: string): Promise<string> {
+  return refusing(async () => {
+    const res = await client.conversations.open({ users: userId });
+    if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
+    return res.channel.id;
+  });
+}
+
 export interface PostMark {
   /** The metadata's event type, e.g. `gl_digest_run`. */
   eventType: string;

@@ -1,7 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { SlackRefusedError } from '../digest/slack.js';
 import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from '../watch/slack.js';
-import { postMarked, refusing, slackError } from './marked-posts.js';
+import { openDmWith, postMarked, refusing, slackError } from './marked-posts.js';
 
 // Watches' side of Slack with Bolt's Web API client: cards and fix replies carrying their mark, the redraw of a
 // fixed card, and the searches that settle a delivery cut off by a kill. The client waits out 429s and retries.
@@ -76,11 +75,6 @@ export function createWatchSlack(client: WebClient): WatchSlack {
         return { found: 'unknown', error: slackError(err) ?? 'unreachable' };
       }
     },
-    openDm: (userId) =>
-      refusing(async () => {
-        const res = await client.conversations.open({ users: userId });
-        if (!res.channel?.id) throw new SlackRefusedError('channel_not_found');
-        return res.channel.id;
-      }),
+    openDm: (userId) => openDmWith(client, userId),
   };
 }
