@@ -10,6 +10,8 @@ import { build } from 'esbuild';
 // Kept out of the bundles: native addons (better-sqlite3 finds its compiled binding relative to its own files) and
 // optional packages that are not installed (pg-native); they load from node_modules, a link beside the bundles
 // (with a package.json that makes the .js files ESM). Bundled CommonJS packages get `require` from the banner.
+// A module of src/ that read a file next to itself (import.meta.url) would look beside the bundle instead: none does,
+// and one that starts to needs that file copied here, beside the bundle.
 
 /**
  * The programs of src/ the tests start (named without the extension, as in src/), each a bundle at `<entry>.js`:
