@@ -16,13 +16,13 @@ import { TOKENS } from '../../support/start-sim.js';
 // Two bot processes on one database (one SQLite file: replicas.test.ts, or one PostgreSQL database:
 // replicas-postgres.test.ts), with the simulator and the fake Slack: every digest is
 // posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
-// restarted posts nothing twice. Slots come every few seconds through the test seam of main.ts
-// (DIGEST_TEST_TIMING: a seconds field before every schedule, short leases and sweeps); the fires, leases and
-// lanes are the production ones.
+// restarted posts nothing twice. A slot comes every second through the test seam of main.ts
+// (DIGEST_TEST_TIMING: a seconds field before every schedule, a short spread, short leases and sweeps); the fires,
+// leases and lanes are the production ones.
 
 /** The suite on one engine: `sqlite` (one file) or `postgres` (one database of the run's server). */
 export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
-  const SLOT_SECONDS = 2;
+  const SLOT_SECONDS = 1;
   const DIGESTS = 10;
 
   let build: { dir: string; remove(): void };
@@ -48,7 +48,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       TOKEN_ENCRYPTION_KEY: encryptionKey,
       ...(onPostgres ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: path.join(dataDir, 'bot.db') }),
       LOG_LEVEL: 'info',
-      DIGEST_TEST_TIMING: JSON.stringify({ seconds: `*/${SLOT_SECONDS}`, spreadMs: 500, leaseMs: 2000, sweepMs: 400 }),
+      DIGEST_TEST_TIMING: JSON.stringify({ seconds: `*/${SLOT_SECONDS}`, spreadMs: 300, leaseMs: 2000, sweepMs: 400 }),
     });
     running.push(bot);
     outputs.push(bot.output);
@@ -191,15 +191,20 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       const input = (opened.view.blocks as { type: string; block_id: string }[]).find((x) => x.type === 'input');
       const submitted = await a.slack.submitView(PEOPLE.alice, opened.view, { [input?.block_id ?? '']: TOKENS.alice });
       expect(submitted.ack.json).toMatchObject({ response_action: 'update' });
-      for (let i = 0; i < DIGESTS; i++) {
-        const on = i % 2 ? b : a;
-        const zone = i % 2 ? 'Europe/Berlin' : 'UTC';
-        const made = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
-          channel: `C0REP${String(i).padStart(2, '0')}`,
-        });
-        const card = await made.waitForMessage((t) => /Digest #\d+/.test(t), 10_000);
-        ids.push(Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]));
-      }
+      // Made at once, half on each replica, each in a channel of its own (its card is the one posted there).
+      const made = await Promise.all(
+        Array.from({ length: DIGESTS }, async (_, i) => {
+          const on = i % 2 ? b : a;
+          const zone = i % 2 ? 'Europe/Berlin' : 'UTC';
+          const channel = `C0REP${String(i).padStart(2, '0')}`;
+          const command = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
+            channel,
+          });
+          const card = await command.waitForMessage((t, m) => m.channel === channel && /Digest #\d+/.test(t), 10_000);
+          return Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]);
+        }),
+      );
+      ids.push(...made);
       expect(new Set(ids).size).toBe(DIGESTS);
     }, 120_000);
 
