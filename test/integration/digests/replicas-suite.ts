@@ -69,12 +69,25 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
     reason: string;
   }
 
-  /** Every digest run any replica logged. */
+  /** Digest runs logged so far, and how far into each replica's output (by index in `outputs`) they were read. */
+  const runLines: RunLine[] = [];
+  const readUpTo: number[] = [];
+
+  /**
+   * Every digest run any replica logged. The waits below ask many times a second: each output's complete lines are
+   * read once, as it grows (a line still arriving is read when it is whole).
+   */
   function runs(): RunLine[] {
-    return outputs
-      .flatMap((out) => out().split('\n'))
-      .filter((l) => l.includes('"msg":"digest run"'))
-      .map((l) => JSON.parse(l) as RunLine);
+    outputs.forEach((output, i) => {
+      const out = output();
+      const from = readUpTo[i] ?? 0;
+      const to = out.lastIndexOf('\n') + 1;
+      if (to <= from) return;
+      for (const l of out.slice(from, to).split('\n'))
+        if (l.includes('"msg":"digest run"')) runLines.push(JSON.parse(l) as RunLine);
+      readUpTo[i] = to;
+    });
+    return runLines;
   }
 
   /** Posts of each slot: how many digests were posted for it (counting a digest twice if it was). */
@@ -252,7 +265,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       await until('the run to be taken over', () => postsOf() > postedBefore);
       const seen = completeSlots().length;
       await until('one more complete slot', () => completeSlots().length >= seen + 1, 60_000);
-      for (const bot of [...running]) await stop(bot);
+      await Promise.all([...running].map(stop));
       await expectEachPostedOnce(ids);
       for (const out of outputs) expect(out()).not.toContain(TOKENS.alice);
     }, 90_000);
