@@ -16,13 +16,14 @@ import { TOKENS } from '../../support/start-sim.js';
 // Two bot processes on one database (one SQLite file: replicas.test.ts, or one PostgreSQL database:
 // replicas-postgres.test.ts), with the simulator and the fake Slack: every digest is
 // posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
-// restarted posts nothing twice. A slot comes every second through the test seam of main.ts
-// (DIGEST_TEST_TIMING: a seconds field before every schedule, a short spread, short leases and sweeps); the fires,
-// leases and lanes are the production ones.
+// restarted posts nothing twice. Slots come every few seconds through the test seam of main.ts
+// (DIGEST_TEST_TIMING: a seconds field before every schedule, short leases and sweeps); the fires, leases and
+// lanes are the production ones. (A slot every second leaves a busy machine too little time to post all ten
+// digests of a slot before the next: slots then overlap and none completes.)
 
 /** The suite on one engine: `sqlite` (one file) or `postgres` (one database of the run's server). */
 export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
-  const SLOT_SECONDS = 1;
+  const SLOT_SECONDS = 2;
   const DIGESTS = 10;
 
   let build: { dir: string; remove(): void };
@@ -48,7 +49,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       TOKEN_ENCRYPTION_KEY: encryptionKey,
       ...(onPostgres ? { DATABASE_URL: databaseUrl } : { DATABASE_PATH: path.join(dataDir, 'bot.db') }),
       LOG_LEVEL: 'info',
-      DIGEST_TEST_TIMING: JSON.stringify({ seconds: `*/${SLOT_SECONDS}`, spreadMs: 300, leaseMs: 2000, sweepMs: 400 }),
+      DIGEST_TEST_TIMING: JSON.stringify({ seconds: `*/${SLOT_SECONDS}`, spreadMs: 500, leaseMs: 2000, sweepMs: 400 }),
     });
     running.push(bot);
     outputs.push(bot.output);
@@ -213,7 +214,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
           const command = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
             channel,
           });
-          const card = await command.waitForMessage((t, m) => m.channel === channel && /Digest #\d+/.test(t), 10_000);
+          const card = await command.waitForMessage((t, m) => m.channel === channel && /Digest #\d+/.test(t), 30_000);
           return Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]);
         }),
       );
