@@ -46,7 +46,7 @@ import { createDigestStore } from './store/digest-store.js';
 import type { SqlEngine } from './store/engine.js';
 import { createSealer } from './store/sealer.js';
 import { createStepStore } from './store/step-store.js';
-import type { TokenStore } from './store/token-store.js';
+import type { StoredToken, TokenStore } from './store/token-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { createWatchStore } from './store/watch-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -181,8 +181,8 @@ export function createApp(deps: AppDeps): BotApp {
   );
   // What a person asks for (a command, a click, a form) asks the server again about a token marked revoked;
   // what Slack sends on its own (the Home tab opened, a link posted) does not, so it never costs a read.
-  const sessionOf = (actor: Actor) =>
-    createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck });
+  const sessionOf = (actor: Actor, stored?: StoredToken | null) =>
+    createSession(deps.tokens, config.gitlabUrl, actor, { unreadable, recheck: access.recheck, stored });
   const passiveSessionOf = (actor: Actor) => createSession(deps.tokens, config.gitlabUrl, actor, { unreadable });
   const projects = createProjectResolver({ access, channels: deps.channels });
   // Scheduled work goes through the same access, sessions and project lookups as commands.
@@ -205,6 +205,7 @@ export function createApp(deps: AppDeps): BotApp {
     engine,
     access,
     sessionOf,
+    tokens: deps.tokens,
     slack: createAlertSlack(app.client),
     transport,
     serverUrl: linkUrl,

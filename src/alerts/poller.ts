@@ -9,6 +9,7 @@ import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { AlertDelivery, AlertSetting, AlertStore, ClaimedAlert } from '../store/alert-store.js';
+import type { StoredToken } from '../store/token-store.js';
 import { buildAlertDm, buildAlertsPausedDm } from '../views/alerts.js';
 import { isQuiet } from './quiet.js';
 import type { AlertSlack } from './slack.js';
@@ -32,7 +33,7 @@ export interface PollerDeps {
   slack: AlertSlack;
   /** Reads as the person, through the paced transport (the app's access: one judgement of 401s). */
   access: GitlabAccess;
-  sessionOf: (actor: Actor) => Session;
+  sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
   channels: ChannelQueue;
   serverUrl: string;
   logger: Logger;
@@ -45,9 +46,9 @@ const personOf = (s: Pick<AlertSetting, 'teamId' | 'userId'>) => `${s.teamId}:${
 export function createPoller(deps: PollerDeps) {
   const { store, slack, logger } = deps;
 
-  const ctxOf = (s: AlertSetting): RequestContext => {
+  const ctxOf = (s: AlertSetting, stored: StoredToken | null | undefined): RequestContext => {
     const actor = { teamId: s.teamId, userId: s.userId, userName: '' };
-    return { actor, channelId: null, now: deps.now(), session: deps.sessionOf(actor) };
+    return { actor, channelId: null, now: deps.now(), session: deps.sessionOf(actor, stored) };
   };
 
   /** Todos above the mark, newest first, read down to it (a page holding the mark ends the read). */
@@ -153,7 +154,7 @@ export function createPoller(deps: PollerDeps) {
     return { kind: 'delivered', items: todos.length, ts };
   }
 
-  async function pollOnce(claimed: ClaimedAlert): Promise<PollOutcome> {
+  async function pollOnce(claimed: ClaimedAlert, stored: StoredToken | null | undefined): Promise<PollOutcome> {
     let s = claimed.setting;
     let held = claimed.held;
     if (claimed.openDelivery) {
@@ -169,7 +170,7 @@ export function createPoller(deps: PollerDeps) {
       }
     }
 
-    const ctx = ctxOf(s);
+    const ctx = ctxOf(s, stored);
     let news: Todo[] = [];
     let mark = s.seenTodoId;
     const quiet = isQuiet(s.quiet, deps.now(), s.tz);
@@ -227,9 +228,10 @@ export function createPoller(deps: PollerDeps) {
   }
 
   return {
-    async poll(claimed: ClaimedAlert): Promise<PollOutcome> {
+    /** `stored`: the person's token row as their batch read it (undefined: the poll reads it). */
+    async poll(claimed: ClaimedAlert, stored?: StoredToken | null): Promise<PollOutcome> {
       try {
-        return await pollOnce(claimed);
+        return await pollOnce(claimed, stored);
       } catch (err) {
         logger.error('unexpected error in an alert poll', { user: claimed.setting.userId, error: asError(err) });
         return { kind: 'failed', error: 'unexpected' };

@@ -12,10 +12,11 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
-import { createAlertStore } from '../store/alert-store.js';
+import { type ClaimedAlert, createAlertStore } from '../store/alert-store.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
+import type { LoadedTokens, StoredToken, TokenStore } from '../store/token-store.js';
 import { createPoller } from './poller.js';
 import type { AlertSlack } from './slack.js';
 import { nextSpreadPoll } from './spread.js';
@@ -34,7 +35,10 @@ const MINUTE = 60_000;
 export interface AlertServiceOptions {
   engine: SqlEngine;
   access: GitlabAccess;
-  sessionOf: (actor: Actor) => Session;
+  /** A person's session, from their token row when the batch read it already. */
+  sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
+  /** Reads the token rows of a claimed batch with one statement. */
+  tokens: Pick<TokenStore, 'loadMany'>;
   slack: AlertSlack;
   /** The transport commands use; polls read through a paced wrapper of it. */
   transport: Transport;
@@ -95,6 +99,26 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     await store.recordPolls(replica, batch);
   }
 
+  /** The batch's token rows, one read per team (a row this replica changes meanwhile is read again by its poll). */
+  async function tokensOf(claimed: readonly ClaimedAlert[]): Promise<Map<string, LoadedTokens>> {
+    const byTeam = new Map<string, string[]>();
+    for (const { setting } of claimed) {
+      const users = byTeam.get(setting.teamId);
+      if (users) users.push(setting.userId);
+      else byTeam.set(setting.teamId, [setting.userId]);
+    }
+    const out = new Map<string, LoadedTokens>();
+    for (const [teamId, userIds] of byTeam) {
+      try {
+        out.set(teamId, await o.tokens.loadMany(teamId, userIds));
+      } catch (err) {
+        // Each poll reads its own row instead.
+        log.warn('could not read the tokens of an alert batch', { error: String(err) });
+      }
+    }
+    return out;
+  }
+
   let stopping = false;
   let polledThisMinute = 0;
   let reportedMinute = Number.NaN;
@@ -108,10 +132,11 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
       );
       const claimed = await store.claimDue(replica, now, new Date(now.getTime() + leaseMs), batchSize);
       if (claimed.length === 0) break;
+      const tokens = await tokensOf(claimed);
       await Promise.all(
         claimed.map((c) =>
           limiter.run(async () => {
-            const outcome = await poller.poll(c);
+            const outcome = await poller.poll(c, tokens.get(c.setting.teamId)?.get(c.setting.userId));
             const at = o.now();
             const { teamId, userId } = c.setting;
             const nextPollAt = nextSpreadPoll(`${teamId}:${userId}`, c.setting.nextPollAt, at, interval);

@@ -34,6 +34,21 @@ export interface TodosApi {
   newestPendingId(): Promise<number | null>;
 }
 
+const PROBE_QUERY = { state: 'pending', per_page: 1 } as const;
+
+// A list whose first todo starts with its id, as GitLab writes todos: the id is read from the text, and the rest of
+// the answer (a whole todo with its project, author and target) is never decoded. Anything else is parsed whole.
+const EMPTY_LIST = /^\s*\[\s*\]\s*$/;
+const FIRST_ID = /^\s*\[\s*\{\s*"id"\s*:\s*(0|[1-9]\d{0,14})\s*[,}]/;
+
+/** The first todo's id read from the answer's text; null for an empty list; undefined when it cannot tell. */
+function firstIdOf(text: string): number | null | undefined {
+  if (!text.trimEnd().endsWith(']')) return undefined;
+  const m = FIRST_ID.exec(text);
+  if (m) return Number(m[1]);
+  return EMPTY_LIST.test(text) ? null : undefined;
+}
+
 export function createTodosApi(transport: Transport, token: string): TodosApi {
   const call = createCaller(transport, token);
 
@@ -42,26 +57,30 @@ export function createTodosApi(transport: Transport, token: string): TodosApi {
     markDone: (todoId) => call.send('POST', `todos/${encodeSegment(todoId)}/mark_as_done`, TodoSchema),
     markAllDone: () => call.sendVoid('POST', 'todos/mark_as_done'),
     async newestPendingId() {
-      const query = { state: 'pending', per_page: 1 };
-      const { body, status } = await transport.request({ method: 'GET', path: 'todos', token, query });
-      if (!Array.isArray(body)) {
-        throw new ResponseShapeError({
-          status,
-          method: 'GET',
-          path: toApiPath('todos'),
-          issues: [{ path: [], message: 'not a list' }],
-        });
+      const { body, status } = await transport.request({
+        method: 'GET',
+        path: 'todos',
+        token,
+        query: PROBE_QUERY,
+        responseType: 'text',
+      });
+      const shapeError = (issue: { path: (string | number)[]; message: string }) =>
+        new ResponseShapeError({ status, method: 'GET', path: toApiPath('todos'), issues: [issue] });
+      const known = typeof body === 'string' ? firstIdOf(body) : undefined;
+      if (known !== undefined) return known;
+      let list: unknown = body;
+      if (typeof body === 'string') {
+        try {
+          list = JSON.parse(body);
+        } catch {
+          throw shapeError({ path: [], message: 'the body is not JSON' });
+        }
       }
-      if (body.length === 0) return null;
-      const id = (body[0] as { id?: unknown } | null)?.id;
-      if (typeof id !== 'number' || !Number.isSafeInteger(id)) {
-        throw new ResponseShapeError({
-          status,
-          method: 'GET',
-          path: toApiPath('todos'),
-          issues: [{ path: [0, 'id'], message: 'not an id' }],
-        });
-      }
+      if (!Array.isArray(list)) throw shapeError({ path: [], message: 'not a list' });
+      if (list.length === 0) return null;
+      const id = (list[0] as { id?: unknown } | null)?.id;
+      if (typeof id !== 'number' || !Number.isSafeInteger(id))
+        throw shapeError({ path: [0, 'id'], message: 'not an id' });
       return id;
     },
   };

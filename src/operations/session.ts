@@ -12,6 +12,8 @@ export interface SessionOptions {
    * again. Without it, a token marked revoked is taken as revoked.
    */
   recheck?: (actor: Pick<Actor, 'teamId' | 'userId'>) => Promise<boolean>;
+  /** The person's row, read already (with others, by a poll's batch): the session starts from it, not a read. */
+  stored?: StoredToken | null;
 }
 
 /** Tells the operator once per person that their stored token does not open, until it opens again. */
@@ -51,7 +53,9 @@ export function createSession(
   // A token the bot marked revoked may have been refused during an outage: it is asked about once per request,
   // before anything in the request treats it as gone, and read again when the server took it.
   const load = () => {
-    row ??= tokens.load(actor.teamId, actor.userId).then(async (stored) => {
+    row ??= (
+      options.stored !== undefined ? Promise.resolve(options.stored) : tokens.load(actor.teamId, actor.userId)
+    ).then(async (stored) => {
       if (stored?.connection.status !== 'revoked' || !options.recheck) return stored;
       if (connectionProblem(stored.connection, serverUrl) !== 'token_revoked') return stored;
       return (await options.recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;

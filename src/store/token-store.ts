@@ -1,6 +1,6 @@
 import { forgetSecret, registerSecret } from '../redact.js';
 import type { BusyPolicy } from './database.js';
-import type { SqlRunner } from './engine.js';
+import type { SqlRunner, SqlValue } from './engine.js';
 import { engineOf, type StoreSource } from './engine-of.js';
 import type { Sealer } from './sealer.js';
 
@@ -25,6 +25,11 @@ export interface StoredToken {
   open(): Promise<string>;
 }
 
+/** What `loadMany` read: a person's stored token (null: none), or undefined when it must be read again. */
+export interface LoadedTokens {
+  get(userId: string): StoredToken | null | undefined;
+}
+
 // One implementation over the store port (SQLite or PostgreSQL, ARCHITECTURE §9).
 export interface TokenStore {
   save(input: {
@@ -38,6 +43,12 @@ export interface TokenStore {
   find(teamId: string, userId: string): Promise<Connection | null>;
   /** The connection and its sealed token with one read; the token is opened only on `open()`. */
   load(teamId: string, userId: string): Promise<StoredToken | null>;
+  /**
+   * Several people's connections and sealed tokens of one team with one read (a poll's batch), each as `load`
+   * gives it. The answer is for use soon after: `get` stops answering (undefined: load that person yourself) for
+   * everyone once this store has saved, revoked, restored or removed any token since the read.
+   */
+  loadMany(teamId: string, userIds: readonly string[]): Promise<LoadedTokens>;
   /** The connections of people whose server username is this one (for `@name` and mentions). */
   findByUsername(teamId: string, username: string): Promise<Connection[]>;
   /** Opens the sealed token; only call this right before a request needs it. */
@@ -82,6 +93,18 @@ export function createTokenStore(
   const RESEAL =
     'UPDATE user_tokens SET sealed_token = $1, key_id = $2 WHERE team_id = $3 AND user_id = $4 AND key_id = $5';
 
+  // Several people at once: one statement whatever their number (the ids travel as one JSON list).
+  const SELECT_MANY =
+    db.kind === 'postgres'
+      ? 'SELECT * FROM user_tokens WHERE team_id = $1 AND user_id IN (SELECT jsonb_array_elements_text($2::jsonb))'
+      : 'SELECT * FROM user_tokens WHERE team_id = $1 AND user_id IN (SELECT value FROM json_each($2))';
+  // Counts this store's writes to tokens: rows read together before a write are not used after it.
+  let writes = 0;
+  const writeRow = (sql: string, params: readonly SqlValue[]) =>
+    db.run(sql, params).finally(() => {
+      writes += 1;
+    });
+
   const toConnection = (r: Row): Connection => ({
     teamId: r.team_id,
     userId: r.user_id,
@@ -93,9 +116,11 @@ export function createTokenStore(
   });
 
   // Opened tokens by their sealed value: every command needs its person's token, and AES-GCM per command adds
-  // nothing (a new seal is a new key here). Bounded; the plaintext is already known to the redaction list.
+  // nothing (a new seal is a new key here). Bounded, but above the people polled each minute (alerts open every
+  // subscriber's token once a minute: a bound below that would open each of them every time); the plaintext is
+  // already known to the redaction list.
   const openedTokens = new Map<string, string>();
-  const OPENED_MAX = 2000;
+  const OPENED_MAX = 20_000;
 
   const openRow = async (r: Row): Promise<string> => {
     const known = openedTokens.get(r.sealed_token);
@@ -111,6 +136,8 @@ export function createTokenStore(
     return opened.plaintext;
   };
 
+  const storedOf = (r: Row): StoredToken => ({ connection: toConnection(r), open: () => openRow(r) });
+
   function remember(sealed: string, plaintext: string): void {
     openedTokens.set(sealed, plaintext);
     if (openedTokens.size > OPENED_MAX) openedTokens.delete(openedTokens.keys().next().value as string);
@@ -125,7 +152,7 @@ export function createTokenStore(
     async save({ teamId, userId, token, serverUrl, verifiedAt, username }) {
       registerSecret(token);
       const sealed = sealer.seal(token, rowKey(teamId, userId));
-      await db.run(
+      await writeRow(
         `INSERT INTO user_tokens (team_id, user_id, sealed_token, key_id, server_url, created_at, verified_at, status, username)
          VALUES ($1, $2, $3, $4, $5, $6, $7, 'valid', $8)
          ON CONFLICT (team_id, user_id) DO UPDATE SET
@@ -150,7 +177,21 @@ export function createTokenStore(
     },
     async load(teamId, userId) {
       const r = await select(teamId, userId);
-      return r ? { connection: toConnection(r), open: () => openRow(r) } : null;
+      return r ? storedOf(r) : null;
+    },
+    async loadMany(teamId, userIds) {
+      const readAfter = writes;
+      const rows = userIds.length === 0 ? [] : await db.all<Row>(SELECT_MANY, [teamId, JSON.stringify(userIds)]);
+      const found = new Map<string, Row>();
+      for (const r of rows) found.set(r.user_id, r);
+      const asked = new Set(userIds);
+      return {
+        get(userId) {
+          if (writes !== readAfter || !asked.has(userId)) return undefined;
+          const r = found.get(userId);
+          return r ? storedOf(r) : null;
+        },
+      };
     },
     async findByUsername(teamId, username) {
       const rows = await db.all<Row>('SELECT * FROM user_tokens WHERE team_id = $1 AND lower(username) = lower($2)', [
@@ -166,14 +207,14 @@ export function createTokenStore(
     async markRevoked(teamId, userId) {
       const r = await select(teamId, userId);
       if (r) openedTokens.delete(r.sealed_token);
-      const changed = await db.run(
+      const changed = await writeRow(
         `UPDATE user_tokens SET status = 'revoked' WHERE team_id = $1 AND user_id = $2 AND status = 'valid'`,
         [teamId, userId],
       );
       return changed > 0;
     },
     async restore(teamId, userId) {
-      const changed = await db.run(
+      const changed = await writeRow(
         `UPDATE user_tokens SET status = 'valid' WHERE team_id = $1 AND user_id = $2 AND status = 'revoked'`,
         [teamId, userId],
       );
@@ -189,7 +230,7 @@ export function createTokenStore(
       } catch {
         /* nothing readable to forget */
       }
-      return (await db.run('DELETE FROM user_tokens WHERE team_id = $1 AND user_id = $2', [teamId, userId])) > 0;
+      return (await writeRow('DELETE FROM user_tokens WHERE team_id = $1 AND user_id = $2', [teamId, userId])) > 0;
     },
     async resealStale() {
       const previous = sealer.previousKeyId;

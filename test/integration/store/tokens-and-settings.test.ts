@@ -85,6 +85,54 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await tokens.find('T1', 'U1')).toBeNull();
   });
 
+  it('reads several people of a team with one statement, and stops answering once this store writes a token', async () => {
+    const engine = await engineOn(await database());
+    const statements: string[] = [];
+    const counted: SqlEngine = {
+      ...engine,
+      kind: engine.kind,
+      all: (sql, params) => {
+        statements.push(sql);
+        return engine.all(sql, params);
+      },
+      get: (sql, params) => {
+        statements.push(sql);
+        return engine.get(sql, params);
+      },
+      run: (sql, params) => engine.run(sql, params),
+    };
+    const tokens = createTokenStore(counted, createSealer({ key: keyA }), now);
+    const save = (teamId: string, userId: string, token: string) =>
+      tokens.save({ teamId, userId, token, serverUrl: 'https://g', verifiedAt: t0, username: userId });
+    await save('T1', 'U1', `${TOKEN}-1`);
+    await save('T1', 'U2', `${TOKEN}-2`);
+    await save('T2', 'U3', `${TOKEN}-3`);
+    await tokens.markRevoked('T1', 'U2');
+
+    statements.length = 0;
+    const batch = await tokens.loadMany('T1', ['U1', 'U2', 'U3', 'U9']);
+    expect(statements).toHaveLength(1);
+    expect(batch.get('U1')?.connection).toMatchObject({ teamId: 'T1', userId: 'U1', status: 'valid', username: 'U1' });
+    expect(await batch.get('U1')?.open()).toBe(`${TOKEN}-1`);
+    expect(batch.get('U2')?.connection.status).toBe('revoked');
+    // Another team's person and nobody at all: no token (not "read it yourself").
+    expect(batch.get('U3')).toBeNull();
+    expect(batch.get('U9')).toBeNull();
+    // Not asked for: the batch knows nothing of them.
+    expect(batch.get('U4')).toBeUndefined();
+    expect((await tokens.loadMany('T1', [])).get('U1')).toBeUndefined();
+
+    // A token this store changes after the read is never taken from the batch: every person is read again.
+    await tokens.markRevoked('T1', 'U1');
+    expect(batch.get('U1')).toBeUndefined();
+    expect(batch.get('U2')).toBeUndefined();
+    const again = await tokens.loadMany('T1', ['U1']);
+    expect(again.get('U1')?.connection.status).toBe('revoked');
+    await save('T1', 'U1', `${TOKEN}-new`);
+    expect(again.get('U1')).toBeUndefined();
+    expect(await (await tokens.loadMany('T1', ['U1'])).get('U1')?.open()).toBe(`${TOKEN}-new`);
+  });
+
   it('re-seals tokens under the new key once, however many processes start together', async () => {
     const d = await database();
     const before = createTokenStore(await engineOn(d), createSealer({ key: keyA }), now);
