@@ -245,7 +245,7 @@ export async function createDatabase(
   try {
     await admin.query(`CREATE ROLE ${name} LOGIN PASSWORD '${password}' NOSUPERUSER NOCREATEDB NOCREATEROLE`);
     // FILE_COPY copies the template's few files instead of writing each of its pages to the WAL (the default
-    // since PostgreSQL 15, meant for large templates): about half the server's work for a small database.
+    // since PostgreSQL 15, meant for large templates): less of the server's work for a small database.
     const template = options.template ? ` TEMPLATE ${options.template}` : '';
     await admin.query(`CREATE DATABASE ${name} OWNER ${name}${template} STRATEGY FILE_COPY`);
   } finally {

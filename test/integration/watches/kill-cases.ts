@@ -10,8 +10,8 @@ import { TOKENS } from '../../support/start-sim.js';
 // WATCH_TEST_KILL_AT of main.ts) — before its card is posted, after it, after the fixed card was redrawn, after
 // the reply in its thread — and started again on the same database, alone or as two replicas: the channel gets the
 // card once and the fix once, nothing twice and nothing lost. WATCH_TEST_TIMING polls each watch every 200 ms, lets
-// leases run out in 1.5 s and paces a channel's posts 100 ms apart (a fix's redraw and reply come at once). The simulator's tick fails a pipeline of demo/web and then passes a fix of it
-// (src/sim/domain/watched-pipelines.ts).
+// leases run out in 1.5 s and paces a channel's posts 100 ms apart (a fix's redraw and reply come at once). The
+// simulator's tick fails a pipeline of demo/web and then passes a fix of it (src/sim/domain/watched-pipelines.ts).
 
 const INTERVAL_MS = 200;
 export const WATCH_TIMING = {
