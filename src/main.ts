@@ -126,7 +126,8 @@ async function main(): Promise<void> {
 // Digests: points before-post|after-post|while-saving; timing `seconds` (a seconds field put before every schedule),
 // `leaseMs`, `sweepMs`, `spreadMs`. Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
 // before-post|after-post|after-update|after-reply; `intervalMs`, `tickMs`, `leaseMs`. Alerts: as digests;
-// `seconds`, `intervalMs` (between two polls of a person), `leaseMs`.
+// `seconds`, `intervalMs` (between two polls of a person), `leaseMs`. Follows, watches and alerts also take
+// `channelIntervalMs` (Slack's pace per channel, a real second otherwise).
 
 type TestTiming = Record<string, unknown>;
 
@@ -174,6 +175,7 @@ function followTestSeam() {
     pollMs: numberIn(t, 'pollMs'),
     leaseMs: numberIn(t, 'leaseMs'),
     shareEveryMs: numberIn(t, 'shareEveryMs'),
+    channelIntervalMs: numberIn(t, 'channelIntervalMs'),
   });
 }
 
@@ -184,6 +186,7 @@ function watchTestSeam() {
     intervalMs: numberIn(t, 'intervalMs'),
     tickMs: numberIn(t, 'tickMs'),
     leaseMs: numberIn(t, 'leaseMs'),
+    channelIntervalMs: numberIn(t, 'channelIntervalMs'),
   });
 }
 
@@ -194,6 +197,7 @@ function alertTestSeam() {
     testSeconds: textIn(t, 'seconds'),
     pollIntervalMs: numberIn(t, 'intervalMs'),
     leaseMs: numberIn(t, 'leaseMs'),
+    channelIntervalMs: numberIn(t, 'channelIntervalMs'),
   });
 }
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
-import { freshPostgresUrl } from './postgres.js';
+import { migratedPostgresUrl } from './postgres.js';
 
 // Databases for tests that each want an empty one, reused within a test worker: a database a test gave back is
 // emptied (every row gone, identities back at 1) for the next, which is a few statements where a new database is
@@ -10,15 +10,15 @@ import { freshPostgresUrl } from './postgres.js';
 const given: string[] = [];
 
 /**
- * A database for one test: one never used, or one a test of this worker gave back, emptied and at SCHEMA_VERSION.
- * Either way opening it (`openEngine`) finds nothing in it; only whether it migrates then differs, so a test of the
- * migrations themselves takes `freshPostgresUrl()`.
+ * A database for one test at SCHEMA_VERSION with no rows: one a test of this worker gave back, emptied, or a new copy
+ * of the run's migrated one. Opening it (`openEngine`) finds nothing to do, so a test of the migrations themselves
+ * takes `freshPostgresUrl()`.
  */
 export async function borrowPostgresUrl(): Promise<string> {
   for (let url = given.pop(); url !== undefined; url = given.pop()) {
     if (await emptied(url)) return url;
   }
-  return freshPostgresUrl();
+  return migratedPostgresUrl();
 }
 
 /** Gives a borrowed database back once every connection to it is closed. */

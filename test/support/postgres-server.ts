@@ -221,22 +221,47 @@ async function initialise(
 
 let databases = 0;
 
+export interface CreateDatabaseOptions {
+  /**
+   * A template database to copy (what it holds comes along): everything in it owned by the role of the same name is
+   * handed to the new database's own role, as if that role had made it.
+   */
+  template?: string;
+}
+
 /**
- * A new, empty database on `server` owned by a new role that is not a superuser (the bot needs no more), and the
- * URL that role connects with.
+ * A new database on `server` (empty, or a copy of `template`) owned by a new role that is not a superuser (the bot
+ * needs no more), and the URL that role connects with.
  */
-export async function createDatabase(adminUrl: string, prefix = 'glbot'): Promise<string> {
+export async function createDatabase(
+  adminUrl: string,
+  prefix = 'glbot',
+  options: CreateDatabaseOptions = {},
+): Promise<string> {
   const name = `${prefix}_${process.pid}_${++databases}_${crypto.randomBytes(3).toString('hex')}`;
   const password = crypto.randomBytes(12).toString('hex');
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   try {
     await admin.query(`CREATE ROLE ${name} LOGIN PASSWORD '${password}' NOSUPERUSER NOCREATEDB NOCREATEROLE`);
-    await admin.query(`CREATE DATABASE ${name} OWNER ${name}`);
+    // FILE_COPY copies the template's few files instead of writing each of its pages to the WAL (the default
+    // since PostgreSQL 15, meant for large templates): less of the server's work for a small database.
+    const template = options.template ? ` TEMPLATE ${options.template}` : '';
+    await admin.query(`CREATE DATABASE ${name} OWNER ${name}${template} STRATEGY FILE_COPY`);
   } finally {
     await admin.end();
   }
   const url = new URL(adminUrl);
+  if (options.template) {
+    url.pathname = `/${name}`;
+    const copy = new pg.Client({ connectionString: url.toString() });
+    await copy.connect();
+    try {
+      await copy.query(`REASSIGN OWNED BY ${options.template} TO ${name}`);
+    } finally {
+      await copy.end();
+    }
+  }
   url.username = name;
   url.password = password;
   url.pathname = `/${name}`;

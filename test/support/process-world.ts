@@ -10,7 +10,7 @@ import { createTokenStore } from '../../src/store/token-store.js';
 import { type BuiltBot, startBuiltBot } from './built-bot.js';
 import { type FakeSlack, startFakeSlack } from './fake-slack.js';
 import { type SlackPerson, TEAM } from './payloads.js';
-import { freshPostgresUrl } from './postgres.js';
+import { migratedPostgresUrl } from './postgres.js';
 import { SlackDriver } from './slack-driver.js';
 import { PEOPLE } from './start-app.js';
 
@@ -66,7 +66,7 @@ export async function openProcessWorld(o: {
 }): Promise<ProcessWorld> {
   const dataDir = o.engine === 'sqlite' ? fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-world-')) : null;
   const [databaseUrl, sim, fake] = await Promise.all([
-    o.engine === 'postgres' ? freshPostgresUrl() : Promise.resolve(''),
+    o.engine === 'postgres' ? migratedPostgresUrl() : Promise.resolve(''),
     startSimulator({ port: 0, seed: 'demo' }),
     startFakeSlack(`xoxb-world-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE)),
   ]);

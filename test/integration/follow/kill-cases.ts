@@ -19,9 +19,12 @@ import { TOKENS } from '../../support/start-sim.js';
 // real time here; its runner moves on when the test ticks it.
 
 const POLL_MS = 100;
-/** Follows polled every 100 ms; a follow a killed process held is taken over once its short lease runs out. */
+/**
+ * Follows polled every 100 ms; a follow a killed process held is taken over once its short lease runs out; a
+ * channel's posts paced 100 ms apart.
+ */
 export const FOLLOW_TIMING = {
-  FOLLOW_TEST_TIMING: JSON.stringify({ pollMs: POLL_MS, leaseMs: 1500, shareEveryMs: POLL_MS }),
+  FOLLOW_TEST_TIMING: JSON.stringify({ pollMs: POLL_MS, leaseMs: 1500, shareEveryMs: POLL_MS, channelIntervalMs: 100 }),
 };
 
 const ALICE_DM = 'D0ALICE';

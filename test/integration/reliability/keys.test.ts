@@ -1,7 +1,13 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openEngine } from '../../../src/store/open.js';
+import { createSealer } from '../../../src/store/sealer.js';
+import { createTokenStore } from '../../../src/store/token-store.js';
 import { fakeClock } from '../../support/clock.js';
+import { TEAM } from '../../support/payloads.js';
 import { type SpawnedBot, spawnBot } from '../../support/spawn-bot.js';
 import { PEOPLE } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
@@ -18,13 +24,21 @@ let dataDir: string;
 
 beforeAll(async () => {
   sim = await startSim(clock);
-  // A database whose one token (alice's) is sealed under key A.
-  const first = await spawnBot({ gitlabUrl: sim.url, env: { TOKEN_ENCRYPTION_KEY: keyA } });
+  // A database whose one token (alice's) is sealed under key A, as the connect modal stores a token the server
+  // accepted (the bot's own store and sealer; no process needs to start for it).
+  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-keys-'));
+  const engine = await openEngine({ databasePath: path.join(dataDir, 'bot.db'), databaseUrl: null });
   try {
-    expect((await first.connect(PEOPLE.alice, TOKENS.alice)).ack.json).toMatchObject({ response_action: 'update' });
-    dataDir = first.dataDir;
+    await createTokenStore(engine, createSealer({ key: Buffer.from(keyA, 'base64') })).save({
+      teamId: TEAM.id,
+      userId: PEOPLE.alice.id,
+      token: TOKENS.alice,
+      serverUrl: sim.url,
+      verifiedAt: new Date(),
+      username: PEOPLE.alice.name,
+    });
   } finally {
-    await first.close({ keepData: true });
+    await engine.close();
   }
 }, 60_000);
 afterAll(async () => {

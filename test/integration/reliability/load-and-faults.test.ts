@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTransport } from '../../../src/gitlab/http.js';
+import { nextWorkTurn } from '../../../src/listeners/turns.js';
 import { findUnreadable } from '../../support/slack-checks.js';
 import { type Interaction, messageText } from '../../support/slack-driver.js';
 import type { PersonName } from '../../support/start-app.js';
@@ -9,7 +11,11 @@ import { useCiBot } from '../ci/harness.js';
 // twenty by half a second. Every command is acknowledged, every person answered exactly once with a
 // sentence, nothing is rejected unhandled, and no write reaches the server twice.
 
-const h = useCiBot();
+// The app's own transport (its retries and work turns), except that the wait before a retry (a server's Retry-After,
+// a back-off step) is spent at once: the same attempts in the same order, without seconds of sleeping.
+const h = useCiBot({
+  transport: (baseUrl) => createTransport({ baseUrl, nextTurn: nextWorkTurn, sleep: async () => {} }),
+});
 
 const COMMANDS = 500;
 const IN_FLIGHT = 100;

@@ -9,13 +9,13 @@ import { TOKENS } from '../../support/start-sim.js';
 // PostgreSQL): the built bot killed with SIGKILL (as `kill -9`) at a point of a watch's delivery (the test-only seam
 // WATCH_TEST_KILL_AT of main.ts) — before its card is posted, after it, after the fixed card was redrawn, after
 // the reply in its thread — and started again on the same database, alone or as two replicas: the channel gets the
-// card once and the fix once, nothing twice and nothing lost. WATCH_TEST_TIMING polls each watch every 200 ms and
-// lets leases run out in 1.5 s. The simulator's tick fails a pipeline of demo/web and then passes a fix of it
-// (src/sim/domain/watched-pipelines.ts).
+// card once and the fix once, nothing twice and nothing lost. WATCH_TEST_TIMING polls each watch every 200 ms, lets
+// leases run out in 1.5 s and paces a channel's posts 100 ms apart (a fix's redraw and reply come at once). The
+// simulator's tick fails a pipeline of demo/web and then passes a fix of it (src/sim/domain/watched-pipelines.ts).
 
 const INTERVAL_MS = 200;
 export const WATCH_TIMING = {
-  WATCH_TEST_TIMING: JSON.stringify({ intervalMs: INTERVAL_MS, tickMs: 50, leaseMs: 1500 }),
+  WATCH_TEST_TIMING: JSON.stringify({ intervalMs: INTERVAL_MS, tickMs: 50, leaseMs: 1500, channelIntervalMs: 100 }),
 };
 
 const CHANNEL = 'C0WATCHED';
@@ -82,14 +82,13 @@ export async function restartedAfterFixKill(
   point: Extract<WatchPoint, 'after-update' | 'after-reply'>,
 ) {
   await world.connect(PEOPLE.alice, TOKENS.alice);
-  const first = await world.start();
-  await aliceWatches(first);
+  // The process that posts the card is the one killed at the fix: one start fewer than a replacement would take.
+  const doomed = await world.start({ WATCH_TEST_KILL_AT: point });
+  await aliceWatches(doomed);
   ticks(world, 5);
   await until('the card', () => cards(world).length === 1);
-  // The replacement starts as the first one ends: the watch's lease is let go on a clean stop.
-  const [doomed] = await Promise.all([world.start({ WATCH_TEST_KILL_AT: point }), world.stop(first)]);
   ticks(world, 1);
-  expect(await doomed?.exited).toEqual({ code: null, signal: 'SIGKILL' });
+  expect(await doomed.exited).toEqual({ code: null, signal: 'SIGKILL' });
   expect(fixed(world)).toHaveLength(1);
   expect(replies(world)).toHaveLength(point === 'after-reply' ? 1 : 0);
 
