@@ -60,12 +60,18 @@ function pageOfLink(url: string | undefined): number | null {
   }
 }
 
+/** Whether a Link header can name the relation: rel names are read case-insensitively. */
+const MENTIONS = { next: /next/i, prev: /prev/i };
+
 /** Reads X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, falling back on `Link` for next/prev. */
 export function toPage<T>(items: T[], headers: HeaderBag): Page<T> {
-  // The Link header is read only when an X- header does not say (GitLab sends both on every list answer).
+  // The Link header is read only when an X- header does not say (GitLab sends both on every list answer), and
+  // only when it names the relation at all: a first page's empty X-Prev-Page need not parse a Link without "prev".
   let links: Record<string, string> | undefined;
   const linked = (rel: 'next' | 'prev') => {
-    links ??= parseLinkHeader(header(headers, 'link'));
+    const link = header(headers, 'link');
+    if (!link || !MENTIONS[rel].test(link)) return null;
+    links ??= parseLinkHeader(link);
     return pageOfLink(links[rel]);
   };
   return {
