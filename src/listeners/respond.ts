@@ -26,7 +26,7 @@ export class ResponseUrlError extends Error {
  * Node's documentation gives for `request.reusedSocket`). Without it the person read an unexpected error although
  * their command had done its work.
  */
-function post(url: string, body: string, fresh = false): Promise<void> {
+function post(url: string, body: Buffer, fresh = false): Promise<void> {
   const target = new URL(url);
   const secure = target.protocol === 'https:';
   return new Promise((resolve, reject) => {
@@ -36,7 +36,7 @@ function post(url: string, body: string, fresh = false): Promise<void> {
       {
         method: 'POST',
         agent: fresh ? false : secure ? agents.https : agents.http,
-        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+        headers: { 'content-type': 'application/json', 'content-length': body.length },
         timeout: TIMEOUT_MS,
       },
       (res) => {
@@ -69,9 +69,16 @@ export type Respond = (message: RespondArguments | string) => Promise<void>;
 /** A respond function for a response_url, or undefined when the payload carries none. */
 export function respondTo(url: unknown): Respond | undefined {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return undefined;
-  return async (message) => {
-    // Serialised once: what is written (and written again on a fresh connection) is this string. It goes to the
-    // socket as it is, in one write with the headers, without a copy into a Buffer first.
-    await post(url, JSON.stringify(typeof message === 'string' ? { text: message } : message));
+  return (message) => {
+    // Encoded once: its length and what is written (and written again on a fresh connection) are the same bytes.
+    // A Buffer, not the string: a string would be joined to the headers and copied once more on its way to the
+    // socket. Nothing here keeps the message itself (its blocks) while the answer is on its way.
+    let body: Buffer;
+    try {
+      body = Buffer.from(JSON.stringify(typeof message === 'string' ? { text: message } : message));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return post(url, body);
   };
 }
