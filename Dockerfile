@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 
-# Build stage: compilers for better-sqlite3's native addon, then the TypeScript build.
+# Build stage: compilers for better-sqlite3's native addon, then the type check and the build (an image is only
+# built from code that typechecks: `npm run build` itself only transpiles).
 FROM node:24-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -8,9 +9,10 @@ RUN apt-get update \
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json ./
+COPY scripts/build.mjs ./scripts/
 COPY src ./src
-RUN npm run build && npm prune --omit=dev
+RUN npm run typecheck && npm run build && npm prune --omit=dev
 
 # Runtime stage: only what the bot needs, as the unprivileged `node` user.
 FROM node:24-bookworm-slim AS runtime

@@ -29,9 +29,7 @@ const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim());
 const results: Record<string, unknown> = { load_average_at_start: os.loadavg().map((x) => Math.round(x * 100) / 100) };
 if (!only || only.includes('side_by_side') || only.includes('postgres')) {
   process.stderr.write('bench: building dist/ (npm run build)\n');
-  await run(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
-    cwd: ROOT,
-  });
+  await run(process.execPath, [path.join(ROOT, 'scripts/build.mjs')], { cwd: ROOT });
 }
 for (const [name, file] of Object.entries(BENCHES)) {
   if (only && !only.includes(name)) continue;

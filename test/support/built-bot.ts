@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { inject } from 'vitest';
+import { bundleBot } from './bundle-bot.js';
 import { waitForPort } from './spawn-bot.js';
-import { transpileBot } from './transpile-bot.js';
 
 // The bot built once per test run (test/support/build-global.ts) and started as processes from it: faster to
 // start than tsx, and another test file building dist/ cannot change it.
@@ -21,7 +21,7 @@ export async function buildBot(): Promise<{ dir: string; remove(): void }> {
   const shared = inject('botBuildDir');
   if (shared) return { dir: shared, remove: () => {} };
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-build-'));
-  await transpileBot(root, dir);
+  await bundleBot(root, dir);
   return { dir, remove: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
 

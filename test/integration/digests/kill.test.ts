@@ -17,8 +17,8 @@ import { TOKENS } from '../../support/start-sim.js';
 // every event exactly once. The kill comes from the test-only seam in main.ts (DIGEST_TEST_KILL_AT).
 //
 // The simulator and the fake Slack run in this process, so the bot is started with an asynchronous spawn. It is
-// built into a directory of its own (the same tsconfig.build.json as `npm run build`), so that another test file
-// building dist/ at the same time cannot change it under this one.
+// built into a directory of its own (test/support/built-bot.ts), so that another test file building dist/ at the
+// same time cannot change it under this one.
 
 let buildDir: string;
 let build: { dir: string; remove(): void } | undefined;
