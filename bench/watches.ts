@@ -2,9 +2,11 @@
 // not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot CPU per idle poll (goal ≤ 0.5 ms),
 // wall time of one minute's cycle (goal: well inside the minute), and RSS.
 //
-//   npx tsx bench/watches.ts        (BENCH_WATCHES, default 1000)
+//   npx tsx bench/watches.ts        (BENCH_WATCHES, default 1000; BENCH_WARM_CYCLES, BENCH_CYCLES)
 //
-// The first cycle warms the process (tokens opened, code compiled); the second is what every minute costs.
+// The first cycle opens the tokens; V8 goes on compiling the hot code into optimised code for several more (its
+// compiler threads count in the process's CPU), so the figures are the median of the cycles after those warm
+// ones: what every minute costs a bot that has run for a while. The second cycle's CPU is printed beside it.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
@@ -24,6 +26,7 @@ import { createTokenStore } from '../src/store/token-store.js';
 import { createWatchStore } from '../src/store/watch-store.js';
 import { encodeSeen } from '../src/watch/seen.js';
 import { profiled } from './profiled.js';
+import { median } from './stats.js';
 
 const COUNT = Number(process.env.BENCH_WATCHES ?? 1000);
 const root = path.resolve(import.meta.dirname, '..');
@@ -64,6 +67,9 @@ const sim = await startSim();
 // BENCH_RATE_LIMIT=n: the simulator answers with GitLab's RateLimit-* headers (n calls per user per minute), so
 // the token budget's work on them is in the figures; unset, it sends none, as a server without rate limits.
 const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 0);
+/** Cycles run after the first before measuring, and cycles measured. */
+const WARM_CYCLES = Math.max(1, Number(process.env.BENCH_WARM_CYCLES ?? 3));
+const CYCLES = Math.max(1, Number(process.env.BENCH_CYCLES ?? 3));
 if (RATE_LIMIT > 0) {
   const res = await fetch(`${sim.url}/__sim/faults`, {
     method: 'POST',
@@ -148,7 +154,22 @@ try {
     return { polled, posted, calls, wallMs, cpuPerPoll };
   };
   const warm = await cycle('watches-warm');
-  const steady = await cycle('watches-steady');
+  const second = await cycle('watches-second');
+  for (let i = 1; i < WARM_CYCLES; i++) await cycle(`watches-warm-${i + 2}`);
+  // Under a rate limit the tokens' minute holds only a few cycles (at 2,000 a minute, three tokens less the tenth
+  // kept back: five of 1,000 calls): the measured ones start in a new minute, as each minute's polls do. A measured
+  // cycle the budget still left short of calls fails `meets_goals`.
+  if (RATE_LIMIT > 0) await new Promise((resolve) => setTimeout(resolve, 60_500 - (Date.now() % 60_000)));
+  const measured: Awaited<ReturnType<typeof cycle>>[] = [];
+  for (let i = 0; i < CYCLES; i++) measured.push(await cycle(i === CYCLES - 1 ? 'watches-steady' : `watches-${i}`));
+  const steady = {
+    polled: Math.min(...measured.map((c) => c.polled)),
+    calls: Math.max(...measured.map((c) => c.calls)),
+    // A poll the token's budget left without its call (rate limited) is not an idle poll: it must not count.
+    everyCallMade: measured.every((c) => c.calls === COUNT),
+    wallMs: median(measured.map((c) => c.wallMs)) ?? 0,
+    cpuPerPoll: median(measured.map((c) => c.cpuPerPoll)) ?? 0,
+  };
   const posts = fake.calls('chat.postMessage').length;
   await bot.stop();
   db.close();
@@ -168,6 +189,10 @@ try {
       api_calls_per_idle_poll: round3(callsPerPoll),
       bot_cpu_ms_per_idle_poll: round3(steady.cpuPerPoll),
       cycle_wall_ms: Math.round(steady.wallMs),
+      measured_cycles_cpu_ms_per_poll: measured.map((c) => round3(c.cpuPerPoll)),
+      measured_cycles_api_calls: measured.map((c) => c.calls),
+      warm_cycles: 1 + WARM_CYCLES,
+      second_cycle_cpu_ms_per_poll: round3(second.cpuPerPoll),
       first_cycle_cpu_ms_per_poll: round3(warm.cpuPerPoll),
       first_cycle_wall_ms: Math.round(warm.wallMs),
       polls_per_second: Math.round(COUNT / (steady.wallMs / 1000)),
@@ -176,6 +201,7 @@ try {
       goals: { api_calls_per_idle_poll: 1, bot_cpu_ms_per_idle_poll: 0.5, cycle_wall_ms: 60_000 },
       meets_goals:
         callsPerPoll <= 1 &&
+        steady.everyCallMade &&
         steady.cpuPerPoll <= 0.5 &&
         steady.wallMs < 60_000 &&
         steady.polled === COUNT &&

@@ -60,26 +60,25 @@ function pageOfLink(url: string | undefined): number | null {
   }
 }
 
-/** Whether a Link header can name the relation: rel names are read case-insensitively. */
-const MENTIONS = { next: /next/i, prev: /prev/i };
-
 /** Reads X-Page, X-Per-Page, X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, falling back on `Link` for next/prev. */
 export function toPage<T>(items: T[], headers: HeaderBag): Page<T> {
-  // The Link header is read only when an X- header does not say (GitLab sends both on every list answer), and
-  // only when it names the relation at all: a first page's empty X-Prev-Page need not parse a Link without "prev".
+  // The Link header is read only when an X- header does not say (GitLab sends both on every list answer). An empty
+  // X-Next-Page or X-Prev-Page says there is none (the first or last page, most list answers): nothing to look up.
   let links: Record<string, string> | undefined;
-  const linked = (rel: 'next' | 'prev') => {
-    const link = header(headers, 'link');
-    if (!link || !MENTIONS[rel].test(link)) return null;
-    links ??= parseLinkHeader(link);
+  const neighbour = (name: string, rel: 'next' | 'prev') => {
+    const value = header(headers, name);
+    if (value !== undefined && value.trim() === '') return null;
+    const page = positiveInt(value);
+    if (page !== null) return page;
+    links ??= parseLinkHeader(header(headers, 'link'));
     return pageOfLink(links[rel]);
   };
   return {
     items,
     page: positiveInt(header(headers, 'x-page')),
     perPage: positiveInt(header(headers, 'x-per-page')),
-    nextPage: positiveInt(header(headers, 'x-next-page')) ?? linked('next'),
-    prevPage: positiveInt(header(headers, 'x-prev-page')) ?? linked('prev'),
+    nextPage: neighbour('x-next-page', 'next'),
+    prevPage: neighbour('x-prev-page', 'prev'),
     total: positiveInt(header(headers, 'x-total')),
     totalPages: positiveInt(header(headers, 'x-total-pages')),
   };

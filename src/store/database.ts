@@ -66,6 +66,10 @@ export function openDatabase(file: string, options: OpenDatabaseOptions = {}): D
     db.pragma('journal_mode = WAL');
     db.pragma('foreign_keys = ON');
     db.pragma('synchronous = NORMAL');
+    // Every signed request writes a claim before its ack, so the WAL fills steadily. A checkpoint copies the pages
+    // back and waits for the disk twice, with the event loop stopped; checkpointing every 4000 pages instead of
+    // SQLite's 1000 stops it a quarter as often, and a page claimed many times between two is copied back once.
+    db.pragma('wal_autocheckpoint = 4000');
     migrate(db);
     db.pragma(`busy_timeout = ${Math.max(0, Math.trunc(options.busyTimeoutMs ?? 10))}`);
     return db;

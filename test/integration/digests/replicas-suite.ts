@@ -18,7 +18,8 @@ import { TOKENS } from '../../support/start-sim.js';
 // posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
 // restarted posts nothing twice. Slots come every few seconds through the test seam of main.ts
 // (DIGEST_TEST_TIMING: a seconds field before every schedule, short leases and sweeps); the fires, leases and
-// lanes are the production ones.
+// lanes are the production ones. (A slot every second leaves a busy machine too little time to post all ten
+// digests of a slot before the next: slots then overlap and none completes.)
 
 /** The suite on one engine: `sqlite` (one file) or `postgres` (one database of the run's server). */
 export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
@@ -69,12 +70,25 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
     reason: string;
   }
 
-  /** Every digest run any replica logged. */
+  /** Digest runs logged so far, and how far into each replica's output (by index in `outputs`) they were read. */
+  const runLines: RunLine[] = [];
+  const readUpTo: number[] = [];
+
+  /**
+   * Every digest run any replica logged. The waits below ask many times a second: each output's complete lines are
+   * read once, as it grows (a line still arriving is read when it is whole).
+   */
   function runs(): RunLine[] {
-    return outputs
-      .flatMap((out) => out().split('\n'))
-      .filter((l) => l.includes('"msg":"digest run"'))
-      .map((l) => JSON.parse(l) as RunLine);
+    outputs.forEach((output, i) => {
+      const out = output();
+      const from = readUpTo[i] ?? 0;
+      const to = out.lastIndexOf('\n') + 1;
+      if (to <= from) return;
+      for (const l of out.slice(from, to).split('\n'))
+        if (l.includes('"msg":"digest run"')) runLines.push(JSON.parse(l) as RunLine);
+      readUpTo[i] = to;
+    });
+    return runLines;
   }
 
   /** Posts of each slot: how many digests were posted for it (counting a digest twice if it was). */
@@ -191,15 +205,20 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       const input = (opened.view.blocks as { type: string; block_id: string }[]).find((x) => x.type === 'input');
       const submitted = await a.slack.submitView(PEOPLE.alice, opened.view, { [input?.block_id ?? '']: TOKENS.alice });
       expect(submitted.ack.json).toMatchObject({ response_action: 'update' });
-      for (let i = 0; i < DIGESTS; i++) {
-        const on = i % 2 ? b : a;
-        const zone = i % 2 ? 'Europe/Berlin' : 'UTC';
-        const made = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
-          channel: `C0REP${String(i).padStart(2, '0')}`,
-        });
-        const card = await made.waitForMessage((t) => /Digest #\d+/.test(t), 10_000);
-        ids.push(Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]));
-      }
+      // Made at once, half on each replica, each in a channel of its own (its card is the one posted there).
+      const made = await Promise.all(
+        Array.from({ length: DIGESTS }, async (_, i) => {
+          const on = i % 2 ? b : a;
+          const zone = i % 2 ? 'Europe/Berlin' : 'UTC';
+          const channel = `C0REP${String(i).padStart(2, '0')}`;
+          const command = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
+            channel,
+          });
+          const card = await command.waitForMessage((t, m) => m.channel === channel && /Digest #\d+/.test(t), 30_000);
+          return Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]);
+        }),
+      );
+      ids.push(...made);
       expect(new Set(ids).size).toBe(DIGESTS);
     }, 120_000);
 
@@ -247,7 +266,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       await until('the run to be taken over', () => postsOf() > postedBefore);
       const seen = completeSlots().length;
       await until('one more complete slot', () => completeSlots().length >= seen + 1, 60_000);
-      for (const bot of [...running]) await stop(bot);
+      await Promise.all([...running].map(stop));
       await expectEachPostedOnce(ids);
       for (const out of outputs) expect(out()).not.toContain(TOKENS.alice);
     }, 90_000);

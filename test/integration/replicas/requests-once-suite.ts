@@ -23,8 +23,10 @@ export function requestsOnceTests(engine: 'sqlite' | 'postgres'): void {
   let env: Record<string, string> = {};
 
   beforeAll(async () => {
-    sim = await startSim(fakeClock());
-    if (engine === 'postgres') env = { DATABASE_URL: await freshPostgresUrl(), DATABASE_PATH: '' };
+    [sim, env] = await Promise.all([
+      startSim(fakeClock()),
+      engine === 'postgres' ? freshPostgresUrl().then((url) => ({ DATABASE_URL: url, DATABASE_PATH: '' })) : {},
+    ]);
     // Both start at once, on an empty database.
     a = await spawnBot({ gitlabUrl: sim.url, env, waitHealthy: false });
     b = await spawnBot({ gitlabUrl: sim.url, replicaOf: a, env, waitHealthy: false });

@@ -32,18 +32,25 @@ async function healthBecomes(status: number): Promise<{ status: number; body: un
 
 beforeAll(async () => {
   sim = await startSim(clock);
-  server = await startPostgresServer();
-  bot = await startApp({ gitlabUrl: sim.url, now: clock.now, databaseUrl: await createDatabase(server.adminUrl) });
-  await bot.connect(PEOPLE.alice, TOKENS.alice);
-  // A server of its own: initdb and a first start take a while on a busy machine.
-}, 120_000);
+});
 afterAll(async () => {
-  await bot?.stop({ removeData: true });
-  await server?.stop();
   await sim?.close();
 });
 
-describe('when PostgreSQL is down for a moment', () => {
+// The two cases share nothing but the simulator, so they run at once: the second starts its bot while the first
+// sets its server up.
+describe.concurrent('when PostgreSQL is down for a moment', () => {
+  beforeAll(async () => {
+    server = await startPostgresServer();
+    bot = await startApp({ gitlabUrl: sim.url, now: clock.now, databaseUrl: await createDatabase(server.adminUrl) });
+    await bot.connect(PEOPLE.alice, TOKENS.alice);
+    // A server of its own: initdb and a first start take a while on a busy machine.
+  }, 120_000);
+  afterAll(async () => {
+    await bot?.stop({ removeData: true });
+    await server?.stop();
+  });
+
   it('says 503 on /healthz and "try again" to a command, changes nothing, and recovers once it is back', async () => {
     expect(await health()).toEqual({ status: 200, body: { status: 'ok', mode: 'http' } });
     await server.halt();
@@ -59,10 +66,10 @@ describe('when PostgreSQL is down for a moment', () => {
     expect(await bot.engine.get(`SELECT count(*) AS n FROM channel_defaults`)).toEqual({ n: 0 });
     const after = await bot.slack.command(PEOPLE.alice, 'job demo/web 8', { channel: 'C0OUTAGE' });
     expect(await after.waitForMessage((t) => /Job #8 /.test(t))).not.toBeNull();
-  });
+  }, 60_000);
 });
 
-describe('a PostgreSQL that cannot be reached at start', () => {
+describe.concurrent('a PostgreSQL that cannot be reached at start', () => {
   it('stops the bot with one line naming DATABASE_URL and the reason, never the password', async () => {
     const password = 'do-not-print-this-pw';
     const url = `postgres://glbot:${password}@127.0.0.1:${await freePort()}/glbot`;

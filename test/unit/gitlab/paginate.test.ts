@@ -29,6 +29,12 @@ describe('toPage', () => {
     expect(page).toMatchObject({ nextPage: null, total: null, totalPages: null });
   });
 
+  it('takes an empty X-Next-Page or X-Prev-Page as "none" without reading the Link header', () => {
+    const link = '<http://h/api/v4/projects/1/issues?page=2&per_page=2>; rel="next"';
+    const page = toPage([1], { 'x-page': '1', 'x-next-page': '', 'x-prev-page': ' ', link });
+    expect(page).toMatchObject({ nextPage: null, prevPage: null });
+  });
+
   it('falls back on the Link header when X-Next-Page is absent', () => {
     const link =
       '<http://h/api/v4/projects/1/issues?page=1&per_page=2>; rel="prev", ' +
