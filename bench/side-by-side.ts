@@ -11,7 +11,8 @@
 //   npx tsx bench/side-by-side.ts      (needs `npm run build` first; `npm run bench` does both)
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
-// BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_LATENCY (2000 commands at 200 in
+// BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_SETTLE_MS (8000: the idle time of
+// every app before the memory at the end is read), BENCH_LATENCY (2000 commands at 200 in
 // flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_BY_NODE=1 (the bot started by
 // `node dist/main.js` rather than `npm start`), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
 // node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
@@ -40,6 +41,8 @@ const COUNTS: Record<number, number> = {
 };
 const LEAK = num('BENCH_LEAK', 10_000);
 const LATENCY = num('BENCH_LATENCY', 2000);
+/** How long every app idles before the memory at the end is read (see sideBySide). */
+const SETTLE_MS = num('BENCH_SETTLE_MS', 8000);
 const COMMAND = 'jobs demo/web';
 const ANSWER = 'Jobs in demo/web';
 const BUTTON = { command: 'jobs demo/web', label: 'Details', answer: 'Job #32' };
@@ -354,6 +357,11 @@ export async function sideBySide() {
       leak.push(await command('bot', 50, n));
       await command('bare', 50, n);
     }
+    // Each app is measured equally long after its own last command. V8 gives back the young generation it grew
+    // under a burst only once its allocation rate has been low for a few seconds: measured right after the bot's
+    // last chunk, the bot kept it while the floor, idle since the rounds, had already given it
+    // back. After this wait every app has.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const end = await statsOfAll(true);
 
     const side = (target: Target) => ({

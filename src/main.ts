@@ -9,7 +9,7 @@ import { DatabaseOpenError, SchemaTooNewError } from './store/database.js';
 import type { SqlEngine } from './store/engine.js';
 import { findKeyProblems } from './store/key-check.js';
 import { openEngine } from './store/open.js';
-import { DatabaseUrlError, passwordOf } from './store/postgres-engine.js';
+import { DatabaseUrlError, passwordOf } from './store/postgres-url.js';
 import { createSealer } from './store/sealer.js';
 import { createTokenStore } from './store/token-store.js';
 

@@ -3,7 +3,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { setTimeout as timer } from 'node:timers/promises';
 import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
-import got, { HTTPError, ParseError, TimeoutError } from 'got';
+import got, { HTTPError, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
 import {
   cleanMessage,
@@ -130,7 +130,7 @@ export function createTransport(options: TransportOptions): Transport {
   /** got asks this after each failed attempt: 0 fails the call now; otherwise the wait is spent here, then it retries. */
   async function calculateDelay({ attemptCount: attempt, error, computedValue }: RetryObject): Promise<number> {
     const call = callOf(error.options);
-    const answer = error instanceof HTTPError || error instanceof ParseError ? error.response : undefined;
+    const answer = error instanceof HTTPError ? error.response : undefined;
     attemptEnded(call, attempt, answer, error);
     if (computedValue === 0) return 0; // got's own rules said no: retry.limit, methods, statusCodes, errorCodes
     const step = Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1));
@@ -150,8 +150,6 @@ export function createTransport(options: TransportOptions): Transport {
     const { where, token } = callOf(error.options);
     if (error.cause instanceof OtherOriginRedirect)
       return new RedirectedError({ ...where, status: error.response?.statusCode ?? null });
-    if (error instanceof ParseError)
-      return new ResponseShapeError({ ...where, status: error.response.statusCode, issues: NOT_JSON });
     if (error instanceof HTTPError) {
       const { statusCode: status, headers, rawBody } = error.response;
       const retryAfterMs = parseRetryAfter(headers['retry-after'], now());
@@ -174,7 +172,6 @@ export function createTransport(options: TransportOptions): Transport {
     headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
     timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
     retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
-    parseJson: (text) => (text.trim() === '' ? undefined : JSON.parse(text)),
     hooks: { beforeError: [toGitlabError] },
   });
   // got concatenates hooks on extend: each kind of call gets its own redirect rule, not both.
@@ -199,10 +196,23 @@ export function createTransport(options: TransportOptions): Transport {
     });
   }
 
+  /** A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see request). */
   async function fetchBody({ method, responseType = 'json' }: RequestOptions<ResponseKind>, url: string, init: object) {
     const instance = method === 'GET' || method === 'HEAD' ? reads : writes;
-    const answer = await instance<unknown>(url, { ...init, responseType: responseType as 'json' }); // BodyOf<K> types it
-    return { answer, body: answer.body === '' && responseType === 'json' ? undefined : answer.body };
+    const type = responseType === 'json' ? 'buffer' : 'text';
+    const answer = await instance<unknown>(url, { ...init, responseType: type as 'json' }); // BodyOf<K> types it
+    return { answer, body: answer.body };
+  }
+
+  /** The decoded value of a JSON answer (undefined when the body is empty, e.g. 204/304). */
+  function decodeJson(raw: Buffer, status: number, call: Call): unknown {
+    const text = raw.toString('utf8');
+    if (text.trim() === '') return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw new ResponseShapeError({ ...call.where, status, issues: NOT_JSON });
+    }
   }
 
   async function request<K extends ResponseKind>(req: RequestOptions<K>): Promise<TransportResponse<BodyOf<K>>> {
@@ -214,7 +224,11 @@ export function createTransport(options: TransportOptions): Transport {
     const { answer, body } = await (req.responseType === 'stream' ? openStream(url, init) : fetchBody(req, url, init));
     const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
     if (options.nextTurn) await options.nextTurn();
-    return { status: answer.statusCode, headers: answer.headers, body: body as BodyOf<K>, rateLimit };
+    // Decoded in the turn that uses it: while it waited for that turn, the answer was its bytes (outside the
+    // JavaScript heap), not the thousands of small objects of a decoded list, which every collection meanwhile
+    // would have copied.
+    const decoded = body instanceof Buffer ? decodeJson(body, answer.statusCode, call) : body;
+    return { status: answer.statusCode, headers: answer.headers, body: decoded as BodyOf<K>, rateLimit };
   }
 
   return {

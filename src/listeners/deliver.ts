@@ -19,7 +19,7 @@ export interface Delivery {
   message?: { ts: string; ephemeral: boolean } | null;
 }
 
-const asResponse = (m: SlackMessage) => ({ text: m.text, ...(m.blocks ? { blocks: m.blocks } : {}) });
+const asResponse = (m: SlackMessage) => (m.blocks ? { text: m.text, blocks: m.blocks } : { text: m.text });
 
 /** A file name Slack shows and people save: letters, digits, dots, dashes and underscores, never empty. */
 const safeFileName = (name: string) =>
@@ -30,12 +30,13 @@ const safeFileName = (name: string) =>
 
 export async function say(d: Delivery, message: SlackMessage, inChannel = false): Promise<void> {
   if (d.respond) {
-    await d.respond({
-      response_type: inChannel ? 'in_channel' : 'ephemeral',
-      replace_original: false,
-      ...asResponse(message),
-    });
-    return;
+    const type = inChannel ? 'in_channel' : 'ephemeral';
+    // Returned, not awaited: nothing here holds the message (its blocks) while the answer is on its way.
+    return d.respond(
+      message.blocks
+        ? { response_type: type, replace_original: false, text: message.text, blocks: message.blocks }
+        : { response_type: type, replace_original: false, text: message.text },
+    );
   }
   if (inChannel && d.channelId) {
     await d.client.chat.postMessage({ channel: d.channelId, ...asResponse(message) });
@@ -54,8 +55,9 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
     case 'none':
       return;
     case 'message':
+      if (!reply.after) return say(d, reply.message, reply.inChannel ?? false);
       await say(d, reply.message, reply.inChannel ?? false);
-      if (reply.after) await deliver(d, reply.after);
+      await deliver(d, reply.after);
       return;
     case 'thread':
       return replyInThread(d, reply.threadTs, reply.message);
@@ -65,10 +67,7 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       return;
     case 'update': {
       // The click's own response_url is fresh and replaces ephemeral and posted messages alike.
-      if (d.respond) {
-        await d.respond({ replace_original: true, ...asResponse(reply.message) });
-        return;
-      }
+      if (d.respond) return d.respond({ replace_original: true, ...asResponse(reply.message) });
       const m = d.message;
       if (m && !m.ephemeral && d.channelId) {
         await d.client.chat.update({ channel: d.channelId, ts: m.ts, ...asResponse(reply.message) });

@@ -69,8 +69,16 @@ export type Respond = (message: RespondArguments | string) => Promise<void>;
 /** A respond function for a response_url, or undefined when the payload carries none. */
 export function respondTo(url: unknown): Respond | undefined {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return undefined;
-  return async (message) => {
+  return (message) => {
     // Encoded once: its length and what is written (and written again on a fresh connection) are the same bytes.
-    await post(url, Buffer.from(JSON.stringify(typeof message === 'string' ? { text: message } : message)));
+    // A Buffer, not the string: a string would be joined to the headers and copied once more on its way to the
+    // socket. Nothing here keeps the message itself (its blocks) while the answer is on its way.
+    let body: Buffer;
+    try {
+      body = Buffer.from(JSON.stringify(typeof message === 'string' ? { text: message } : message));
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return post(url, body);
   };
 }

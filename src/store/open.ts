@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { type BusyPolicy, openDatabase } from './database.js';
 import { createSqliteEngine, type SqlEngine } from './engine.js';
-import { openPostgres, type PostgresEngineOptions } from './postgres-engine.js';
+import type { PostgresEngineOptions } from './postgres-engine.js';
 
 // The one place that picks the engine: DATABASE_URL → PostgreSQL (shared by replicas), otherwise the SQLite file at
 // DATABASE_PATH (the embedded default). Both come back migrated; failures are DatabaseOpenError (SQLite),
@@ -17,6 +17,10 @@ export async function openEngine(
   config: Pick<Config, 'databasePath' | 'databaseUrl'>,
   options: OpenEngineOptions = {},
 ): Promise<SqlEngine> {
-  if (config.databaseUrl) return openPostgres(config.databaseUrl, options.postgres);
+  if (config.databaseUrl) {
+    // Loaded only here: a bot on SQLite never has the PostgreSQL client in memory.
+    const { openPostgres } = await import('./postgres-engine.js');
+    return openPostgres(config.databaseUrl, options.postgres);
+  }
   return createSqliteEngine(openDatabase(config.databasePath), options.busy);
 }

@@ -3,6 +3,9 @@ import pg from 'pg';
 import { DatabaseUnavailableError } from '../errors.js';
 import type { SqlEngine, SqlRunner, SqlValue } from './engine.js';
 import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, SchemaTooNewError } from './migrations.js';
+import { DatabaseUrlError, passwordOf } from './postgres-url.js';
+
+export { DatabaseUrlError, describeUrl, passwordOf } from './postgres-url.js';
 
 // PostgreSQL behind the store port (ARCHITECTURE §9), through a node-postgres Pool. Same semantics as the SQLite
 // engine: a transaction holds "the write lock" (a transaction-scoped advisory lock every transaction of every
@@ -207,36 +210,6 @@ export async function migratePostgres(engine: SqlEngine): Promise<void> {
       }
     }
   });
-}
-
-/** DATABASE_URL names a server the bot cannot use; the message names the variable and why, never the password. */
-export class DatabaseUrlError extends Error {
-  readonly code = 'database_url';
-  constructor(url: string, reason: string) {
-    super(`DATABASE_URL (${describeUrl(url)}) cannot be used: ${reason}.`);
-    this.name = 'DatabaseUrlError';
-  }
-}
-
-/** The URL without its password, for messages. */
-export function describeUrl(url: string): string {
-  try {
-    const u = new URL(url);
-    u.password = '';
-    return u.toString();
-  } catch {
-    return 'not a valid URL';
-  }
-}
-
-/** The password in a DATABASE_URL (to keep out of every log line), or null. */
-export function passwordOf(url: string): string | null {
-  try {
-    const p = new URL(url).password;
-    return p ? decodeURIComponent(p) : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Connects, checks and migrates: the engine the bot runs on, or DatabaseUrlError / SchemaTooNewError. */

@@ -354,4 +354,24 @@ describe('work turns', () => {
     expect((await call).id).toBe(7);
     expect(h.server.requests).toHaveLength(1);
   });
+
+  it('decodes a JSON answer only once its turn has come: a body that is not JSON fails then, not before', async () => {
+    const turns: (() => void)[] = [];
+    h = await startHarness({ nextTurn: () => new Promise<void>((resolve) => turns.push(resolve)) });
+    h.server.enqueue({ body: '<html>login</html>' });
+
+    let failed = false;
+    const call = h.client.issues.get('demo/web', 7).catch((e: unknown) => {
+      failed = true;
+      return e;
+    });
+    await expect.poll(() => turns.length).toBe(1); // the bytes are in, waiting for their turn
+    expect(failed).toBe(false);
+    turns[0]?.();
+
+    const error = await call;
+    expect(error).toBeInstanceOf(ResponseShapeError);
+    expect(error).toMatchObject({ status: 200, path: '/projects/demo%2Fweb/issues/7' });
+    expect((error as Error).message).toContain('the body is not JSON');
+  });
 });

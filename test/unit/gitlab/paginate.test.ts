@@ -44,6 +44,12 @@ describe('toPage', () => {
     expect(page.nextPage).toBe(3);
     expect(page.prevPage).toBe(1);
   });
+
+  it('reads a relation named in capitals, and none that the Link header does not name', () => {
+    const link =
+      '<http://h/api/v4/projects/1/jobs?page=1>; REL="PREV", <http://h/api/v4/projects/1/jobs?page=9>; rel=last';
+    expect(toPage([1], { link, 'x-next-page': '' })).toMatchObject({ nextPage: null, prevPage: 1 });
+  });
 });
 
 describe('parseLinkHeader', () => {

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ResponseUrlError, respondTo } from '../../../src/listeners/respond.js';
 
@@ -9,6 +11,8 @@ import { ResponseUrlError, respondTo } from '../../../src/listeners/respond.js';
 let server: http.Server;
 let base = '';
 const seen: { path: string; type: string; body: unknown }[] = [];
+/** Requests to /held are answered only when the test says so. */
+const held: (() => void)[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -18,8 +22,12 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       seen.push({ path: req.url ?? '', type: String(req.headers['content-type']), body: JSON.parse(body) });
-      res.writeHead(req.url === '/expired' ? 404 : 200);
-      res.end('ok');
+      const answer = () => {
+        res.writeHead(req.url === '/expired' ? 404 : 200);
+        res.end('ok');
+      };
+      if (req.url === '/held') held.push(answer);
+      else answer();
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -39,6 +47,22 @@ describe('respondTo', () => {
 
   it('rejects when Slack refuses the answer (an expired response_url)', async () => {
     await expect(respondTo(`${base}/expired`)?.({ text: 'late' })).rejects.toEqual(new ResponseUrlError(404));
+  });
+
+  it('keeps only the encoded answer while it is on its way, not the message it was made from', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as () => void;
+    let message: { text: string; blocks: object[] } | null = { text: 'big', blocks: [{ type: 'divider' }] };
+    const ref = new WeakRef(message);
+    const sent = respondTo(`${base}/held`)?.(message);
+    message = null;
+    await expect.poll(() => held.length).toBe(1); // the POST is out; Slack has not answered yet
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    expect(ref.deref()).toBeUndefined();
+    held.shift()?.();
+    await sent;
+    expect(seen.at(-1)?.body).toEqual({ text: 'big', blocks: [{ type: 'divider' }] });
   });
 
   it('rejects when nothing answers, and gives nothing for a payload without a response_url', async () => {
