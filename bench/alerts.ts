@@ -10,7 +10,6 @@
 // the bot's tick does, and each step polls whoever is due. Time stands still during a step, so the busy time is the
 // sum of the steps' real time, and a minute of the bot's work is measured in seconds.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,10 +25,10 @@ import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
 import { profiled } from './profiled.js';
+import { applyRateLimit, requestCount, startSim } from './sim-process.js';
 
 const COUNT = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
-const root = path.resolve(import.meta.dirname, '..');
 const TEAM = 'T0TEST';
 const OWNERS = [
   { token: 'sim-alice-token', username: 'alice' },
@@ -38,28 +37,6 @@ const OWNERS = [
   { token: 'sim-root-token', username: 'root' },
 ];
 
-function startSim(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
-    cwd: root,
-    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
-  });
-}
-
-async function requestCount(simUrl: string): Promise<number> {
-  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
-  return log.at(-1)?.seq ?? 0;
-}
-
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -67,14 +44,7 @@ const sim = await startSim();
 // BENCH_RATE_LIMIT=n: the simulator answers with GitLab's RateLimit-* headers (n calls per user per minute), so
 // the token budget's work on them is in the figures; unset, it sends none, as a server without rate limits.
 const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 0);
-if (RATE_LIMIT > 0) {
-  const res = await fetch(`${sim.url}/__sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ rateLimit: RATE_LIMIT }),
-  });
-  if (!res.ok) throw new Error(`the simulator refused the rate limit (${res.status})`);
-}
+await applyRateLimit(sim.url, RATE_LIMIT);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-alerts-'));
 const botToken = `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`;
 const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));

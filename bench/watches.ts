@@ -8,7 +8,6 @@
 // compiler threads count in the process's CPU), so the figures are the median of the cycles after those warm
 // ones: what every minute costs a bot that has run for a while. The second cycle's CPU is printed beside it.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -26,38 +25,16 @@ import { createTokenStore } from '../src/store/token-store.js';
 import { createWatchStore } from '../src/store/watch-store.js';
 import { encodeSeen } from '../src/watch/seen.js';
 import { profiled } from './profiled.js';
+import { applyRateLimit, requestCount, startSim } from './sim-process.js';
 import { median } from './stats.js';
 
 const COUNT = Number(process.env.BENCH_WATCHES ?? 1000);
-const root = path.resolve(import.meta.dirname, '..');
 const TEAM = 'T0TEST';
 const CREATORS = [
   { person: DEMO_PEOPLE.alice, token: 'sim-alice-token', username: 'alice' },
   { person: DEMO_PEOPLE.bob, token: 'sim-bob-token', username: 'bob' },
   { person: DEMO_PEOPLE.root, token: 'sim-root-token', username: 'root' },
 ];
-
-function startSim(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
-    cwd: root,
-    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
-  });
-}
-
-async function requestCount(simUrl: string): Promise<number> {
-  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
-  return log.at(-1)?.seq ?? 0;
-}
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -70,14 +47,7 @@ const RATE_LIMIT = Number(process.env.BENCH_RATE_LIMIT ?? 0);
 /** Cycles run after the first before measuring, and cycles measured. */
 const WARM_CYCLES = Math.max(1, Number(process.env.BENCH_WARM_CYCLES ?? 3));
 const CYCLES = Math.max(1, Number(process.env.BENCH_CYCLES ?? 3));
-if (RATE_LIMIT > 0) {
-  const res = await fetch(`${sim.url}/__sim/faults`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ rateLimit: RATE_LIMIT }),
-  });
-  if (!res.ok) throw new Error(`the simulator refused the rate limit (${res.status})`);
-}
+await applyRateLimit(sim.url, RATE_LIMIT);
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-watches-'));
 const botToken = `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`;
 const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));

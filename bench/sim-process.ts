@@ -1,0 +1,40 @@
+// The simulator as the poll benches (alerts, watches) run it: a process of its own, so its CPU is not the bot's.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export function startSim(): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
+    cwd: root,
+    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
+      if (url) resolve({ child, url });
+    });
+    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
+  });
+}
+
+/** How many requests the simulator has served so far (its request log's last sequence number). */
+export async function requestCount(simUrl: string): Promise<number> {
+  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
+  return log.at(-1)?.seq ?? 0;
+}
+
+/** BENCH_RATE_LIMIT=n: the simulator answers with GitLab's RateLimit-* headers (n calls per user per minute). */
+export async function applyRateLimit(simUrl: string, perMinute: number): Promise<void> {
+  if (perMinute <= 0) return;
+  const res = await fetch(`${simUrl}/__sim/faults`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ rateLimit: perMinute }),
+  });
+  if (!res.ok) throw new Error(`the simulator refused the rate limit (${res.status})`);
+}
