@@ -11,8 +11,8 @@
 //   npx tsx bench/side-by-side.ts      (needs `npm run build` first; `npm run bench` does both)
 //
 // Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1), BENCH_C50 (1000),
-// BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check), BENCH_SETTLE_MS (8000: the idle time of
-// every app before the memory at the end is read), BENCH_LATENCY (2000 commands at 200 in
+// BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check, each app
+// taking the same), BENCH_SETTLE_MS (8000: the idle time of every app before the memory at the end is read), BENCH_LATENCY (2000 commands at 200 in
 // flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_BY_NODE=1 (the bot started by
 // `node dist/main.js` rather than `npm start`), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
 // node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
@@ -356,12 +356,15 @@ export async function sideBySide() {
       const n = Math.min(chunk, LEAK - done);
       leak.push(await command('bot', 50, n));
       await command('bare', 50, n);
+      // The floor takes the same load, so that every app's memory at the end is read after the same commands.
+      await command('floor', 50, n);
     }
-    // Each app is measured equally long after its own last command. V8 gives back the young generation it grew
-    // under a burst only once its allocation rate has been low for a few seconds: measured right after the bot's
-    // last chunk, the bot kept it while the floor, idle since the rounds, had already given it
-    // back. After this wait every app has.
+    // Every app idles as long, then its memory is read twice: as the load left it (what an operator's `ps` shows:
+    // V8 gives nothing back to an idle process on its own, so this is wherever each was in its collection cycle
+    // when the load stopped), and after the probe's memory-reducing collection and once the freed pages are back
+    // with the system (what each keeps; the ratio the targets judge). Both readings are taken the same way for all.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+    const asLeft = await statsOfAll();
     const end = await statsOfAll(true);
 
     const side = (target: Target) => ({
@@ -371,6 +374,7 @@ export async function sideBySide() {
       memory: {
         at_start: memoryOf(startup[target]),
         after_warm_up: memoryOf(warm[target]),
+        as_left_by_the_load: memoryOf(asLeft[target]),
         at_end: memoryOf(end[target]),
       },
     });
@@ -419,6 +423,7 @@ export async function sideBySide() {
         end_to_end_overhead_c1: ratio(botOwn.p50_ms, floorOwn.p50_ms),
         answer_p50_c1: ratio(bot.c1.answer_p50_ms, floor.c1.answer_p50_ms),
         rss_at_end: ratio(end.bot.memory.rss, end.floor.memory.rss),
+        rss_as_left_by_the_load: ratio(asLeft.bot.memory.rss, asLeft.floor.memory.rss),
       },
       end_to_end_minus_simulator: {
         read: botOwn,
@@ -443,6 +448,7 @@ export async function sideBySide() {
         rss_start_mib: MiB(leakStart.bot.memory.rss),
         rss_end_mib: MiB(end.bot.memory.rss),
         bare_rss_end_mib: MiB(end.bare.memory.rss),
+        floor_rss_end_mib: MiB(end.floor.memory.rss),
       },
     };
   } finally {
