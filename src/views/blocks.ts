@@ -123,11 +123,16 @@ export interface ButtonSpec<D extends ButtonDef> {
 }
 
 export function button<D extends ButtonDef>(spec: ButtonSpec<D>): Button {
+  return encodedButton(spec, encodeButtonValue(spec.def, spec.value));
+}
+
+/** A button whose value is already encoded, exactly as `encodeButtonValue` writes it (see `rowValues` in lists). */
+export function encodedButton(spec: Omit<ButtonSpec<ButtonDef>, 'value'>, value: string): Button {
   const b: Button = {
     type: 'button',
     text: plain(spec.text, LIMITS.buttonText),
     action_id: actionIdFor(spec.def, spec.slot),
-    value: encodeButtonValue(spec.def, spec.value),
+    value,
   };
   if (spec.style) b.style = spec.style;
   if (spec.confirm) b.confirm = confirmDialog(spec.confirm);
