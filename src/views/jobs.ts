@@ -20,7 +20,7 @@ import { type CardContext, openButton, when } from './common.js';
 import { formatBytes, formatDuration } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { bold, code, escapeText, italic, linked, Md, md, type Text } from './mrkdwn.js';
+import { bold, code, codeText, escapeText, linked, linkUrl, Md, md, type Text } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { CANCELABLE, FINISHED, shortSha, statusBadge, statusEmoji } from './status.js';
 
@@ -53,6 +53,13 @@ export function jobActionsFor(
   if (job.artifacts_file && !facts.erased && !facts.kept && job.artifacts_expire_at !== null) out.push('keep');
   if (!facts.erased) out.push('trace');
   return out;
+}
+
+/** A row's one action: the first of retry, cancel and play that `jobActionsFor` offers (their states never overlap). */
+function primaryAction(job: Pick<Job, 'status'>): 'retry' | 'cancel' | 'play' | undefined {
+  if (FINISHED.has(job.status)) return 'retry';
+  if (CANCELABLE.has(job.status)) return 'cancel';
+  return job.status === 'manual' ? 'play' : undefined;
 }
 
 /** A finished job that never started (canceled while it waited). */
@@ -249,11 +256,14 @@ export function jobRow(
 ) {
   const url = jobUrl(serverUrl, project, job);
   const seconds = jobSeconds(job);
-  const duration = seconds !== null ? ` · ${jobDuration(seconds)}` : '';
-  const by = job.user ? md` · ${job.user.username}` : '';
-  const commit = job.commit ? md`\n${italic(truncate(job.commit.title, 100))}` : '';
-  const text = md`${statusEmoji(job.status)} ${bold(linked(url, `#${job.id}`))} ${job.name} · ${job.stage} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
-  const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
+  // One template for the whole row: a string node per part and an `Md` per piece, built for each of a list's rows
+  // and then copied once more when the answer is serialised, were most of what a list allocated. The same text as
+  // md`${emoji} ${bold(linked(url, `#id`))} ${name} · ${stage} · ${code(ref)} · ${status}${duration}${by}${commit}`,
+  // every server text escaped here as those helpers escape it.
+  const text = Md.trusted(
+    `${escapeText(statusEmoji(job.status))} *${url ? `<${linkUrl(url)}|#${job.id}>` : `#${job.id}`}* ${escapeText(job.name)} · ${escapeText(job.stage)} · \`${codeText(job.ref)}\` · ${escapeText(job.status)}${seconds !== null ? escapeText(` · ${jobDuration(seconds)}`) : ''}${job.user ? ` · ${escapeText(job.user.username)}` : ''}${job.commit ? `\n_${escapeText(truncate(job.commit.title, 100))}_` : ''}`,
+  );
+  const primary = primaryAction(job);
   const accessory: Button = primary
     ? jobButton(primary, job, { project, place, slot, values })
     : encodedButton({ text: 'Details', def: JobButtons.show, slot }, values.bare(job.id));
