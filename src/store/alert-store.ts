@@ -330,7 +330,8 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     renew: (owner, until) =>
       engine.run('UPDATE alert_settings SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
-    fence: (teamId, userId, lease, o) => fenceLease(engine, 'alert_settings', keyOf(teamId, userId), lease, o),
+    fence: (teamId, userId, lease, o) =>
+      fenceLease(engine, 'alert_settings', { key: keyOf(teamId, userId), lease, ...o }),
     async makeDue(now) {
       await engine.run(`UPDATE alert_settings SET next_poll_at = $1 WHERE ${POLLING}`, [now.toISOString()]);
     },

@@ -56,7 +56,7 @@ export function createDigestLeaseStore(engine: SqlEngine): DigestLeaseStore {
     },
     renew: (owner, until) =>
       engine.run('UPDATE digests SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
-    fence: (id, lease, o) => fenceLease(engine, 'digests', id, lease, o),
+    fence: (id, lease, o) => fenceLease(engine, 'digests', { key: id, lease, ...o }),
     async release(id, owner) {
       await engine.run('UPDATE digests SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
         id,

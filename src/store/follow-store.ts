@@ -252,7 +252,7 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
         until.toISOString(),
         owner,
       ]),
-    fence: (id, lease, o) => fenceLease(engine, 'follows', id, lease, o),
+    fence: (id, lease, o) => fenceLease(engine, 'follows', { key: id, lease, ...o }),
     async takeUse(id, owner, fence) {
       const changed = fence
         ? await engine.run(

@@ -46,22 +46,14 @@ const fenceSql = (table: LeasedTable): string => {
 };
 
 /**
- * Renews the lease `lease` of one row until `until`, if it still holds it at `now` (the same claim, not run out);
- * false when it does not (the post must not be made). One statement.
+ * Renews the lease `lease` of the row `key` until `until`, if it still holds it at `now` (the same claim, not run
+ * out); false when it does not (the post must not be made). One statement.
  */
 export async function fenceLease(
   db: SqlRunner,
   table: LeasedTable,
-  key: string | number,
-  lease: HeldLease,
-  o: { now: Date; until: Date },
+  { key, lease, now, until }: { key: string | number; lease: HeldLease; now: Date; until: Date },
 ): Promise<boolean> {
-  const changed = await db.run(fenceSql(table), [
-    o.until.toISOString(),
-    key,
-    lease.owner,
-    lease.gen,
-    o.now.toISOString(),
-  ]);
+  const changed = await db.run(fenceSql(table), [until.toISOString(), key, lease.owner, lease.gen, now.toISOString()]);
   return changed > 0;
 }

@@ -345,7 +345,7 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
     },
     renew: (owner, until) =>
       engine.run('UPDATE watches SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
-    fence: (id, lease, o) => fenceLease(engine, 'watches', id, lease, o),
+    fence: (id, lease, o) => fenceLease(engine, 'watches', { key: id, lease, ...o }),
     async release(id, owner) {
       await engine.run('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
         id,
