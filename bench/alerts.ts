@@ -1,4 +1,4 @@
-// 10,000 people with todo alerts on and nothing new, polled through one minute against the simulator (in a process
+// 10,000 people with todo alerts on and nothing new, each with a token of their own, polled through one minute against the simulator (in a process
 // of its own, so its CPU is not the bot's). Prints one JSON object: API calls per idle poll (goal 1), bot CPU per
 // idle poll (goal ≤ 0.5 ms), the time the minute's polls kept the bot busy (it must fit in a minute), RSS, and the
 // load average it ran at.
@@ -24,18 +24,15 @@ import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
+import { countAllocations } from './allocated.js';
 import { profiled } from './profiled.js';
-import { applyRateLimit, requestCount, startSim } from './sim-process.js';
+import { addTokens, applyRateLimit, requestCount, startSim } from './sim-process.js';
 
 const COUNT = Number(process.env.BENCH_ALERTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const TEAM = 'T0TEST';
-const OWNERS = [
-  { token: 'sim-alice-token', username: 'alice' },
-  { token: 'sim-bob-token', username: 'bob' },
-  { token: 'sim-eve-token', username: 'eve' },
-  { token: 'sim-root-token', username: 'root' },
-];
+/** The simulator's users the people are (in turn); each person has a token of their own. */
+const OWNERS = ['alice', 'bob', 'eve', 'root'];
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -61,17 +58,26 @@ try {
   const db = openDatabase(config.databasePath);
   const tokens = createTokenStore(db, createSealer(config.encryption));
   const now = new Date();
-  // 10,000 people, each with a stored token of one of the demo's users; every todo already seen.
+  // 10,000 people, each with a token of their own that the simulator takes for one of the demo's users; every todo
+  // already seen.
   const people = Array.from({ length: COUNT }, (_, i) => `UB${String(i).padStart(7, '0')}`);
+  const usernameOf = (i: number) => OWNERS[i % OWNERS.length] as string;
+  const tokenOf = (i: number) => `bench-${usernameOf(i)}-${i}-${crypto.randomBytes(10).toString('hex')}`;
+  const personTokens = people.map((_, i) => tokenOf(i));
+  for (const username of OWNERS)
+    await addTokens(
+      sim.url,
+      username,
+      personTokens.filter((_, i) => usernameOf(i) === username),
+    );
   for (const [i, userId] of people.entries()) {
-    const o = OWNERS[i % OWNERS.length] as (typeof OWNERS)[number];
     await tokens.save({
       teamId: TEAM,
       userId,
-      token: o.token,
+      token: personTokens[i] as string,
       serverUrl: config.gitlabUrl,
       verifiedAt: now,
-      username: o.username,
+      username: usernameOf(i),
     });
   }
   const insert = db.prepare(
@@ -106,6 +112,7 @@ try {
 
   const callsBefore = await requestCount(sim.url);
   const rssBefore = process.memoryUsage().rss;
+  const allocated = countAllocations();
   const cpu = process.cpuUsage();
   let wallMs = 0;
   const polls = await profiled('alerts-minute', async () => {
@@ -119,6 +126,7 @@ try {
     return out;
   });
   const passCpuMs = cpuMs(process.cpuUsage(cpu));
+  const passBytes = allocated();
   const calls = (await requestCount(sim.url)) - callsBefore;
   const outcomes: Record<string, number> = {};
   for (const p of polls) outcomes[p.outcome.kind] = (outcomes[p.outcome.kind] ?? 0) + 1;
@@ -138,6 +146,7 @@ try {
       load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
       rate_limit_headers: RATE_LIMIT > 0 ? RATE_LIMIT : null,
       subscribers: COUNT,
+      distinct_tokens: new Set(personTokens).size,
       concurrency: CONCURRENCY,
       first_pass: { polls: warm.length, wall_ms: Math.round(firstWallMs) },
       polls_in_the_minute: polls.length,
@@ -146,6 +155,8 @@ try {
       slack_posts: posts,
       api_calls_per_idle_poll: Math.round(callsPerPoll * 1000) / 1000,
       bot_cpu_ms_per_idle_poll: Math.round(perPollCpu * 1000) / 1000,
+      // Bytes allocated do not grow with the machine's load: the steadiest figure to compare two runs by.
+      bot_kib_allocated_per_idle_poll: Math.round((passBytes / polls.length / 1024) * 10) / 10,
       minute_busy_wall_ms: Math.round(wallMs),
       polls_per_second: Math.round(polls.length / (wallMs / 1000)),
       rss_before_mb: mb(rssBefore),

@@ -17,6 +17,7 @@ const BENCHES = {
   parser: 'parser.ts',
   fuzz: 'fuzz.ts',
   client: 'client.ts',
+  requests: 'requests.ts',
   side_by_side: 'side-by-side.ts',
   simulator: 'sim.ts',
   digests: 'digests.ts',

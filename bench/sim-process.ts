@@ -38,3 +38,16 @@ export async function applyRateLimit(simUrl: string, perMinute: number): Promise
   });
   if (!res.ok) throw new Error(`the simulator refused the rate limit (${res.status})`);
 }
+
+/**
+ * One token of their own for each of a bench's people, authenticating as `username` on the simulator: the bot then
+ * opens, registers and meters as many tokens as it polls people, as it would on a real server.
+ */
+export async function addTokens(simUrl: string, username: string, tokens: readonly string[]): Promise<void> {
+  const res = await fetch(`${simUrl}/__sim/tokens`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, tokens }),
+  });
+  if (!res.ok) throw new Error(`the simulator refused the tokens (${res.status})`);
+}

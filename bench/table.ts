@@ -203,6 +203,15 @@ export function formatTable(r: Json): string {
       '',
     );
   }
+  const perRequest = at(r, 'requests.cpu_ms_per_request') as Record<string, Json> | undefined;
+  if (perRequest)
+    out.push(
+      `an idle poll's GET, CPU per request: node:http ${show(perRequest.node_http, ' ms')}, bare got ${show(
+        perRequest.bare_got,
+        ' ms',
+      )}, our transport ${show(perRequest.transport, ' ms')}`,
+      '',
+    );
   if (r.parser)
     out.push(
       `parser: median ${show(at(r, 'parser.median_us'), ' µs')}, p99 ${show(at(r, 'parser.p99_us'), ' µs')}`,

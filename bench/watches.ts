@@ -24,17 +24,15 @@ import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
 import { createWatchStore } from '../src/store/watch-store.js';
 import { encodeSeen } from '../src/watch/seen.js';
+import { countAllocations } from './allocated.js';
 import { profiled } from './profiled.js';
-import { applyRateLimit, requestCount, startSim } from './sim-process.js';
+import { addTokens, applyRateLimit, requestCount, startSim } from './sim-process.js';
 import { median } from './stats.js';
 
 const COUNT = Number(process.env.BENCH_WATCHES ?? 1000);
 const TEAM = 'T0TEST';
-const CREATORS = [
-  { person: DEMO_PEOPLE.alice, token: 'sim-alice-token', username: 'alice' },
-  { person: DEMO_PEOPLE.bob, token: 'sim-bob-token', username: 'bob' },
-  { person: DEMO_PEOPLE.root, token: 'sim-root-token', username: 'root' },
-];
+/** The simulator's users the watches' creators are (in turn); each creator has a token of their own. */
+const CREATORS = ['alice', 'bob', 'root'];
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
@@ -64,14 +62,28 @@ try {
   const db = openDatabase(config.databasePath);
   const engine = createSqliteEngine(db);
   const tokens = createTokenStore(engine, createSealer(config.encryption));
-  for (const c of CREATORS) {
+  // Each watch made by a person of their own, with a token of their own (as in a company's channels): the bot opens
+  // and meters as many tokens as it polls watches.
+  const usernameOf = (i: number) => CREATORS[i % CREATORS.length] as string;
+  const creatorOf = (i: number) => `UW${String(i).padStart(7, '0')}`;
+  const creatorTokens = Array.from(
+    { length: COUNT },
+    (_, i) => `bench-${usernameOf(i)}-${i}-${crypto.randomBytes(10).toString('hex')}`,
+  );
+  for (const username of CREATORS)
+    await addTokens(
+      sim.url,
+      username,
+      creatorTokens.filter((_, i) => usernameOf(i) === username),
+    );
+  for (const [i, token] of creatorTokens.entries()) {
     await tokens.save({
       teamId: TEAM,
-      userId: c.person.id,
-      token: c.token,
+      userId: creatorOf(i),
+      token,
       serverUrl: config.gitlabUrl,
       verifiedAt: new Date(),
-      username: c.username,
+      username: usernameOf(i),
     });
   }
 
@@ -84,12 +96,11 @@ try {
   const store = createWatchStore(engine);
   const due = new Date(Date.now() - 1000);
   for (let i = 0; i < COUNT; i++) {
-    const creator = CREATORS[i % CREATORS.length] as (typeof CREATORS)[number];
     await store.create(
       {
         teamId: TEAM,
         channelId: `CW${String(i).padStart(7, '0')}`,
-        creatorId: creator.person.id,
+        creatorId: creatorOf(i),
         project: { id: 1, path: 'demo/web' },
         ref: null,
         statusFilter: 'failed',
@@ -115,13 +126,15 @@ try {
   const cycle = async (name: string) => {
     db.prepare('UPDATE watches SET next_poll_at = ?').run(new Date(Date.now() - 1000).toISOString());
     const callsBefore = await requestCount(sim.url);
+    const allocated = countAllocations();
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const { polled, posted } = await profiled(name, () => bot.watches.poll());
     const wallMs = performance.now() - t0;
     const cpuPerPoll = cpuMs(process.cpuUsage(cpu)) / COUNT;
+    const kibPerPoll = allocated() / COUNT / 1024;
     const calls = (await requestCount(sim.url)) - callsBefore;
-    return { polled, posted, calls, wallMs, cpuPerPoll };
+    return { polled, posted, calls, wallMs, cpuPerPoll, kibPerPoll };
   };
   const warm = await cycle('watches-warm');
   const second = await cycle('watches-second');
@@ -139,6 +152,7 @@ try {
     everyCallMade: measured.every((c) => c.calls === COUNT),
     wallMs: median(measured.map((c) => c.wallMs)) ?? 0,
     cpuPerPoll: median(measured.map((c) => c.cpuPerPoll)) ?? 0,
+    kibPerPoll: median(measured.map((c) => c.kibPerPoll)) ?? 0,
   };
   const posts = fake.calls('chat.postMessage').length;
   await bot.stop();
@@ -154,10 +168,13 @@ try {
       load_average: os.loadavg().map((x) => Math.round(x * 100) / 100),
       rate_limit_headers: RATE_LIMIT > 0 ? RATE_LIMIT : null,
       watches: COUNT,
+      distinct_tokens: new Set(creatorTokens).size,
       polled: steady.polled,
       slack_posts: posts,
       api_calls_per_idle_poll: round3(callsPerPoll),
       bot_cpu_ms_per_idle_poll: round3(steady.cpuPerPoll),
+      // Bytes allocated do not grow with the machine's load: the steadiest figure to compare two runs by.
+      bot_kib_allocated_per_idle_poll: Math.round(steady.kibPerPoll * 10) / 10,
       cycle_wall_ms: Math.round(steady.wallMs),
       measured_cycles_cpu_ms_per_poll: measured.map((c) => round3(c.cpuPerPoll)),
       measured_cycles_api_calls: measured.map((c) => c.calls),

@@ -19,6 +19,7 @@ import { registerEventListeners } from './listeners/events.js';
 import { createFollowSlack } from './listeners/follow-slack.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { registerMessageShortcut } from './listeners/message-shortcut.js';
+import { createRoutes } from './listeners/routes.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
@@ -286,8 +287,11 @@ export function createApp(deps: AppDeps): BotApp {
   app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
   app.use(inFlight.middleware);
   app.use(createErrorMiddleware(shared));
-  registerCommandListener(app, { ...shared, gitlabUrl: config.gitlabUrl, dispatch, sessionOf, now });
-  registerActionListener(app, { dispatch, sessionOf, now, claims });
+  // Every request goes to its one handler through this table, not through one Bolt listener per handler.
+  const routes = createRoutes();
+  app.use(routes.middleware);
+  registerCommandListener(routes, { ...shared, gitlabUrl: config.gitlabUrl, dispatch, sessionOf, now });
+  registerActionListener(routes, { dispatch, sessionOf, now, claims });
   // Connecting again resumes the digests a refused token paused.
   const connect: typeof account.connect = async (actor, token, at) => {
     const check = await account.connect(actor, token, at);
@@ -296,10 +300,10 @@ export function createApp(deps: AppDeps): BotApp {
     if (check.ok) await alerts.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
-  registerViewListeners(app, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
-  registerEventListeners(app, { dispatch, sessionOf: passiveSessionOf, now });
-  registerWorkflowSteps(app, { steps });
-  registerMessageShortcut(app, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
+  registerViewListeners(routes, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });
+  registerEventListeners(routes, { dispatch, sessionOf: passiveSessionOf, now });
+  registerWorkflowSteps(routes, { steps });
+  registerMessageShortcut(routes, { platform, issues: createIssueOperations(opsDeps), sessionOf, now });
   app.error(async (error) => {
     const unexpected = error instanceof UnexpectedError ? error : null;
     const cause = unexpected ? unexpected.cause : error;

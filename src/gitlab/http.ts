@@ -2,8 +2,19 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { setTimeout as timer } from 'node:timers/promises';
-import type { Method, NormalizedOptions, Options, PlainResponse, Request, RequestError, RetryObject } from 'got';
-import got, { HTTPError, TimeoutError } from 'got';
+import type {
+  CancelableRequest,
+  Method,
+  NativeRequestOptions,
+  NormalizedOptions,
+  OptionsInit,
+  PlainResponse,
+  Request,
+  RequestError,
+  Response,
+  RetryObject,
+} from 'got';
+import got, { HTTPError, Options, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
 import {
   cleanMessage,
@@ -108,6 +119,38 @@ function refuseOtherOrigin(options: NormalizedOptions, response: PlainResponse):
   if (otherOrigin(options, response)) throw new OtherOriginRedirect('redirected to another origin');
 }
 
+/**
+ * Node's request with only the options got set. got hands every request an object of some thirty TLS, DNS and cache
+ * keys, most of them undefined; Node copies that object twice more (the request, the agent), each copy as slow to
+ * build as the original: left out, they mean the same to Node (an undefined option is its default).
+ */
+function requestWithSetOptions(url: URL, options: NativeRequestOptions) {
+  const set: Record<string, unknown> = {};
+  for (const key in options) {
+    const value = options[key as keyof NativeRequestOptions];
+    if (value !== undefined) set[key] = value;
+  }
+  return (url.protocol === 'https:' ? https : http).request(url, set);
+}
+
+/**
+ * One kind of call's got options, built and checked once: each request starts from a copy of them. The cache
+ * options are emptied (the cache is off): got spreads them into every request's options, and an object built
+ * from that spread is many times slower to build than one without it.
+ */
+function callDefaults(init: OptionsInit, parent?: Options): Options {
+  const defaults = new Options(undefined, init, parent);
+  defaults.cacheOptions = {};
+  defaults.freeze();
+  return defaults;
+}
+
+/** got's request function, given the defaults each request starts from (as got's own pagination passes them). */
+const gotWith = got as unknown as {
+  (url: string, init: OptionsInit & { isStream: true }, defaults: Options): Request;
+  <T>(url: string, init: OptionsInit, defaults: Options): CancelableRequest<Response<T>>;
+};
+
 export function createTransport(options: TransportOptions): Transport {
   const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now, sleep = timer } = options;
   const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
@@ -166,23 +209,24 @@ export function createTransport(options: TransportOptions): Transport {
     return new UnavailableError({ ...where, status: null, reason: timedOut ? 'timeout' : 'network', message });
   }
 
-  const base = got.extend({
+  const base: OptionsInit = {
     prefixUrl: `${options.baseUrl.replace(/\/+$/, '')}/api/v4/`,
     agent,
     headers: { accept: 'application/json', 'user-agent': 'gl-slack-bot' },
     timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
     retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
     hooks: { beforeError: [toGitlabError] },
-  });
-  // got concatenates hooks on extend: each kind of call gets its own redirect rule, not both.
-  const reads = base.extend({ hooks: { beforeRedirect: [refuseOtherOrigin] } });
-  const writes = reads.extend({ retry: WRITES });
-  const downloads = base.extend({
-    timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)),
-    hooks: { beforeRedirect: [dropTokenAcrossOrigins] },
-  });
+    request: requestWithSetOptions,
+  };
+  // got concatenates hooks when it merges options: each kind of call gets its own redirect rule, not both.
+  const reads = callDefaults({ hooks: { beforeRedirect: [refuseOtherOrigin] } }, callDefaults(base));
+  const writes = callDefaults({ retry: WRITES }, reads);
+  const downloads = callDefaults(
+    { timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)), hooks: { beforeRedirect: [dropTokenAcrossOrigins] } },
+    callDefaults(base),
+  );
 
-  function openStream(url: string, init: object): Promise<{ answer: PlainResponse; body: Request }> {
+  function openStream(url: string, init: OptionsInit): Promise<{ answer: PlainResponse; body: Request }> {
     return new Promise((resolve, reject) => {
       const follow = (stream: Request): void => {
         stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
@@ -192,16 +236,8 @@ export function createTransport(options: TransportOptions): Transport {
           resolve({ answer, body: stream });
         });
       };
-      follow(downloads.stream(url, init));
+      follow(gotWith(url, { ...init, isStream: true }, downloads));
     });
-  }
-
-  /** A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see request). */
-  async function fetchBody({ method, responseType = 'json' }: RequestOptions<ResponseKind>, url: string, init: object) {
-    const instance = method === 'GET' || method === 'HEAD' ? reads : writes;
-    const type = responseType === 'json' ? 'buffer' : 'text';
-    const answer = await instance<unknown>(url, { ...init, responseType: type as 'json' }); // BodyOf<K> types it
-    return { answer, body: answer.body };
   }
 
   /** The decoded value of a JSON answer (undefined when the body is empty, e.g. 204/304). */
@@ -215,13 +251,32 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
+  /** What got is given for one call, on top of its kind's defaults: only what is set (got copies every key). */
+  function initOf(req: RequestOptions<ResponseKind>, call: Call): OptionsInit {
+    const headers: Record<string, string> = req.token ? { 'private-token': req.token } : {};
+    // A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see request).
+    const init: OptionsInit = { context: { call }, method: req.method, headers };
+    if (req.responseType !== 'stream') init.responseType = req.responseType === 'text' ? 'text' : 'buffer';
+    if (req.form) {
+      headers['content-type'] = FORM;
+      init.body = encodeParams(req.form);
+    }
+    return init;
+  }
+
   async function request<K extends ResponseKind>(req: RequestOptions<K>): Promise<TransportResponse<BodyOf<K>>> {
     const query = encodeParams(req.query);
     const url = `${req.path.replace(/^\/+/, '')}${query ? `?${query}` : ''}`;
-    const headers = { 'private-token': req.token || undefined, 'content-type': req.form && FORM };
     const call: Call = { where: { method: req.method, path: toApiPath(req.path) }, token: req.token, started: now() };
-    const init = { context: { call }, method: req.method, headers, body: req.form && encodeParams(req.form) };
-    const { answer, body } = await (req.responseType === 'stream' ? openStream(url, init) : fetchBody(req, url, init));
+    const init = initOf(req, call);
+    let answer: PlainResponse;
+    let body: unknown;
+    if (req.responseType === 'stream') ({ answer, body } = await openStream(url, init));
+    else {
+      const instance = req.method === 'GET' || req.method === 'HEAD' ? reads : writes;
+      answer = await gotWith<unknown>(url, init, instance);
+      body = (answer as Response<unknown>).body; // BodyOf<K> types it
+    }
     const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
     if (options.nextTurn) await options.nextTurn();
     // Decoded in the turn that uses it: while it waited for that turn, the answer was its bytes (outside the

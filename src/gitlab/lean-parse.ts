@@ -118,3 +118,129 @@ export function leanParse<S extends z.ZodType>(schema: S, value: unknown): { dat
   const data = lean(value);
   return data === MISFIT ? null : { data: data as z.output<S> };
 }
+
+// A list the caller only reads field by field needs no copy at all: `checkInPlace` says whether zod would accept
+// the value, without building anything, and on a yes fills the defaults into the value itself. Its keys are then
+// the server's (unknown ones kept, in the server's order): only for callers that read the schema's fields and
+// never copy, store or serialise the object whole. Any doubt is zod's again: no verdict, the caller parses.
+
+type Check = (value: unknown) => boolean;
+/** Fills the missing defaulted keys of a value the check accepted. */
+type Fill = (value: unknown) => void;
+interface Checker {
+  check: Check;
+  fill: Fill | null;
+}
+
+function checkerOfObject(def: { shape: Record<string, z.ZodType>; catchall?: unknown }): Checker | null {
+  if (def.catchall !== undefined) return null;
+  const keys = Object.keys(def.shape);
+  const checks: Check[] = [];
+  const required: boolean[] = [];
+  const fills: { key: string; fill: Fill | null; defaulted: boolean; fallback: unknown }[] = [];
+  for (const key of keys) {
+    const field = def.shape[key] as z.ZodType;
+    const mode = modeOf(field);
+    const fieldDef = field._zod.def as unknown as { type: string; innerType?: z.ZodType; defaultValue?: unknown };
+    const { optin, optout } = field._zod;
+    if (optin !== undefined && !(optin === 'optional' && optout === 'optional') && optin !== 'defaulted') return null;
+    // A default is filled by the object that holds it, so only one placed on the field itself is known here.
+    const defaulted = mode === 'defaulted';
+    if (defaulted && fieldDef.type !== 'default') return null;
+    if (defaulted && typeof fieldDef.defaultValue === 'object' && fieldDef.defaultValue !== null) return null;
+    const inner = checkerOf(defaulted ? (fieldDef.innerType as z.ZodType) : field);
+    if (!inner || key === '__proto__') return null;
+    checks.push(inner.check);
+    required.push(mode === 'required');
+    if (defaulted || inner.fill) fills.push({ key, fill: inner.fill, defaulted, fallback: fieldDef.defaultValue });
+  }
+  const check: Check = (value) => {
+    if (!isObject(value)) return false;
+    for (let i = 0; i < keys.length; i++) {
+      const v = value[keys[i] as string];
+      // Missing and `undefined` are one to zod: refused when required, else left as they are (or filled below).
+      if (v === undefined) {
+        if (required[i]) return false;
+      } else if (!(checks[i] as Check)(v)) return false;
+    }
+    return true;
+  };
+  const fill: Fill | null =
+    fills.length === 0
+      ? null
+      : (value) => {
+          const o = value as Record<string, unknown>;
+          for (const f of fills) {
+            const v = o[f.key];
+            if (v === undefined) {
+              if (f.defaulted) o[f.key] = f.fallback;
+            } else if (v !== null && f.fill) f.fill(v);
+          }
+        };
+  return { check, fill };
+}
+
+/** A checker for the schema, or null when it uses anything but the plain kinds `compile` knows. */
+function checkerOf(schema: z.ZodType): Checker | null {
+  // Built from the same verdicts as `compile`: a value passes exactly when the lean parser would build one.
+  const def = schema._zod.def as unknown as Record<string, unknown> & { type: string };
+  const checks = def.checks as unknown[] | undefined;
+  if (checks && checks.length > 0) return null;
+  if (def.coerce) return null;
+  switch (def.type) {
+    case 'string':
+      return def.format === undefined ? { check: (v) => typeof v === 'string', fill: null } : null;
+    case 'boolean':
+      return { check: (v) => typeof v === 'boolean', fill: null };
+    case 'number':
+      if (def.format === 'safeint') return { check: (v) => Number.isSafeInteger(v), fill: null };
+      if (def.format !== undefined) return null;
+      return { check: (v) => typeof v === 'number' && Number.isFinite(v), fill: null };
+    case 'nullable': {
+      const inner = checkerOf(def.innerType as z.ZodType);
+      return inner && { check: (v) => v === null || inner.check(v), fill: inner.fill };
+    }
+    case 'optional': {
+      const inner = checkerOf(def.innerType as z.ZodType);
+      return inner && { check: (v) => v === undefined || inner.check(v), fill: inner.fill };
+    }
+    case 'array': {
+      const item = checkerOf(def.element as z.ZodType);
+      if (!item) return null;
+      const itemFill = item.fill;
+      return {
+        check: (v) => {
+          if (!Array.isArray(v)) return false;
+          for (let i = 0; i < v.length; i++) if (!item.check(v[i])) return false;
+          return true;
+        },
+        fill:
+          itemFill &&
+          ((v) => {
+            for (const x of v as unknown[]) if (x !== undefined && x !== null) itemFill(x);
+          }),
+      };
+    }
+    case 'object':
+      return checkerOfObject(def as unknown as { shape: Record<string, z.ZodType>; catchall?: unknown });
+    default:
+      return null;
+  }
+}
+
+const checkers = new WeakMap<z.ZodType, Checker | null>();
+
+/**
+ * The value itself, defaults filled in, when zod would accept it; null when zod must decide (the value is then as
+ * it came). Unknown keys stay and keys keep the server's order: for values only read field by field.
+ */
+export function checkInPlace<S extends z.ZodType>(schema: S, value: unknown): { data: z.output<S> } | null {
+  let checker = checkers.get(schema);
+  if (checker === undefined) {
+    checker = checkerOf(schema);
+    checkers.set(schema, checker);
+  }
+  if (!checker?.check(value)) return null;
+  checker.fill?.(value);
+  return { data: value as z.output<S> };
+}

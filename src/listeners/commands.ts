@@ -1,4 +1,3 @@
-import type { App } from '@slack/bolt';
 import { connectionProblem } from '../connection.js';
 import { parseCommand } from '../grammar/index.js';
 import { secretRefusal } from '../grammar/parse.js';
@@ -12,6 +11,7 @@ import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
 import { respondTo } from './respond.js';
+import type { Routes } from './routes.js';
 
 export interface CommandListenerOptions {
   dispatch: Dispatch;
@@ -24,8 +24,8 @@ export interface CommandListenerOptions {
   now(): Date;
 }
 
-export function registerCommandListener(app: App, o: CommandListenerOptions): void {
-  app.command(o.slashCommand, async ({ command, ack, client, context, logger }) => {
+export function registerCommandListener(routes: Routes, o: CommandListenerOptions): void {
+  routes.command(o.slashCommand, async ({ command, ack, client, context, logger }) => {
     const text = command.text ?? '';
     // A secret the bot knows (someone's token, its own keys) is refused like a token-shaped word: never run,
     // never shown back, and the person is told to revoke it.

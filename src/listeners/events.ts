@@ -1,8 +1,8 @@
-import type { App } from '@slack/bolt';
 import type { Dispatch } from '../nouns/assemble.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import { decodeSlackEvent } from '../slack-events.js';
 import { deliver } from './deliver.js';
+import type { Routes } from './routes.js';
 
 // Events API events (the Home tab opened, links shared): each type some noun answers is decoded and handed to
 // it as the person the event is about; its reply is delivered like any other. Bolt acknowledges events itself.
@@ -13,9 +13,9 @@ export interface EventListenerOptions {
   now(): Date;
 }
 
-export function registerEventListeners(app: App, o: EventListenerOptions): void {
+export function registerEventListeners(routes: Routes, o: EventListenerOptions): void {
   for (const type of o.dispatch.eventTypes) {
-    app.event(type, async ({ event, body, client, context, logger }) => {
+    routes.event(type, async ({ event, body, client, context, logger }) => {
       const decoded = decodeSlackEvent(type, event);
       // Nobody waits on an event: one the bot cannot read is noted and left alone.
       if (!decoded.ok) {

@@ -1,4 +1,4 @@
-import type { App, MessageShortcut } from '@slack/bolt';
+import type { MessageShortcut } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { ShortcutIds } from '../ids.js';
 import { openIssueFromMessage } from '../nouns/issue-from-message.js';
@@ -7,6 +7,7 @@ import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { IssueOperations } from '../operations/issues.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
 import { deliver } from './deliver.js';
+import type { Routes } from './routes.js';
 
 // Bolt glue of the message shortcut "Create issue": what Slack says about the message (its text, files, thread,
 // permalink, the names of people it mentions) goes to the issue form. Failures (not connected, no such project) are
@@ -57,8 +58,8 @@ function filesOf(message: MessageShortcut['message']): { name: string }[] {
   });
 }
 
-export function registerMessageShortcut(app: App, options: MessageShortcutOptions): void {
-  app.shortcut<MessageShortcut>(ShortcutIds.issueFromMessage, async ({ ack, shortcut, client, context, logger }) => {
+export function registerMessageShortcut(routes: Routes, options: MessageShortcutOptions): void {
+  routes.shortcut(ShortcutIds.issueFromMessage, async ({ ack, shortcut, client, context, logger }) => {
     await acknowledge(context, ack);
     const channelId = shortcut.channel.id;
     setAnswerChannel(context, channelId);

@@ -1,5 +1,4 @@
 import crypto from 'node:crypto';
-import type { App, ViewSubmitAction } from '@slack/bolt';
 import { DatabaseBusyError, DatabaseUnavailableError, StaleActionError } from '../errors.js';
 import {
   BlockIds,
@@ -21,6 +20,7 @@ import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../views/errors.js';
 import { acknowledge, setAnswerChannel } from './acknowledge.js';
 import { type Delivery, deliver } from './deliver.js';
 import { respondTo } from './respond.js';
+import type { Routes } from './routes.js';
 
 export interface ViewListenerOptions {
   account: AccountOperations;
@@ -39,8 +39,8 @@ const SUBMISSION_MEMORY_MS = 10 * 60 * 1000;
 /** How long a response_url is worth trying: Slack's 30 minutes, less a margin for the request itself. */
 const RESPONSE_URL_LIFETIME_MS = 29 * 60 * 1000;
 
-export function registerViewListeners(app: App, o: ViewListenerOptions): void {
-  app.view(CallbackIds.connect, async ({ ack, body, view, context, client, logger }) => {
+export function registerViewListeners(routes: Routes, o: ViewListenerOptions): void {
+  routes.view(CallbackIds.connect, async ({ ack, body, view, context, client, logger }) => {
     const raw = view.state.values[BlockIds.connectToken]?.[InputActionIds.connectToken]?.value ?? '';
     const token = raw.trim();
     if (!token) {
@@ -95,7 +95,7 @@ export function registerViewListeners(app: App, o: ViewListenerOptions): void {
 
   // The modals nouns register: field errors keep a modal open; otherwise it closes and the answer goes to
   // where it was opened (its private_metadata says which channel, and which message to redraw).
-  app.view<ViewSubmitAction>(new RegExp(`^${MODAL_PREFIX}`), async ({ ack, body, view, context, client, logger }) => {
+  routes.view({ prefix: MODAL_PREFIX }, async ({ ack, body, view, context, client, logger }) => {
     const decoded = decodeModalSubmission(view.callback_id, view.private_metadata, o.dispatch.modalDefs);
     if (!decoded.ok) throw new StaleActionError(decoded.reason);
     const handler = o.dispatch.modal(decoded.name);

@@ -1,11 +1,11 @@
-import type { App, BlockAction, ButtonAction } from '@slack/bolt';
 import { StaleActionError } from '../errors.js';
 import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../steps/consent-ids.js';
 import { STEP_IDS } from '../steps/definitions.js';
 import type { StepService } from '../steps/service.js';
 import { acknowledge } from './acknowledge.js';
+import type { Routes } from './routes.js';
 
-// Bolt glue of Workflow Builder steps: each step's function_executed (app.function acknowledges it at once; the
+// Bolt glue of Workflow Builder steps: each step's function_executed (the routes acknowledge it at once; the
 // step then runs, or asks its person and waits), and the person's answer to the consent DM. What must happen once
 // is decided by the step service's store.
 
@@ -18,9 +18,9 @@ interface FunctionExecuted {
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
 
-export function registerWorkflowSteps(app: App, o: { steps: StepService }): void {
+export function registerWorkflowSteps(routes: Routes, o: { steps: StepService }): void {
   for (const step of STEP_IDS) {
-    app.function(step, async ({ event, body, context, logger }) => {
+    routes.function(step, async ({ event, body, context, logger }) => {
       const e = event as unknown as FunctionExecuted;
       const executionId = text(e.function_execution_id);
       const token = text(e.bot_access_token);
@@ -40,18 +40,15 @@ export function registerWorkflowSteps(app: App, o: { steps: StepService }): void
     });
   }
 
-  app.action<BlockAction<ButtonAction>>(
-    new RegExp(`^${STEP_CONSENT_PREFIX}`),
-    async ({ ack, body, action, context }) => {
-      await acknowledge(context, ack);
-      const click = decodeConsentClick(action.action_id, action.value);
-      if (!click) throw new StaleActionError('not a question of a workflow step');
-      await o.steps.answered({
-        ...click,
-        teamId: body.team?.id ?? body.user.team_id ?? '',
-        userId: body.user.id,
-        token: text((body as { bot_access_token?: unknown }).bot_access_token),
-      });
-    },
-  );
+  routes.action({ prefix: STEP_CONSENT_PREFIX }, async ({ ack, body, action, context }) => {
+    await acknowledge(context, ack);
+    const click = decodeConsentClick(action.action_id, action.value);
+    if (!click) throw new StaleActionError('not a question of a workflow step');
+    await o.steps.answered({
+      ...click,
+      teamId: body.team?.id ?? body.user.team_id ?? '',
+      userId: body.user.id,
+      token: text((body as { bot_access_token?: unknown }).bot_access_token),
+    });
+  });
 }

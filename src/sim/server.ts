@@ -285,6 +285,24 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
     return { status: 200, body: { username, revoked: !restore } };
   }
 
+  /**
+   * More tokens for one user, as GitLab lets a person hold many: each authenticates as that user (a bench gives
+   * each of its thousands of people a token of their own). A reset takes them back; a revoke covers them all.
+   */
+  function addTokens(body: Params | null): SimResponse {
+    const params = body ?? {};
+    const username = requireStr(params, 'username');
+    const tokens = list(params, 'tokens') ?? [];
+    if (tokens.length === 0) throw paramError('tokens is missing');
+    if (tokens.length > 100_000 || tokens.some((t) => !/^[\x21-\x7e]{8,255}$/.test(t))) throw invalid('tokens');
+    const user = [...state.users.values()].find((u) => u.username === username);
+    if (!user) throw notFound('User');
+    if (tokens.some((t) => (state.tokens.get(t) ?? user.id) !== user.id))
+      throw new SimError(409, { message: 'a token belongs to another user' });
+    for (const t of tokens) state.tokens.set(t, user.id);
+    return { status: 201, body: { username, tokens: tokens.length } };
+  }
+
   /** Overwrites fields of a job, e.g. a name, ref or status no real runner would produce, or a trace. */
   function editJob(id: number, body: Params | null): SimResponse {
     const job = state.jobs.get(id);
@@ -332,6 +350,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Ru
         return { status: 200, body: faults };
       case 'POST /__sim/revoke':
         return revokeControl(body);
+      case 'POST /__sim/tokens':
+        return addTokens(body);
       case 'POST /__sim/branches':
         return addBranch(body);
       case 'POST /__sim/push':

@@ -58,9 +58,8 @@ export function header(text: string): HeaderBlock {
 }
 
 export function section(text: Text, accessory?: Button): SectionBlock {
-  const block: SectionBlock = { type: 'section', text: filled(text, LIMITS.sectionText) };
-  if (accessory) block.accessory = accessory;
-  return block;
+  const filledText = filled(text, LIMITS.sectionText);
+  return accessory ? { type: 'section', text: filledText, accessory } : { type: 'section', text: filledText };
 }
 
 /** The first `max` items, each made into an element: one array, not a cut copy and then a mapped one. */
@@ -123,15 +122,23 @@ export interface ButtonSpec<D extends ButtonDef> {
 }
 
 export function button<D extends ButtonDef>(spec: ButtonSpec<D>): Button {
-  const b: Button = {
-    type: 'button',
-    text: plain(spec.text, LIMITS.buttonText),
-    action_id: actionIdFor(spec.def, spec.slot),
-    value: encodeButtonValue(spec.def, spec.value),
-  };
-  if (spec.style) b.style = spec.style;
-  if (spec.confirm) b.confirm = confirmDialog(spec.confirm);
-  return b;
+  return encodedButton(spec, encodeButtonValue(spec.def, spec.value));
+}
+
+/** A button whose value is already encoded, exactly as `encodeButtonValue` writes it (see `rowValues` in lists). */
+export function encodedButton(spec: Omit<ButtonSpec<ButtonDef>, 'value'>, value: string): Button {
+  const text = plain(spec.text, LIMITS.buttonText);
+  const action_id = actionIdFor(spec.def, spec.slot);
+  const { style } = spec;
+  // Each shape written whole, keys in the same order: a key added after the object is made costs it a second
+  // allocation (its property store), on every button of every list.
+  if (spec.confirm) {
+    const confirm = confirmDialog(spec.confirm);
+    return style
+      ? { type: 'button', text, action_id, value, style, confirm }
+      : { type: 'button', text, action_id, value, confirm };
+  }
+  return style ? { type: 'button', text, action_id, value, style } : { type: 'button', text, action_id, value };
 }
 
 /** Fallback text and blocks; the text is what notifications and screen readers show, so it is escaped too. */

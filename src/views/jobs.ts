@@ -3,12 +3,13 @@ import { JobButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
 import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
+import { encodeButtonValue } from '../ids.js';
 import {
   actions,
   type Block,
-  button,
   type Confirmation,
   context,
+  encodedButton,
   fields,
   header,
   message,
@@ -19,7 +20,7 @@ import { type CardContext, openButton, when } from './common.js';
 import { formatBytes, formatDuration } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { bold, code, escapeText, italic, linked, Md, md, type Text } from './mrkdwn.js';
+import { bold, code, codeText, escapeText, linked, linkUrl, Md, md, type Text } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { CANCELABLE, FINISHED, shortSha, statusBadge, statusEmoji } from './status.js';
 
@@ -54,6 +55,13 @@ export function jobActionsFor(
   return out;
 }
 
+/** A row's one action: the first of retry, cancel and play that `jobActionsFor` offers (their states never overlap). */
+function primaryAction(job: Pick<Job, 'status'>): 'retry' | 'cancel' | 'play' | undefined {
+  if (FINISHED.has(job.status)) return 'retry';
+  if (CANCELABLE.has(job.status)) return 'cancel';
+  return job.status === 'manual' ? 'play' : undefined;
+}
+
 /** A finished job that never started (canceled while it waited). */
 export function neverRan(job: Pick<Job, 'status' | 'started_at' | 'artifacts_file'>): boolean {
   return FINISHED.has(job.status) && !job.started_at && !job.artifacts_file;
@@ -82,38 +90,67 @@ export function jobConfirmation(action: 'cancel' | 'erase', job: { id: number; n
   return c;
 }
 
+/** What a job's buttons carry, encoded: `{ p, j, q, n }` for its actions and `{ p, j }` for Details and Trace. */
+interface JobButtonValues {
+  withPlace(id: number): string;
+  bare(id: number): string;
+}
+
+/**
+ * The values exactly as `encodeButtonValue` writes them. Only the job's id changes from row to row, so the text
+ * around it is made once per list instead of an object and its JSON per button.
+ */
+export function jobButtonValues(project: Project, place: ListPlace | null): JobButtonValues {
+  const p = projectButtonKey(project);
+  const head = `{"p":${JSON.stringify(p)},"j":`;
+  const tail = place ? `,"q":${JSON.stringify(place.query)},"n":${JSON.stringify(place.page)}}` : '}';
+  // Anything the text could get wrong (an id that is not a plain integer, a value too long) is encoded the long way.
+  const plain = (id: number, end: string) =>
+    Number.isSafeInteger(id) && head.length + end.length + 17 <= LIMITS.buttonValue ? `${head}${id}${end}` : null;
+  return {
+    withPlace: (id) =>
+      plain(id, tail) ??
+      encodeButtonValue(JobButtons.show, { p, j: id, ...(place ? { q: place.query, n: place.page } : {}) }),
+    bare: (id) => plain(id, '}') ?? encodeButtonValue(JobButtons.show, { p, j: id }),
+  };
+}
+
 function jobButton(
   action: JobAction,
   job: Job,
-  { project, place, slot }: { project: Project; place: ListPlace | null; slot?: number | string },
+  {
+    project,
+    place,
+    slot,
+    values = jobButtonValues(project, place),
+  }: { project: Project; place: ListPlace | null; slot?: number | string; values?: JobButtonValues },
 ) {
-  const value = { p: projectButtonKey(project), j: job.id, ...(place ? { q: place.query, n: place.page } : {}) };
+  const value = values.withPlace(job.id);
   switch (action) {
     case 'retry':
-      return button({ text: 'Retry', def: JobButtons.retry, value, style: 'primary', slot });
+      return encodedButton({ text: 'Retry', def: JobButtons.retry, style: 'primary', slot }, value);
     case 'cancel':
-      return button({
-        text: 'Cancel',
-        def: JobButtons.cancel,
+      return encodedButton(
+        { text: 'Cancel', def: JobButtons.cancel, slot, confirm: jobConfirmation('cancel', job, project) },
         value,
-        slot,
-        confirm: jobConfirmation('cancel', job, project),
-      });
+      );
     case 'play':
-      return button({ text: 'Play', def: JobButtons.play, value, style: 'primary', slot });
+      return encodedButton({ text: 'Play', def: JobButtons.play, style: 'primary', slot }, value);
     case 'erase':
-      return button({
-        text: 'Erase',
-        def: JobButtons.erase,
+      return encodedButton(
+        {
+          text: 'Erase',
+          def: JobButtons.erase,
+          style: 'danger',
+          slot,
+          confirm: jobConfirmation('erase', job, project),
+        },
         value,
-        style: 'danger',
-        slot,
-        confirm: jobConfirmation('erase', job, project),
-      });
+      );
     case 'keep':
-      return button({ text: 'Keep artifacts', def: JobButtons.keep, value, slot });
+      return encodedButton({ text: 'Keep artifacts', def: JobButtons.keep, slot }, value);
     case 'trace':
-      return button({ text: 'Trace', def: JobButtons.trace, value: { p: value.p, j: job.id }, slot });
+      return encodedButton({ text: 'Trace', def: JobButtons.trace, slot }, values.bare(job.id));
   }
 }
 
@@ -214,18 +251,22 @@ export function jobRow(
     place,
     slot,
     serverUrl,
-  }: { project: Project; place: ListPlace | null; slot: number | string; serverUrl: string },
+    values = jobButtonValues(project, place),
+  }: { project: Project; place: ListPlace | null; slot: number | string; serverUrl: string; values?: JobButtonValues },
 ) {
   const url = jobUrl(serverUrl, project, job);
   const seconds = jobSeconds(job);
-  const duration = seconds !== null ? ` · ${jobDuration(seconds)}` : '';
-  const by = job.user ? md` · ${job.user.username}` : '';
-  const commit = job.commit ? md`\n${italic(truncate(job.commit.title, 100))}` : '';
-  const text = md`${statusEmoji(job.status)} ${bold(linked(url, `#${job.id}`))} ${job.name} · ${job.stage} · ${code(job.ref)} · ${job.status}${duration}${by}${commit}`;
-  const primary = jobActionsFor(job).find((a) => a === 'retry' || a === 'play' || a === 'cancel');
+  // One template for the whole row: a string node per part and an `Md` per piece, built for each of a list's rows
+  // and then copied once more when the answer is serialised, were most of what a list allocated. The same text as
+  // md`${emoji} ${bold(linked(url, `#id`))} ${name} · ${stage} · ${code(ref)} · ${status}${duration}${by}${commit}`,
+  // every server text escaped here as those helpers escape it.
+  const text = Md.trusted(
+    `${escapeText(statusEmoji(job.status))} *${url ? `<${linkUrl(url)}|#${job.id}>` : `#${job.id}`}* ${escapeText(job.name)} · ${escapeText(job.stage)} · \`${codeText(job.ref)}\` · ${escapeText(job.status)}${seconds !== null ? escapeText(` · ${jobDuration(seconds)}`) : ''}${job.user ? ` · ${escapeText(job.user.username)}` : ''}${job.commit ? `\n_${escapeText(truncate(job.commit.title, 100))}_` : ''}`,
+  );
+  const primary = primaryAction(job);
   const accessory: Button = primary
-    ? jobButton(primary, job, { project, place, slot })
-    : button({ text: 'Details', def: JobButtons.show, value: { p: projectButtonKey(project), j: job.id }, slot });
+    ? jobButton(primary, job, { project, place, slot, values })
+    : encodedButton({ text: 'Details', def: JobButtons.show, slot }, values.bare(job.id));
   return section(text, accessory);
 }
 
@@ -235,13 +276,14 @@ export function buildJobList(
   page: PageInfo,
   options: { title: string; filters: string; place: ListPlace | null; ctx: CardContext },
 ): SlackMessage {
+  const values = jobButtonValues(project, options.place);
   return buildList({
     title: options.title,
     filters: options.filters,
     notice: options.ctx.notice,
     empty: md`No jobs in ${projectLabel(project)} match${options.filters ? md` (${options.filters})` : ''}.`,
     items: jobs,
-    row: (job, i) => jobRow(job, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl }),
+    row: (job, i) => jobRow(job, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl, values }),
     page,
     place: options.place,
   });

@@ -55,11 +55,15 @@ export function joinMd(parts: readonly Text[], separator = ''): Md {
   return Md.trusted(parts.map(toMrkdwn).join(separator));
 }
 
+/** A URL that cannot break out of the <…|…> syntax of a link. */
+export function linkUrl(url: string): string {
+  return /[<>|\s]/.test(url) ? url.replace(/[<>|\s]/g, encodeURIComponent) : url;
+}
+
 /** A link whose label is escaped and whose URL cannot break out of the <…|…> syntax. */
 export function link(url: string, label: Text): Md {
-  const safeUrl = /[<>|\s]/.test(url) ? url.replace(/[<>|\s]/g, encodeURIComponent) : url;
   const text = toMrkdwn(label);
-  return Md.trusted(`<${safeUrl}|${text.includes('|') ? text.replace(/\|/g, '¦') : text}>`);
+  return Md.trusted(`<${linkUrl(url)}|${text.includes('|') ? text.replace(/\|/g, '¦') : text}>`);
 }
 
 /** A link when there is a URL, else the label alone. */
@@ -77,7 +81,13 @@ export function channelMention(channelId: string): Md {
 }
 
 export function code(text: string): Md {
-  return Md.trusted(`\`${escapeText(text).replace(/`/g, "'")}\``);
+  return Md.trusted(`\`${codeText(text)}\``);
+}
+
+/** The inside of a `code` span: escaped, and a backtick (which would end it) made a quote. */
+export function codeText(text: string): string {
+  const escaped = escapeText(text);
+  return escaped.includes('`') ? escaped.replace(/`/g, "'") : escaped;
 }
 
 export function bold(text: Text): Md {

@@ -219,6 +219,36 @@ describe('revoke', () => {
   });
 });
 
+describe('more tokens for a user', () => {
+  it('makes each added token authenticate as that user until a reset, and a revoke covers them', async () => {
+    const res = await s.post('/__sim/tokens', {
+      as: null,
+      json: { username: 'bob', tokens: ['bench-token-000001', 'bench-token-000002'] },
+    });
+    expect(res.status).toBe(201);
+    expect(res.data).toEqual({ username: 'bob', tokens: 2 });
+    const asAdded = (token: string) => s.get('/user', { as: null, headers: { 'PRIVATE-TOKEN': token } });
+    expect((await asAdded('bench-token-000002')).data.username).toBe('bob');
+    s.sim().revoke('bob');
+    expect((await asAdded('bench-token-000001')).status).toBe(401);
+    s.sim().revoke('bob', { restore: true });
+    expect((await s.get('/user', { as: 'bob' })).data.username).toBe('bob');
+    await s.post('/__sim/reset');
+    expect((await asAdded('bench-token-000001')).status).toBe(401);
+  });
+
+  it('refuses a token of another user, a short one, an unknown user or none, adding nothing', async () => {
+    const add = (json: object) => s.post('/__sim/tokens', { as: null, json });
+    expect((await add({ username: 'bob', tokens: ['sim-alice-token', 'bench-token-000003'] })).status).toBe(409);
+    expect((await add({ username: 'bob', tokens: ['short'] })).data).toEqual({ error: 'tokens is invalid' });
+    expect((await add({ username: 'mallory', tokens: ['bench-token-000003'] })).status).toBe(404);
+    expect((await add({ username: 'bob' })).data).toEqual({ error: 'tokens is missing' });
+    const refused = await s.get('/user', { as: null, headers: { 'PRIVATE-TOKEN': 'bench-token-000003' } });
+    expect(refused.status).toBe(401);
+    expect((await s.get('/user')).data.username).toBe('alice');
+  });
+});
+
 describe('adding a branch', () => {
   it('adds a branch of any name at the head of the default branch, on which pipelines can run', async () => {
     const res = await s.post('/__sim/branches', { json: { project: 'demo/web', name: '<!channel>' } });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   containsSecret,
   forgetSecret,
+  MAX_REGISTERED_SECRETS,
   REDACTED,
   redact,
   registeredSecretCount,
@@ -41,13 +42,83 @@ describe('the redaction list', () => {
     const kept = secret();
     registerSecret(first);
     registerSecret(kept);
-    for (let i = 0; i < 2100; i++) {
+    for (let i = 0; i < MAX_REGISTERED_SECRETS + 100; i++) {
       registerSecret(secret());
       if (i % 100 === 0) registerSecret(kept);
     }
-    expect(registeredSecretCount()).toBeLessThanOrEqual(2000);
+    expect(registeredSecretCount()).toBeLessThanOrEqual(MAX_REGISTERED_SECRETS);
     expect(redact(first)).toBe(first);
     expect(redact(kept)).toBe(REDACTED);
+  });
+
+  it("keeps every one of 10,000 people's tokens, as the pollers register them each minute", () => {
+    const tokens = Array.from({ length: 10_000 }, secret);
+    for (const t of tokens) registerSecret(t);
+    for (const t of tokens) registerSecret(t); // the next minute's polls: each is opened again
+    for (const t of [tokens[0], tokens[1999], tokens[2000], tokens[9999]] as string[]) {
+      expect(containsSecret(`jobs --scope ${t}`)).toBe(true);
+      expect(redact(`error for ${t}: refused`)).toBe(`error for ${REDACTED}: refused`);
+    }
+    expect(redact(tokens.slice(0, 50).join(' '))).toBe(Array(50).fill(REDACTED).join(' '));
+    for (const t of tokens) forgetSecret(t);
+    expect(redact(`error for ${tokens[0]}`)).toBe(`error for ${tokens[0]}`);
+  });
+
+  it('replaces the longest registered value at each place, left to right, as one alternation of them all would', () => {
+    const head = `${secret()}`.slice(0, 12);
+    const short = `${head}-a`;
+    const long = `${head}-a-longer`;
+    registerSecret(short);
+    registerSecret(long);
+    expect(redact(`x${long}y ${short} ${short}${short}`)).toBe(`x${REDACTED}y ${REDACTED} ${REDACTED}${REDACTED}`);
+    expect(redact(`${head}-b`)).toBe(`${head}-b`);
+    forgetSecret(long);
+    expect(redact(long)).toBe(`${REDACTED}-longer`);
+    forgetSecret(short);
+    expect(redact(long)).toBe(long);
+  });
+
+  it('tells apart values whose first characters hash alike', () => {
+    // "Aa" and "BB" hash alike in this hash (as in Java's String.hashCode): so do these two heads.
+    const one = 'AaAaAaAa-first';
+    const two = 'BBBBBBBB-second';
+    registerSecret(one);
+    registerSecret(two);
+    expect(redact(`${one} ${two} BBBBBBBB-first AaAaAaAa-second`)).toBe(
+      `${REDACTED} ${REDACTED} BBBBBBBB-first AaAaAaAa-second`,
+    );
+    forgetSecret(one);
+    expect(redact(`${one} ${two}`)).toBe(`${one} ${REDACTED}`);
+    forgetSecret(two);
+    expect(containsSecret(two)).toBe(false);
+  });
+
+  it('agrees with a regular expression of all the values on texts made of them, their pieces and noise', () => {
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const alphabet = 'ab-';
+    const word = (length: number) => Array.from({ length }, () => alphabet[next(alphabet.length)]).join('');
+    const values = [...new Set(Array.from({ length: 40 }, () => `abab${word(4 + next(8))}`))];
+    for (const v of values) registerSecret(v);
+    const alternation = new RegExp(
+      [...values]
+        .sort((a, b) => b.length - a.length)
+        .map((v) => v.replace(/[-]/g, '\\$&'))
+        .join('|'),
+      'g',
+    );
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: 1 + next(6) }, () =>
+        next(2) ? (values[next(values.length)] as string).slice(0, 4 + next(12)) : word(next(10)),
+      ).join(next(2) ? '' : ' ');
+      expect(redact(text)).toBe(text.replace(alternation, REDACTED));
+      expect(containsSecret(text)).toBe(alternation.test(text) || /\bxox|glpat-/.test(text));
+      alternation.lastIndex = 0;
+    }
+    for (const v of values) forgetSecret(v);
   });
 
   it('forgets a stored token when its person disconnects', async () => {
