@@ -61,15 +61,19 @@ function start() {
   };
 
   let gc = globalThis.gc;
-  // The collection V8 makes when memory runs short ("last resort"): every app's garbage collected and its young
-  // generation shrunk the same way. A plain full collection leaves both to V8's guess of the allocation rate since the
-  // last one, so a process that ran a burst some seconds earlier kept a 32 MiB young generation or not by chance.
-  const collect = () => {
+  // A full collection shrinks the young generation only when V8 sees a low allocation rate over the last five
+  // seconds or so; right after a burst it does not, and a process read then kept its 32 MiB young generation or not by
+  // chance. So: collect, stay idle past that window, collect again; every app's young generation is shrunk alike.
+  // (Node 20's `gc({ type: 'major', execution: 'sync' })` does not collect synchronously: plain `gc()` it is.)
+  const collect = async () => {
     if (typeof gc !== 'function') {
       v8.setFlagsFromString('--expose-gc');
       gc = vm.runInNewContext('gc');
     }
-    gc({ type: 'major', execution: 'sync', flavor: 'last-resort' });
+    gc();
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    gc();
   };
 
   // V8 hands the pages a collection freed back to the system from a thread of its own: read right after it, the
@@ -86,7 +90,7 @@ function start() {
 
   async function stats(o) {
     if (o.gc) {
-      collect();
+      await collect();
       await settledRss();
     }
     const cpu = process.cpuUsage();

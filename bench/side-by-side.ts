@@ -418,8 +418,9 @@ export async function sideBySide() {
     }
     // Every app idles as long, then its memory is read twice: as the load left it (what an operator's `ps` shows:
     // V8 gives nothing back to an idle process on its own, so this is wherever each was in its collection cycle
-    // when the load stopped), and after the probe's memory-reducing collection and once the freed pages are back
-    // with the system (what each keeps; the ratio the targets judge). Both readings are taken the same way for all.
+    // when the load stopped), and after the probe's forced collections (bench/probe.mjs: young generations shrunk
+    // alike) once the freed pages are back with the system (what each keeps; the ratio the targets judge). Both
+    // readings are taken the same way for all.
     await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
     const asLeft = await statsOfAll();
     const end = await statsOfAll(true);
