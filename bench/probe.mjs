@@ -47,6 +47,8 @@ function start() {
   }
 
   // Bytes allocated = what is in use now + what every collection since the start freed.
+  const stages = process.env.BENCH_PROBE_STAGES === '1' ? markStages() : null;
+
   let freed = 0;
   let profiler = new v8.GCProfiler();
   profiler.start();
@@ -80,7 +82,7 @@ function start() {
   }
 
   function drainTimings() {
-    const out = { start: timings.start, end: timings.end };
+    const out = { start: timings.start, end: timings.end, ...(stages ? { stages: stages.drain() } : {}) };
     timings.start = [];
     timings.end = [];
     return out;
@@ -115,6 +117,38 @@ function start() {
   // The bench going away must not leave a server running.
   process.on('disconnect', () => process.exit(0));
   process.channel?.unref();
+}
+
+/**
+ * BENCH_PROBE_STAGES=1: when each step of a command happened on the monotonic clock, the same way in every app, so
+ * the bench can say where one app spends more than another between a command arriving and its answer: a request
+ * read in full (`read`), an outgoing request made (`call`, or `answer` for a response_url), an outgoing request's
+ * answer read in full (`called`, `answered`). Outgoing requests are seen where an http.Agent takes them: Node 20's
+ * `http.client.request.start` is published only once the request is written, after any socket wait.
+ */
+function markStages() {
+  const marks = { read: [], call: [], called: [], answer: [], answered: [] };
+  const now = () => Number(process.hrtime.bigint());
+  const toSlack = (path) => typeof path === 'string' && path.startsWith('/response/');
+  subscribe('http.server.request.start', ({ request }) => {
+    if (!request.url?.startsWith('/__')) request.once('end', () => marks.read.push(now()));
+  });
+  subscribe('http.client.response.finish', ({ request, response }) => {
+    const done = toSlack(request.path) ? marks.answered : marks.called;
+    response.once('end', () => done.push(now()));
+  });
+  const addRequest = http.Agent.prototype.addRequest;
+  http.Agent.prototype.addRequest = function (req, ...rest) {
+    (toSlack(req.path) ? marks.answer : marks.call).push(now());
+    return addRequest.call(this, req, ...rest);
+  };
+  return {
+    drain() {
+      const out = { ...marks };
+      for (const k of Object.keys(marks)) marks[k] = [];
+      return out;
+    },
+  };
 }
 
 /**

@@ -16,7 +16,8 @@
 // flight with the simulator answering 50 ms late; 0 skips it), BENCH_BOT_BY_NODE=1 (the bot started by
 // `node dist/main.js` rather than `npm start`), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
 // node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
-// probe also records its requests).
+// probe also records its requests), BENCH_STAGES=1 (at 1 in flight, where the bot and the floor spend their time
+// between a command's arrival and its answer, step by step: `stages_at_c1`; see stagesOf).
 // Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
 
 import crypto from 'node:crypto';
@@ -52,6 +53,8 @@ const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(
 const FLOOR_NODE_ARGS = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
 /** BENCH_BOT_BY_NODE=1 starts the bot with `node dist/main.js` instead of `npm start` (to compare the two). */
 const BOT_BY_NODE = process.env.BENCH_BOT_BY_NODE === '1';
+/** BENCH_STAGES=1: the bot's and the floor's probes mark each step of a command (bench/probe.mjs, markStages). */
+const STAGES = process.env.BENCH_STAGES === '1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = './bench/probe.mjs';
 
@@ -116,6 +119,7 @@ export async function startAll(): Promise<Processes> {
         .filter(Boolean)
         .join(' '),
       BENCH_PROBE_MAIN: main,
+      BENCH_PROBE_STAGES: STAGES ? '1' : '0',
     });
     const { child: bot, match: botPort } = await Child.start('bot', {
       ...(BOT_BY_NODE ? { args: ['dist/main.js'] } : { command: 'npm', args: ['start'] }),
@@ -164,7 +168,11 @@ export interface Phase {
   /** Bytes the target's JavaScript heap allocated during the run. */
   allocatedBytes: number;
   sim: Intervals;
+  /** With BENCH_STAGES=1, phases at 1 in flight: when the target's steps happened (bench/probe.mjs, markStages). */
+  stages?: Stages;
 }
+
+type Stages = Record<'read' | 'call' | 'called' | 'answer' | 'answered', number[]>;
 
 /** The three apps, in the order of the first round. */
 export type Target = 'bare' | 'floor' | 'bot';
@@ -173,12 +181,15 @@ const TARGETS: Target[] = ['bare', 'floor', 'bot'];
 export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
   const server = p[o.target as Target];
   await p.sim.timings(); // drop what came before
+  const staged = STAGES && o.windows === true;
+  if (staged) await server.timings();
   // The probe's own work is kept outside the window /proc measures: asked before the first reading, after the last.
   const [a0, s0] = await Promise.all([server.stats(), p.sim.stats()]);
   const t0 = server.os();
   const run = await p.load.call<RunResult>('run', o);
   const t1 = server.os();
   const [a1, s1, sim] = await Promise.all([server.stats(), p.sim.stats(), p.sim.timings()]);
+  const stages = staged ? ((await server.timings()) as { stages?: Stages }).stages : undefined;
   const lost = run.sent - run.acked + run.missingAnswers + run.wrongAnswers;
   if (lost > 0)
     progress(
@@ -190,6 +201,7 @@ export async function phase(p: Processes, o: RunOptions): Promise<Phase> {
     cpuUs: { target: t1.cpuUs - t0.cpuUs, sim: s1.cpuUs - s0.cpuUs, load: run.cpuUs },
     allocatedBytes: (a1.allocatedBytes ?? 0) - (a0.allocatedBytes ?? 0),
     sim,
+    ...(stages ? { stages } : {}),
   };
 }
 
@@ -258,6 +270,51 @@ function withoutSimulator(phases: Phase[]) {
     p99_ms: round(quantile(own, 0.99)),
     simulator_p50_ms: round(median(sim)),
     simulator_calls_per_command: round(median(calls), 1),
+  };
+}
+
+/**
+ * Where a command's time goes, step by step, at 1 in flight (medians, ms): until the app has read the command,
+ * from there to its GitLab call (the ack and everything before the call), the GitLab exchange less the
+ * simulator's own time, from the GitLab answer read to the answer's POST made (decoding, the view, the answer's
+ * JSON), and from that POST made to the answer read at the fake Slack. Measured the same way in every app.
+ */
+function stagesOf(phases: Phase[]) {
+  const steps: Record<string, number[]> = {
+    arrival: [],
+    to_gitlab_call: [],
+    gitlab_minus_simulator: [],
+    gitlab_answer_to_answer_post: [],
+    answer_post_to_arrival: [],
+  };
+  const firstIn = (xs: number[], from: number, to: number) => xs.find((t) => t >= from && t <= to);
+  for (const ph of phases) {
+    const w = ph.run.windows;
+    const st = ph.stages;
+    if (!w || !st) continue;
+    const s = simTimePerWindow(w, ph.sim);
+    for (let i = 0; i < w.start.length; i++) {
+      const start = w.start[i] ?? 0;
+      const end = w.end[i] ?? 0;
+      const read = firstIn(st.read, start, end);
+      if (read === undefined) continue;
+      const call = firstIn(st.call, read, end);
+      if (call === undefined) continue;
+      const answer = firstIn(st.answer, call, end);
+      if (answer === undefined) continue;
+      // The last GitLab answer before the answer's POST: the one the answer was made from.
+      const called = st.called.filter((t) => t >= call && t <= answer).at(-1);
+      if (called === undefined) continue;
+      steps.arrival?.push((read - start) / 1e6);
+      steps.to_gitlab_call?.push((call - read) / 1e6);
+      steps.gitlab_minus_simulator?.push((called - call) / 1e6 - (s.ms[i] ?? 0));
+      steps.gitlab_answer_to_answer_post?.push((answer - called) / 1e6);
+      steps.answer_post_to_arrival?.push((end - answer) / 1e6);
+    }
+  }
+  return {
+    commands: steps.arrival?.length ?? 0,
+    ...Object.fromEntries(Object.entries(steps).map(([k, v]) => [`${k}_ms`, round(median(v), 3)])),
   };
 }
 
@@ -425,6 +482,15 @@ export async function sideBySide() {
         button: withoutSimulator(phases.button ?? []),
         floor: floorOwn,
       },
+      ...(STAGES
+        ? {
+            stages_at_c1: {
+              read: stagesOf(phases['bot:1'] ?? []),
+              button: stagesOf(phases.button ?? []),
+              floor: stagesOf(phases['floor:1'] ?? []),
+            },
+          }
+        : {}),
       latency_check: latencyRun && {
         simulator_latency_ms: 50,
         ...latencyRun,

@@ -127,7 +127,9 @@ async function main(): Promise<void> {
 // `leaseMs`, `sweepMs`, `spreadMs`. Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
 // before-post|after-post|after-update|after-reply; `intervalMs`, `tickMs`, `leaseMs`. Alerts: as digests;
 // `seconds`, `intervalMs` (between two polls of a person), `leaseMs`. Follows, watches and alerts also take
-// `channelIntervalMs` (Slack's pace per channel, a real second otherwise).
+// `channelIntervalMs` (Slack's pace per channel, a real second otherwise). `<KIND>_TEST_STOP_AT=<point>` makes the
+// process stop itself (SIGSTOP) the first time a delivery reaches that point, as a stalled process (a paused VM),
+// until the test sends SIGCONT: its lease runs out meanwhile, and its post must not be made (lease-fence.ts).
 
 type TestTiming = Record<string, unknown>;
 
@@ -141,8 +143,14 @@ const textIn = (t: TestTiming, key: string) => (typeof t[key] === 'string' ? t[k
 
 function killAt(kind: string): ((reached: string) => void) | undefined {
   const point = process.env[`${kind}_TEST_KILL_AT`];
-  if (!point) return undefined;
+  let stopAt = process.env[`${kind}_TEST_STOP_AT`];
+  if (!point && !stopAt) return undefined;
   return (reached) => {
+    if (reached === stopAt) {
+      stopAt = undefined;
+      process.kill(process.pid, 'SIGSTOP');
+      return;
+    }
     if (reached !== point) return;
     process.kill(process.pid, 'SIGKILL');
     // The signal is on its way: nothing more of this delivery may happen before it lands.

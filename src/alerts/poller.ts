@@ -22,7 +22,9 @@ import type { AlertPoint, PollOutcome } from './types.js';
 //      transaction; otherwise write an intent (run key, the mark it moves to, the held todos it carries) → post one
 //      DM with the run key as metadata → mark it posted → move the mark, drop the held todos and the intent in one
 //      transaction.
-// The poll runs under the person's lease (store/alert-store.ts), so no other replica polls them meanwhile.
+// The poll runs under the person's lease (store/alert-store.ts), so no other replica polls them meanwhile; the DM
+// is fenced by it (store/lease-fence.ts): right before the post the lease is renewed, and a poll whose lease ran
+// out or was taken over meanwhile leaves its intent to the new holder instead of posting.
 
 const PAGE = 20;
 /** Someone away for long is read at most this many pages back; older todos are not alerted. */
@@ -38,6 +40,8 @@ export interface PollerDeps {
   serverUrl: string;
   logger: Logger;
   now: () => Date;
+  /** This replica as it holds leases, and how long a lease renewed right before a post holds. */
+  lease: { owner: string; ms: number };
   at?: (point: AlertPoint) => void;
 }
 
@@ -106,8 +110,20 @@ export function createPoller(deps: PollerDeps) {
     return 'committed';
   }
 
+  /** Whether this poll still holds the person's lease right before a post (and it now holds a while longer). */
+  const holds = (s: AlertSetting, gen: number): Promise<boolean> => {
+    const now = deps.now();
+    return store.fence(
+      s.teamId,
+      s.userId,
+      { owner: deps.lease.owner, gen },
+      { now, until: new Date(now.getTime() + deps.lease.ms) },
+    );
+  };
+
   async function deliver(
     setting: AlertSetting,
+    leaseGen: number,
     { todos, mark, heldIds, released }: { todos: Todo[]; mark: number; heldIds: number[]; released: boolean },
   ): Promise<PollOutcome> {
     const now = deps.now();
@@ -131,14 +147,17 @@ export function createPoller(deps: PollerDeps) {
       now,
     );
     deps.at?.('before-post');
-    let ts: string;
+    let posted: { ts: string } | null;
     try {
-      ({ ts } = await deps.channels.run(channel, () =>
-        slack.post(channel, buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz }), {
-          person: personOf(setting),
-          run: runKey,
-        }),
-      ));
+      posted = await deps.channels.run(channel, async () =>
+        (await holds(setting, leaseGen))
+          ? slack.post(
+              channel,
+              buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz }),
+              { person: personOf(setting), run: runKey },
+            )
+          : null,
+      );
     } catch (err) {
       if (err instanceof SlackRefusedError) {
         // Slack said no: nothing was posted, so the intent goes and the mark stays.
@@ -148,6 +167,9 @@ export function createPoller(deps: PollerDeps) {
       // No answer: the post may have gone out. The intent stays, and the next poll looks for it first.
       return { kind: 'failed', error: 'slack unreachable' };
     }
+    // The lease ran out or was taken over: the intent stays, for the new holder to settle and deliver.
+    if (posted === null) return { kind: 'lost' };
+    const { ts } = posted;
     deps.at?.('after-post');
     await store.markPosted(runKey, ts);
     await store.commitDelivery(runKey, deps.now(), () => deps.at?.('while-saving'));
@@ -219,7 +241,7 @@ export function createPoller(deps: PollerDeps) {
       if (mark > s.seenTodoId) await store.advance(s.teamId, s.userId, mark);
       return { kind: 'idle' };
     }
-    return deliver(s, {
+    return deliver(s, claimed.leaseGen, {
       todos: all,
       mark,
       heldIds: waiting.map((t) => t.id),

@@ -86,6 +86,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     serverUrl: o.serverUrl,
     logger: log,
     now: o.now,
+    lease: { owner: replica, ms: leaseMs },
     ...(o.at ? { at: o.at } : {}),
   });
 
@@ -140,7 +141,8 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
             const at = o.now();
             const { teamId, userId } = c.setting;
             const nextPollAt = nextSpreadPoll(`${teamId}:${userId}`, c.setting.nextPollAt, at, interval);
-            unwritten.push([teamId, userId, { at, nextPollAt, result: outcome.kind }]);
+            // A poll that lost its lease writes nothing: the row is the new holder's.
+            if (outcome.kind !== 'lost') unwritten.push([teamId, userId, { at, nextPollAt, result: outcome.kind }]);
             if (unwritten.length >= 256) await flush();
             if (outcome.kind !== 'idle') {
               log.info('alert poll', {

@@ -16,6 +16,8 @@ export type PollOutcome =
   /** An earlier delivery's post was found and committed. */
   | { kind: 'settled'; items: number }
   | { kind: 'paused' }
+  /** The lease ran out or was taken over right before the post: the replica holding it now delivers. */
+  | { kind: 'lost' }
   | { kind: 'failed'; error: string };
 
 export interface AlertInput {

@@ -27,7 +27,9 @@ import type { RunOutcome, RunPoint, RunReason } from './types.js';
 // after the post leaves one whose post is in the history (or whose ts is stored): it is committed, not posted
 // again. The transaction that moves the cursor either happened or did not.
 // Across replicas, a run first takes the digest's lease (store/digest-lease-store.ts): whoever holds it is the
-// only one to read, post, settle or commit for that digest until the lease is released or runs out.
+// only one to read, post, settle or commit for that digest until the lease is released or runs out. The post is
+// fenced by it (store/lease-fence.ts): renewed right before, and a run stalled past its lease (or whose lease was
+// taken over) leaves its intent to the new holder instead of posting.
 
 export interface RunnerDeps {
   store: DigestStore;
@@ -353,11 +355,14 @@ export function createRunner(deps: RunnerDeps) {
       createdAt: now,
     });
     deps.at?.('before-post');
-    let ts: string;
+    const lease = { owner: deps.replica, gen: claimed.leaseGen };
+    let posted: { ts: string } | null;
     try {
-      ({ ts } = await deps.channels.run(d.channelId, () =>
-        slack.post(d.channelId, render(d, content, now), { digest: d.id, run: runKey }),
-      ));
+      posted = await deps.channels.run(d.channelId, async () => {
+        const at = deps.now();
+        const holds = await deps.leases.fence(d.id, lease, { now: at, until: new Date(at.getTime() + deps.leaseMs) });
+        return holds ? slack.post(d.channelId, render(d, content, now), { digest: d.id, run: runKey }) : null;
+      });
     } catch (err) {
       if (err instanceof SlackRefusedError) {
         // Slack said no: nothing was posted, so the intent goes and the cursor stays.
@@ -370,6 +375,12 @@ export function createRunner(deps: RunnerDeps) {
       await store.recordRun(d.id, record(d, 'failed: slack unreachable', 0));
       return { kind: 'failed', error: 'slack unreachable' };
     }
+    if (posted === null) {
+      // The lease ran out or was taken over: the intent stays, for the new holder to settle and post once.
+      logger.warn('a digest run lost its lease before posting; left to the replica holding it', { digest: d.id });
+      return o.reason === 'manual' ? { kind: 'failed', error: 'another run of it is under way' } : { kind: 'skipped' };
+    }
+    const { ts } = posted;
     deps.at?.('after-post');
     await store.markPosted(runKey, ts);
     await store.commitRun(runKey, record(d, 'posted', items), () => deps.at?.('while-saving'));

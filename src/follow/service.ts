@@ -43,7 +43,8 @@ import { DONE_STATUSES, type Drawn, decodeDrawn, encodeDrawn, jobDrawn, pipeline
 // and redraws the card when what it shows changed: a shared card with chat.update (at most every few seconds), an
 // ephemeral one through its response_url at the changes that matter, never using it more than Slack allows.
 // At the end the follower is told by DM exactly once: intent (a key) → post carrying the key → ts → done; a
-// follow taken over with an open intent looks for its DM in the history first.
+// follow taken over with an open intent looks for its DM in the history first. The DM and every redraw are fenced
+// by the follow's lease (store/lease-fence.ts): renewed right before, and skipped by a replica that lost it.
 
 /** Slack allows this many uses of a response_url. */
 export const RESPONSE_URL_USES = 5;
@@ -146,6 +147,14 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
   const inFlight = new Set<Promise<unknown>>();
   let stopping = false;
 
+  /** The lease renewal that fences a post: until when, from now. */
+  const renewal = () => {
+    const now = o.now();
+    return { now, until: new Date(now.getTime() + leaseMs) };
+  };
+  /** Whether this poll still holds the follow's lease right before a post (and it now holds a while longer). */
+  const holds = (f: Follow) => store.fence(f.id, { owner: replica, gen: f.leaseGen }, renewal());
+
   const ctxOf = (f: Follow): RequestContext => {
     const actor = { teamId: f.teamId, userId: f.userId, userName: '' };
     return { actor, channelId: f.channelId, now: o.now(), session: o.sessionOf(actor) };
@@ -190,13 +199,17 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     try {
       if (f.card) {
         const { channel, ts } = f.card;
-        await lanes.run(channel, () => o.slack.update(channel, ts, message));
-        return true;
+        // A replica that lost the lease must not draw an older state over what the new holder drew.
+        return await lanes.run(channel, async () => {
+          if (!(await holds(f))) return false;
+          await o.slack.update(channel, ts, message);
+          return true;
+        });
       }
       const url = responseUrlOf(f);
       if (!url || !f.urlUntil || o.now().getTime() >= f.urlUntil.getTime()) return false;
       // The use is counted before it is spent, so that a kill in between never lets a card use more than five.
-      if (!(await store.takeUse(f.id, replica))) return false;
+      if (!(await store.takeUse(f.id, replica, { gen: f.leaseGen, ...renewal() }))) return false;
       f.usesLeft -= 1;
       await o.slack.replace(url, message);
       return true;
@@ -217,7 +230,15 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     const key = crypto.randomUUID();
     if (!(await store.openDm(f.id, replica, { key, channel, outcome }))) return;
     o.at?.('before-dm');
-    const { ts } = await lanes.run(channel, () => o.slack.post(channel, message, { follow: f.id, key }));
+    const posted = await lanes.run(channel, async () =>
+      (await holds(f)) ? o.slack.post(channel, message, { follow: f.id, key }) : null,
+    );
+    // The lease ran out or was taken over: the new holder finds the intent and tells the follower.
+    if (!posted) {
+      log.info('follow lease lost before its DM; left to the replica holding it', { follow: f.id });
+      return;
+    }
+    const { ts } = posted;
     o.at?.('after-dm');
     await store.dmPosted(f.id, replica, ts);
     await store.finish(f.id, replica, { outcome, at: o.now() });

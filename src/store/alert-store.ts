@@ -1,4 +1,5 @@
 import type { SqlEngine, SqlRunner } from './engine.js';
+import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Todo alerts of each person (`/gl notify`), and what a poll of them decides once: which replica polls a person
 // (a lease taken with one conditional update, for a batch of people at once), the todos held for quiet hours, and
@@ -39,6 +40,8 @@ export interface ClaimedAlert {
   held: number;
   /** Whether a delivery's intent is open (it is settled first). */
   openDelivery: boolean;
+  /** Which claim of the person's poll this is (what a post fences with, store/lease-fence.ts). */
+  leaseGen: number;
 }
 
 export interface HeldTodo {
@@ -95,6 +98,11 @@ export interface AlertStore {
     until: Date;
   }): Promise<ClaimedAlert | null>;
   renew(owner: string, until: Date): Promise<number>;
+  /**
+   * Right before a DM: renews the person's lease until `until` if `lease` still holds it at `now`; false when it
+   * ran out or was taken over (the DM is not posted: the new holder finds the intent and delivers it).
+   */
+  fence(teamId: string, userId: string, lease: HeldLease, o: { now: Date; until: Date }): Promise<boolean>;
   /** Everyone with alerts on is due at `now` (the demo's tick polls at once). */
   makeDue(now: Date): Promise<void>;
   /** Writes finished polls and lets their leases go (in one transaction for many). */
@@ -153,6 +161,7 @@ interface SettingRow {
 interface ClaimRow extends SettingRow {
   held_count: number | string;
   open_delivery: number | string;
+  lease_gen: number | string;
 }
 
 const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
@@ -183,6 +192,7 @@ const toClaimed = (r: ClaimRow): ClaimedAlert => ({
   setting: toSetting(r),
   held: Number(r.held_count),
   openDelivery: Number(r.open_delivery) === 1,
+  leaseGen: Number(r.lease_gen),
 });
 
 /** What a claim returns besides the row: the held todos and whether an intent is open. */
@@ -297,10 +307,10 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       const sql =
         engine.kind === 'postgres'
           ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
-             UPDATE alert_settings SET lease_owner = $1, lease_until = $2 FROM picked
+             UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN} FROM picked
              WHERE alert_settings.person_key = picked.person_key
              RETURNING alert_settings.*, ${CLAIM_EXTRAS}`
-          : `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
+          : `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
              WHERE person_key IN (${due}) AND ${POLLING} AND (lease_owner IS NULL OR lease_until <= $3)
              RETURNING *, ${CLAIM_EXTRAS}`;
       const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
@@ -311,7 +321,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     async claim({ teamId, userId, owner, now, until }) {
       const row = await engine.get<ClaimRow>(
-        `UPDATE alert_settings SET lease_owner = $1, lease_until = $2
+        `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE person_key = $3 AND ${POLLING} AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
          RETURNING *, ${CLAIM_EXTRAS}`,
         [owner, until.toISOString(), keyOf(teamId, userId), now.toISOString()],
@@ -320,6 +330,8 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     renew: (owner, until) =>
       engine.run('UPDATE alert_settings SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
+    fence: (teamId, userId, lease, o) =>
+      fenceLease(engine, 'alert_settings', { key: keyOf(teamId, userId), lease, ...o }),
     async makeDue(now) {
       await engine.run(`UPDATE alert_settings SET next_poll_at = $1 WHERE ${POLLING}`, [now.toISOString()]);
     },

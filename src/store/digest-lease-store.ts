@@ -1,5 +1,6 @@
 import { type Digest, type DigestRow, toDigest } from './digest-store.js';
 import type { SqlEngine } from './engine.js';
+import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Which replica runs a digest (and settles its open intent), until when: a lease taken with one conditional
 // update, so that of two replicas that want the same digest exactly one gets it. A replica renews the leases it
@@ -10,6 +11,8 @@ export interface ClaimedDigest {
   digest: Digest;
   /** Whether an intent of an earlier run is open (it is settled before anything else). */
   openRun: boolean;
+  /** Which claim of the digest this is (what the run's post fences with, store/lease-fence.ts). */
+  leaseGen: number;
 }
 
 export interface DigestLeaseStore {
@@ -17,6 +20,11 @@ export interface DigestLeaseStore {
   claim(id: number, options: { owner: string; now: Date; until: Date }): Promise<ClaimedDigest | null>;
   /** Moves on every lease `owner` holds; resolves with how many. */
   renew(owner: string, until: Date): Promise<number>;
+  /**
+   * Right before a run's post: renews the digest's lease until `until` if `lease` still holds it at `now`; false
+   * when it ran out or was taken over (nothing is posted: the new holder settles the intent and posts).
+   */
+  fence(id: number, lease: HeldLease, o: { now: Date; until: Date }): Promise<boolean>;
   release(id: number, owner: string): Promise<void>;
   releaseMany(ids: readonly number[], owner: string): Promise<void>;
   /** Releases every lease `owner` holds (a replica that stops). */
@@ -35,17 +43,20 @@ export interface DigestLeaseStore {
 export function createDigestLeaseStore(engine: SqlEngine): DigestLeaseStore {
   return {
     async claim(id, { owner, now, until }) {
-      const row = await engine.get<DigestRow & { open_run: number }>(
-        `UPDATE digests SET lease_owner = $1, lease_until = $2
+      const row = await engine.get<DigestRow & { open_run: number; lease_gen: number | string }>(
+        `UPDATE digests SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE id = $3 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
          RETURNING *, CASE WHEN EXISTS (SELECT 1 FROM digest_runs r WHERE r.digest_id = digests.id) THEN 1 ELSE 0 END
            AS open_run`,
         [owner, until.toISOString(), id, now.toISOString()],
       );
-      return row ? { digest: toDigest(row), openRun: Number(row.open_run) === 1 } : null;
+      return row
+        ? { digest: toDigest(row), openRun: Number(row.open_run) === 1, leaseGen: Number(row.lease_gen) }
+        : null;
     },
     renew: (owner, until) =>
       engine.run('UPDATE digests SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
+    fence: (id, lease, o) => fenceLease(engine, 'digests', { key: id, lease, ...o }),
     async release(id, owner) {
       await engine.run('UPDATE digests SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
         id,

@@ -1,4 +1,5 @@
 import type { SqlEngine } from './engine.js';
+import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Cards that follow a pipeline or a job until it finishes (COMMANDS.md "Following a pipeline or a job"): what is
 // followed, for whom, where its card is, what was last drawn and until when. Exactly one replica polls a follow at a
@@ -76,6 +77,8 @@ export interface Follow extends NewFollow {
   id: number;
   drawnAt: Date | null;
   leaseOwner: string | null;
+  /** Which claim of the follow holds it (what its posts fence with, store/lease-fence.ts). */
+  leaseGen: number;
   /** The final DM's intent: written before it is posted. */
   dmKey: string | null;
   dmChannel: string | null;
@@ -105,6 +108,7 @@ interface Row {
   deadline: string;
   created_at: string;
   lease_owner: string | null;
+  lease_gen: number | string;
   dm_key: string | null;
   dm_channel: string | null;
   dm_ts: string | null;
@@ -135,6 +139,7 @@ function toFollow(r: Row): Follow {
     deadline: new Date(r.deadline),
     createdAt: new Date(r.created_at),
     leaseOwner: r.lease_owner,
+    leaseGen: Number(r.lease_gen),
     dmKey: r.dm_key,
     dmChannel: r.dm_channel,
     dmTs: r.dm_ts,
@@ -154,8 +159,16 @@ export interface FollowStore {
   claimDue(owner: string, o: { dueBy: Date; now: Date; until: Date; limit: number }): Promise<Follow[]>;
   /** Moves on every lease `owner` holds. */
   renew(owner: string, until: Date): Promise<number>;
-  /** Takes one use of the response_url; false when none is left (nothing is used then). */
-  takeUse(id: number, owner: string): Promise<boolean>;
+  /**
+   * Right before a post or a redraw: renews the follow's lease until `until` if `lease` still holds it at `now`;
+   * false when it ran out or was taken over (nothing is posted: the new holder goes on with the follow).
+   */
+  fence(id: number, lease: HeldLease, o: { now: Date; until: Date }): Promise<boolean>;
+  /**
+   * Takes one use of the response_url; false when none is left (nothing is used then). With `fence`, in the same
+   * statement, only while the lease holds (and it is renewed until `fence.until`), as `fence` above.
+   */
+  takeUse(id: number, owner: string, fence?: { gen: number; now: Date; until: Date }): Promise<boolean>;
   /** What the card now shows; the lease is released and the next poll set. */
   drawn(id: number, owner: string, o: { drawn: string | null; drawnAt: Date | null; nextPollAt: Date }): Promise<void>;
   /** The final DM's intent, before it is posted; false when the lease was lost. */
@@ -227,7 +240,7 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
            SELECT id FROM follows
            WHERE done_at IS NULL AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $4)
            ORDER BY next_poll_at, id LIMIT $5 ${lock})
-         UPDATE follows SET lease_owner = $1, lease_until = $2
+         UPDATE follows SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE id IN (SELECT id FROM due) AND done_at IS NULL AND (lease_owner IS NULL OR lease_until <= $4)
          RETURNING *`,
         [owner, o.until.toISOString(), o.dueBy.toISOString(), o.now.toISOString(), o.limit],
@@ -239,11 +252,18 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
         until.toISOString(),
         owner,
       ]),
-    async takeUse(id, owner) {
-      const changed = await engine.run(
-        `UPDATE follows SET uses_left = uses_left - 1 WHERE id = $1 AND ${held} AND uses_left > 0`,
-        [id, owner],
-      );
+    fence: (id, lease, o) => fenceLease(engine, 'follows', { key: id, lease, ...o }),
+    async takeUse(id, owner, fence) {
+      const changed = fence
+        ? await engine.run(
+            `UPDATE follows SET uses_left = uses_left - 1, lease_until = $3
+             WHERE id = $1 AND ${held} AND uses_left > 0 AND lease_gen = $4 AND lease_until > $5`,
+            [id, owner, fence.until.toISOString(), fence.gen, fence.now.toISOString()],
+          )
+        : await engine.run(`UPDATE follows SET uses_left = uses_left - 1 WHERE id = $1 AND ${held} AND uses_left > 0`, [
+            id,
+            owner,
+          ]);
       return changed > 0;
     },
     async drawn(id, owner, o) {

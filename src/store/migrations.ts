@@ -2,6 +2,7 @@ import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
 import { CLAIMS_LEAN_POSTGRES, CLAIMS_LEAN_SQLITE } from './claim-tables-lean.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
+import { LEASE_GEN_STEP } from './lease-fence.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
@@ -113,6 +114,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   STEP_NOTICE_SQLITE,
   // 12: the claims table without a rowid or a held_until index: one B-tree written per claim (claim-tables-lean.ts).
   CLAIMS_LEAN_SQLITE,
+  // 13: the generation of each lease (alerts, watches, follows, digests), which fences posts (lease-fence.ts).
+  LEASE_GEN_STEP,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -208,6 +211,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   STEP_NOTICE_POSTGRES,
   // 12
   CLAIMS_LEAN_POSTGRES,
+  // 13
+  LEASE_GEN_STEP,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

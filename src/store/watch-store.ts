@@ -1,4 +1,5 @@
 import type { SqlEngine, SqlRunner, SqlValue } from './engine.js';
+import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Pipeline watches and their cards (tables: store/watch-tables.ts), over the store port (SQLite or PostgreSQL).
 // What must happen once is decided here: which replica polls a watch (a lease taken with one conditional update,
@@ -74,6 +75,8 @@ export interface ClaimedWatch {
   watch: Watch;
   /** Whether cards of an earlier poll are still on their way (they are settled first). */
   open: boolean;
+  /** Which claim of the watch this is (what its posts fence with, store/lease-fence.ts). */
+  leaseGen: number;
 }
 
 export interface WatchStore {
@@ -104,6 +107,11 @@ export interface WatchStore {
    */
   claimDue(options: { owner: string; now: Date; until: Date; limit: number; dueBy: Date }): Promise<ClaimedWatch[]>;
   renew(owner: string, until: Date): Promise<number>;
+  /**
+   * Right before a card or a fix reply: renews the watch's lease until `until` if `lease` still holds it at `now`;
+   * false when it ran out or was taken over (nothing is posted: the new holder delivers the card).
+   */
+  fence(id: number, lease: HeldLease, o: { now: Date; until: Date }): Promise<boolean>;
   release(id: number, owner: string): Promise<void>;
   releaseAll(owner: string): Promise<void>;
   /** Polls that found nothing new: each moves on to its next poll and its lease is released, in one transaction. */
@@ -320,8 +328,8 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
         [dueBy.toISOString(), now.toISOString()],
       );
       if (!due) return [];
-      const rows = await engine.all<WatchRow & { open_cards: number | string }>(
-        `UPDATE watches SET lease_owner = $1, lease_until = $2
+      const rows = await engine.all<WatchRow & { open_cards: number | string; lease_gen: number | string }>(
+        `UPDATE watches SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE id IN (
            SELECT id FROM watches
            WHERE active = 1 AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $4)
@@ -332,11 +340,12 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
         [owner, until.toISOString(), dueBy.toISOString(), now.toISOString(), limit],
       );
       return rows
-        .map((r) => ({ watch: toWatch(r), open: Number(r.open_cards) === 1 }))
+        .map((r) => ({ watch: toWatch(r), open: Number(r.open_cards) === 1, leaseGen: Number(r.lease_gen) }))
         .sort((a, b) => a.watch.nextPollAt.getTime() - b.watch.nextPollAt.getTime() || a.watch.id - b.watch.id);
     },
     renew: (owner, until) =>
       engine.run('UPDATE watches SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
+    fence: (id, lease, o) => fenceLease(engine, 'watches', { key: id, lease, ...o }),
     async release(id, owner) {
       await engine.run('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
         id,

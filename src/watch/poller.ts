@@ -36,6 +36,8 @@ import type { WatchPoint } from './types.js';
 //      card (chat.update, which may be repeated) and replies in its thread (with its mark) (→ its row goes).
 // A kill before a post leaves an intent whose post is nowhere: it is posted at the next poll. A kill after it
 // leaves one whose post is in the history: it is committed. A commit that did not happen was never a poll.
+// Each card and fix reply is fenced by the watch's lease (store/lease-fence.ts): renewed right before the post, and
+// a poll whose lease ran out or was taken over meanwhile stops there, leaving its cards to the new holder.
 
 export interface PollerDeps {
   store: WatchStore;
@@ -44,6 +46,8 @@ export interface PollerDeps {
   access: GitlabAccess;
   sessionOf: (actor: Actor) => Session;
   replica: string;
+  /** How long a lease renewed right before a post holds. */
+  leaseMs: number;
   serverUrl: string;
   slashCommand: string;
   logger: Logger;
@@ -63,7 +67,8 @@ export type PollOutcome =
   | { kind: 'failed'; error: string }
   | { kind: 'lost' };
 
-type Delivered = 'posted' | 'done' | 'stop';
+/** `lost`: the lease ran out or was taken over right before a post, which was not made. */
+type Delivered = 'posted' | 'done' | 'stop' | 'lost';
 
 const markOf = (c: WatchCard): CardMark => ({ watch: c.watchId, card: c.key });
 
@@ -155,7 +160,13 @@ export function createPoller(d: PollerDeps) {
     return 'stop';
   }
 
-  async function deliverFix(w: Watch, card: WatchCard, search: boolean): Promise<Delivered> {
+  /** Whether this poll still holds the watch's lease right before a post (and it now holds a while longer). */
+  const holds = (w: Watch, gen: number): Promise<boolean> => {
+    const now = d.now();
+    return store.fence(w.id, { owner: d.replica, gen }, { now, until: new Date(now.getTime() + d.leaseMs) });
+  };
+
+  async function deliverFix(w: Watch, gen: number, card: WatchCard, search: boolean): Promise<Delivered> {
     if (!card.messageTs || card.fixedBy === null || card.fixedAt === null) {
       await store.finishCard(card.key);
       return 'done';
@@ -186,23 +197,27 @@ export function createPoller(d: PollerDeps) {
         return 'stop';
       }
     }
+    let replied: { ts: string } | null;
     try {
-      await d.channels.run(w.channelId, () =>
-        slack.post(w.channelId, buildWatchFixedReply(w, fixed, d.serverUrl), {
-          mark: markOf(card),
-          event: WATCH_FIX_EVENT,
-          threadTs: ts,
-        }),
+      replied = await d.channels.run(w.channelId, async () =>
+        (await holds(w, gen))
+          ? slack.post(w.channelId, buildWatchFixedReply(w, fixed, d.serverUrl), {
+              mark: markOf(card),
+              event: WATCH_FIX_EVENT,
+              threadTs: ts,
+            })
+          : null,
       );
     } catch (err) {
       return refused(w, card, err);
     }
+    if (replied === null) return 'lost';
     d.at?.('after-reply');
     await store.finishCard(card.key);
     return 'posted';
   }
 
-  async function deliverCard(w: Watch, card: WatchCard, search: boolean): Promise<Delivered> {
+  async function deliverCard(w: Watch, gen: number, card: WatchCard, search: boolean): Promise<Delivered> {
     let ts: string | null = null;
     if (search) {
       const found = await slack.findCard(w.channelId, markOf(card));
@@ -215,39 +230,56 @@ export function createPoller(d: PollerDeps) {
     if (ts === null) {
       d.at?.('before-post');
       const pipeline = { id: card.pipelineId, ref: card.ref, sha: card.sha, status: card.status };
+      let sent: { ts: string } | null;
       try {
-        ({ ts } = await d.channels.run(w.channelId, () =>
-          slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, card.jobs, d.serverUrl), {
-            mark: markOf(card),
-            event: WATCH_CARD_EVENT,
-          }),
-        ));
+        sent = await d.channels.run(w.channelId, async () =>
+          (await holds(w, gen))
+            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, card.jobs, d.serverUrl), {
+                mark: markOf(card),
+                event: WATCH_CARD_EVENT,
+              })
+            : null,
+        );
       } catch (err) {
         return refused(w, card, err);
       }
+      if (sent === null) return 'lost';
+      ts = sent.ts;
       posted = true;
       d.at?.('after-post');
     }
     const state = await store.cardPosted(card.key, ts);
-    if (state === 'fixing') await deliverFix(w, { ...card, messageTs: ts, state }, false);
+    if (state === 'fixing' && (await deliverFix(w, gen, { ...card, messageTs: ts, state }, false)) === 'lost') {
+      return 'lost';
+    }
     return posted ? 'posted' : 'done';
   }
 
-  /** Delivers the cards of a watch still on their way; `search` first looks for what a cut-off delivery sent. */
-  async function deliverOpen(w: Watch, search: boolean): Promise<number> {
+  /**
+   * Delivers the cards of a watch still on their way; `search` first looks for what a cut-off delivery sent.
+   * `lost`: the lease went before a post, and the rest is left to its new holder.
+   */
+  async function deliverOpen(w: Watch, gen: number, search: boolean): Promise<{ posted: number; lost: boolean }> {
     let posted = 0;
     for (const card of await store.openCards(w.id)) {
-      const r = card.state === 'pending' ? await deliverCard(w, card, search) : await deliverFix(w, card, search);
+      const r =
+        card.state === 'pending' ? await deliverCard(w, gen, card, search) : await deliverFix(w, gen, card, search);
+      if (r === 'lost') return { posted, lost: true };
       if (r === 'stop') break;
       if (r === 'posted') posted += 1;
     }
-    return posted;
+    return { posted, lost: false };
   }
 
   /** Polls one claimed watch. The caller releases its lease (idle ones a batch at a time). A token refused on the way pauses the creator's watches (the next cycle gets a new session). */
   async function poll(c: ClaimedWatch, sessions?: Map<string, Session>): Promise<PollOutcome> {
     const w = c.watch;
-    let posted = c.open ? await deliverOpen(w, true) : 0;
+    let posted = 0;
+    if (c.open) {
+      const settled = await deliverOpen(w, c.leaseGen, true);
+      if (settled.lost) return { kind: 'lost' };
+      posted = settled.posted;
+    }
     const ctx = creatorCtx(w, sessions);
     let items: PipelineBasic[];
     try {
@@ -307,8 +339,9 @@ export function createPoller(d: PollerDeps) {
       fixes: diff.fixes,
     });
     if (!committed) return { kind: 'lost' };
-    posted += await deliverOpen(w, false);
-    return { kind: 'changed', posted };
+    const delivered = await deliverOpen(w, c.leaseGen, false);
+    if (delivered.lost) return { kind: 'lost' };
+    return { kind: 'changed', posted: posted + delivered.posted };
   }
 
   return { poll };

@@ -86,6 +86,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     access,
     sessionOf: o.sessionOf,
     replica,
+    leaseMs,
     serverUrl: o.serverUrl,
     slashCommand: o.slashCommand,
     logger: log,
