@@ -1,8 +1,8 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions } from '@slack/bolt';
 import type { ClaimStore } from '../store/claim-store.js';
-import { bodyProblem } from './request-shape.js';
+import { readSlackBody } from './request-shape.js';
 
 // Checks on a signed Slack request that Bolt's receiver leaves out. Bolt refuses a timestamp more than
 // five minutes old but accepts one from the future, and it runs a request each time it is posted: a
@@ -67,7 +67,10 @@ export function createReplayMemory(max = REMEMBERED): ReplayMemory & { readonly 
 }
 
 export type Verdict =
-  | { ok: true }
+  /** Signed, in its window, seen for the first time: `body` is read as Bolt reads it, so Bolt need not read it again. */
+  | { ok: true; body: Record<string, unknown> }
+  /** Slack's SSL check: unsigned by design, answered 200 and nothing runs, whatever else the form holds. */
+  | { ok: true; sslCheck: true }
   | {
       ok: false;
       status: 400 | 401 | 413;
@@ -85,9 +88,51 @@ const SIGNATURE = /^v0=([0-9a-f]{64})$/;
  * same verdict for more work on every request.
  */
 function signedBy(secret: string, timestamp: number, body: string, hex: string): boolean {
-  const expected = createHmac('sha256', secret).update(`v0:${timestamp}:`).update(body).digest();
+  const expected = createHmac('sha256', keyOf(secret)).update(`v0:${timestamp}:`).update(body).digest();
   const given = Buffer.from(hex, 'hex');
   return given.length === expected.length && timingSafeEqual(given, expected);
+}
+
+// The signing secret as a key object, made once: a string key is converted again on every HMAC.
+const keys = new Map<string, KeyObject>();
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) {
+    key = createSecretKey(Buffer.from(secret, 'utf8'));
+    keys.set(secret, key);
+  }
+  return key;
+}
+
+/**
+ * The request's body, or null when it is larger than `limit` or never arrives whole. Slack always says how long its
+ * body is: such a body is read straight off the stream (the HTTP parser stops at that length); anything else goes
+ * through Bolt's reader, which enforces the limit while it reads.
+ */
+async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
+  const length = Number(req.headers['content-length']);
+  try {
+    if (
+      !Number.isSafeInteger(length) ||
+      length < 0 ||
+      length > limit ||
+      req.headers['transfer-encoding'] !== undefined
+    ) {
+      return (await HTTPModuleFunctions.bufferIncomingMessage(req, limit)).rawBody;
+    }
+    const body = await new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
+      req.once('error', reject);
+      req.once('close', () => reject(new Error('the request ended before its body')));
+    });
+    // Bolt's helpers read a buffered body from here.
+    (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
+    return body;
+  } catch {
+    return null;
+  }
 }
 
 const header = (req: IncomingMessage, name: string) => {
@@ -96,26 +141,19 @@ const header = (req: IncomingMessage, name: string) => {
 };
 
 /**
- * Reads the body (Bolt reuses it) and decides whether the request may run: signed with the signing secret,
+ * Reads the body and decides whether the request may run: signed with the signing secret,
  * a timestamp within five minutes of now either way, and a signature not seen before.
  */
 export async function checkSignedRequest(
   req: IncomingMessage,
   o: { signingSecret: string; memory: ReplayMemory; now?: () => number; bodyLimit?: number },
 ): Promise<Verdict> {
-  let raw: string;
-  try {
-    const buffered = await HTTPModuleFunctions.bufferIncomingMessage(
-      req,
-      o.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit,
-    );
-    raw = buffered.rawBody.toString();
-  } catch {
-    return { ok: false, status: 413, reason: 'too large' };
-  }
-  // Slack's SSL check is unsigned by design; Bolt answers it without running anything.
+  const rawBody = await readBody(req, o.bodyLimit ?? HTTPModuleFunctions.defaultBodyLimit);
+  if (!rawBody) return { ok: false, status: 413, reason: 'too large' };
+  const raw = rawBody.toString();
+  // Slack's SSL check is unsigned by design: it is answered, and nothing in it runs (see Verdict).
   if (header(req, 'content-type') === 'application/x-www-form-urlencoded' && /(^|&)ssl_check=1(&|$)/.test(raw)) {
-    return { ok: true };
+    return { ok: true, sslCheck: true };
   }
   const signatureHeader = header(req, 'x-slack-signature');
   const timestampHeader = header(req, 'x-slack-request-timestamp') ?? '';
@@ -128,9 +166,9 @@ export async function checkSignedRequest(
   if (timestamp > nowSec + SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'future' };
   if (timestamp < nowSec - SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'stale' };
   if (!signedBy(o.signingSecret, timestamp, raw, signature)) return { ok: false, status: 401, reason: 'bad signature' };
-  const problem = bodyProblem(header(req, 'content-type'), raw);
-  if (problem) return { ok: false, status: 400, reason: 'not a Slack body', detail: problem };
+  const read = readSlackBody(header(req, 'content-type'), raw);
+  if (!read.ok) return { ok: false, status: 400, reason: 'not a Slack body', detail: read.problem };
   // Only authentic requests are remembered, so forged ones cannot crowd real signatures out.
   if (await o.memory.seenBefore(signature, timestamp, nowSec)) return { ok: false, status: 401, reason: 'replayed' };
-  return { ok: true };
+  return { ok: true, body: read.body };
 }

@@ -74,23 +74,38 @@ function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   }
 }
 
+/** A signed body read the way Bolt reads it (the form, an interaction's payload, or JSON), or why it is not Slack's. */
+export type SlackBody = { ok: true; body: Record<string, unknown> } | { ok: false; problem: string };
+
 /**
- * Why a body is not one Slack sends (a short reason for the log), or null when it is. `contentType` is the
- * request's header as Bolt compares it: only an exact form content type is read as a form, anything else as
- * JSON.
+ * Reads a signed body as Bolt's receiver would (a form's `payload` is the body when there is one) and checks it is
+ * one Slack sends. `contentType` is the request's header as Bolt compares it: only an exact form content type is
+ * read as a form, anything else as JSON. The body is read once here and handed to Bolt as it is.
  */
-export function bodyProblem(contentType: string | undefined, raw: string): string | null {
+export function readSlackBody(contentType: string | undefined, raw: string): SlackBody {
   if (contentType === FORM) {
     const fields = parseQuery(raw);
     if (fields.payload !== undefined) {
-      if (typeof fields.payload !== 'string') return 'more than one payload';
+      if (typeof fields.payload !== 'string') return { ok: false, problem: 'more than one payload' };
       const payload = parseJson(fields.payload);
-      if (!payload.ok) return 'a payload that is not JSON';
-      return isInteraction(payload.value) ? null : 'a payload that is not an interaction';
+      if (!payload.ok) return { ok: false, problem: 'a payload that is not JSON' };
+      return isInteraction(payload.value)
+        ? { ok: true, body: payload.value as Fields }
+        : { ok: false, problem: 'a payload that is not an interaction' };
     }
-    return isCommand(fields) ? null : 'a form that is neither a command nor an interaction';
+    return isCommand(fields)
+      ? { ok: true, body: fields }
+      : { ok: false, problem: 'a form that is neither a command nor an interaction' };
   }
   const body = parseJson(raw);
-  if (!body.ok) return 'a body that is not JSON';
-  return eventsApi.safeParse(body.value).success ? null : 'JSON that is not an Events API body';
+  if (!body.ok) return { ok: false, problem: 'a body that is not JSON' };
+  return eventsApi.safeParse(body.value).success
+    ? { ok: true, body: body.value as Fields }
+    : { ok: false, problem: 'JSON that is not an Events API body' };
+}
+
+/** Why a body is not one Slack sends (a short reason for the log), or null when it is. */
+export function bodyProblem(contentType: string | undefined, raw: string): string | null {
+  const read = readSlackBody(contentType, raw);
+  return read.ok ? null : read.problem;
 }

@@ -1,5 +1,15 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import { App, type Logger as BoltLogger, HTTPReceiver, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
+import {
+  App,
+  type Logger as BoltLogger,
+  HTTPModuleFunctions,
+  HTTPReceiver,
+  HTTPResponseAck,
+  LogLevel,
+  type ReceiverEvent,
+  SocketModeReceiver,
+  webApi,
+} from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ClaimStore } from '../store/claim-store.js';
@@ -158,8 +168,8 @@ export function createSlackApp(o: {
     // Bolt sees it; a second HMAC of the same body would only cost time.
     signatureVerification: false,
   });
-  // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown); Bolt
-  // then reads the same buffered body.
+  // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown, the body's
+  // shape); the body they read is then handed to the app as Bolt's receiver would hand it (see dispatch).
   const log = o.logger.child({ component: 'receiver' });
   const memory = o.claims
     ? createStoredReplayMemory(o.claims, (err) =>
@@ -169,8 +179,44 @@ export function createSlackApp(o: {
       )
     : createReplayMemory();
   const bolt = receiver.requestListener;
+  /**
+   * What Bolt's receiver does with a verified request (HTTPReceiver.handleIncomingEvent), given the body our checks
+   * already read: Bolt's would buffer, parse and route the same request a second time before its first listener.
+   */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => {
+    if (body.ssl_check === '1') return HTTPModuleFunctions.buildSSLCheckResponse(res);
+    if (body.type === 'url_verification') {
+      return HTTPModuleFunctions.buildUrlVerificationResponse(res, body as { challenge?: string });
+    }
+    const bufferedReq = req as IncomingMessage & { rawBody: Buffer };
+    const ack = new HTTPResponseAck({
+      logger: boltLogger,
+      processBeforeResponse: false,
+      httpRequest: bufferedReq,
+      httpRequestBody: body,
+      httpResponse: res,
+    });
+    const event: ReceiverEvent = {
+      body,
+      ack: ack.bind(),
+      retryNum: HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req),
+      retryReason: HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req),
+      customProperties: {},
+    };
+    app.processEvent(event).catch(async (error: unknown) => {
+      const acknowledged = await HTTPModuleFunctions.defaultProcessEventErrorHandler({
+        error: error as Error,
+        logger: boltLogger,
+        request: bufferedReq,
+        response: res,
+        storedResponse: undefined,
+      });
+      if (acknowledged) ack.ack();
+    });
+  };
   receiver.requestListener = (req, res) => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    // Bolt routes on the URL's path as WHATWG parses it: a spelling other than the plain one is parsed the same way.
+    const path = req.url === EVENTS_PATH ? EVENTS_PATH : new URL(req.url ?? '/', 'http://localhost').pathname;
     if (path !== EVENTS_PATH || req.method !== 'POST') return bolt(req, res);
     if (!accepting) {
       req.resume();
@@ -180,7 +226,11 @@ export function createSlackApp(o: {
     }
     checkSignedRequest(req, { signingSecret, memory }).then(
       (verdict) => {
-        if (verdict.ok) return bolt(req, res);
+        if (verdict.ok) {
+          // Slack's SSL check is answered and nothing else in it is read.
+          if ('sslCheck' in verdict) return HTTPModuleFunctions.buildSSLCheckResponse(res);
+          return dispatch(req, res, verdict.body);
+        }
         log.warn('refused a request to /slack/events', {
           reason: verdict.reason,
           ...(verdict.detail ? { detail: verdict.detail } : {}),

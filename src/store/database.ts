@@ -88,7 +88,8 @@ export interface BusyPolicy {
   onBusy?(what: string, attempt: number): void;
 }
 
-const isBusy = (err: unknown) =>
+/** Whether a statement failed only because another connection holds the file's lock (whenFree waits it out). */
+export const isBusy = (err: unknown) =>
   err instanceof Database.SqliteError && /^SQLITE_(BUSY|LOCKED)/.test((err as { code: string }).code);
 
 /**

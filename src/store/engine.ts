@@ -1,4 +1,4 @@
-import { type BusyPolicy, type Db, whenFree } from './database.js';
+import { type BusyPolicy, type Db, isBusy, whenFree } from './database.js';
 
 // The port every store is written against (ARCHITECTURE §9): SQL with PostgreSQL's `$1…$n` placeholders, answered
 // asynchronously, by SQLite (one file, the embedded default) or by PostgreSQL (several replicas). Stores keep to
@@ -55,6 +55,8 @@ function describe(sql: string): string {
 }
 
 const chains = new WeakMap<Db, Promise<void>>();
+/** Turns taken or waited for on each connection (see createSqliteEngine's `now`). */
+const taken = new WeakMap<Db, number>();
 
 /** How long work that must happen once at start may wait for another process doing it. */
 const LOCK_BUDGET_MS = 60_000;
@@ -96,13 +98,32 @@ export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
   const turn = (): Promise<() => void> => {
     let release!: () => void;
     const previous = chains.get(db) ?? Promise.resolve();
+    taken.set(db, (taken.get(db) ?? 0) + 1);
     chains.set(
       db,
       new Promise<void>((resolve) => {
-        release = resolve;
+        release = () => {
+          taken.set(db, (taken.get(db) ?? 1) - 1);
+          resolve();
+        };
       }),
     );
     return previous.then(() => release);
+  };
+  /**
+   * A single statement on a connection nobody has a turn on (nothing queued, no transaction open) runs at once, as
+   * its turn would have run it a few microtasks later: the signature claim before every ack is one. If the file is
+   * locked by another process it takes its turn and waits like any other statement.
+   */
+  const now = <T>(sql: string, exec: (s: ReturnType<Db['prepare']>) => T, queued: () => Promise<T>): Promise<T> => {
+    if (!taken.get(db) && !db.inTransaction) {
+      try {
+        return Promise.resolve(exec(prepare(sql).s));
+      } catch (err) {
+        if (!isBusy(err)) return Promise.reject(err);
+      }
+    }
+    return queued();
   };
   const inTurn = async <T>(work: () => Promise<T>): Promise<T> => {
     const release = await turn();
@@ -128,9 +149,24 @@ export function createSqliteEngine(db: Db, busy: BusyPolicy = {}): SqlEngine {
 
   return {
     kind: 'sqlite',
-    all: (sql, params) => inTurn(() => direct.all(sql, params)),
-    get: (sql, params) => inTurn(() => direct.get(sql, params)),
-    run: (sql, params) => inTurn(() => direct.run(sql, params)),
+    all: <T>(sql: string, params?: readonly SqlValue[]) =>
+      now(
+        sql,
+        (s) => s.all(namedParams(params)) as T[],
+        () => inTurn(() => direct.all<T>(sql, params)),
+      ),
+    get: <T>(sql: string, params?: readonly SqlValue[]) =>
+      now(
+        sql,
+        (s) => s.get(namedParams(params)) as T | undefined,
+        () => inTurn(() => direct.get<T>(sql, params)),
+      ),
+    run: (sql, params) =>
+      now(
+        sql,
+        (s) => s.run(namedParams(params)).changes,
+        () => inTurn(() => direct.run(sql, params)),
+      ),
     transaction: (fn) => inTransaction(fn, busy),
     lock: (_name, fn) => inTransaction(fn, { ...busy, budgetMs: Math.max(busy.budgetMs ?? 0, LOCK_BUDGET_MS) }),
     async ping() {
