@@ -72,6 +72,12 @@ export function judge(r: Json): Record<string, Target> {
     watch_api_calls_per_idle_poll: atMost(n(r, 'watches.api_calls_per_idle_poll'), 1, '1'),
     watch_cpu_ms_per_idle_poll: atMost(n(r, 'watches.bot_cpu_ms_per_idle_poll'), 0.5, '0.5 ms'),
     watch_cycle_of_1000_ms: { ...atMost(n(r, 'watches.cycle_wall_ms'), 59_999, '1 min'), target: '< 60000 ms' },
+    alert_api_calls_per_idle_poll: atMost(n(r, 'alerts.api_calls_per_idle_poll'), 1, '1'),
+    alert_cpu_ms_per_idle_poll: atMost(n(r, 'alerts.bot_cpu_ms_per_idle_poll'), 0.5, '0.5 ms'),
+    alert_minute_of_10000_busy_ms: {
+      ...atMost(n(r, 'alerts.minute_busy_wall_ms'), 59_999, '1 min'),
+      target: '< 60000 ms',
+    },
   };
   return Object.fromEntries(Object.entries(targets).filter(([, t]) => t.value !== null));
 }
