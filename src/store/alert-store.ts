@@ -310,8 +310,11 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
              UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN} FROM picked
              WHERE alert_settings.person_key = picked.person_key
              RETURNING alert_settings.*, ${CLAIM_EXTRAS}`
-          : `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
-             WHERE person_key IN (${due}) AND ${POLLING} AND (lease_owner IS NULL OR lease_until <= $3)
+          : // `+active` keeps SQLite from walking every active row to test it against the picked keys: each
+            // picked row is looked up by its key instead.
+            `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
+             WHERE person_key IN (${due}) AND +active = 1 AND paused_reason IS NULL
+               AND (lease_owner IS NULL OR lease_until <= $3)
              RETURNING *, ${CLAIM_EXTRAS}`;
       const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
       // RETURNING keeps no order: oldest poll first, as picked (in code-unit order, as SQLite's index has it, and

@@ -328,13 +328,16 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
         [dueBy.toISOString(), now.toISOString()],
       );
       if (!due) return [];
+      // On SQLite, `+active` keeps the update from walking every active watch to test it against the picked ids:
+      // each picked row is looked up by its id instead.
+      const pickedActive = engine.kind === 'postgres' ? 'active' : '+active';
       const rows = await engine.all<WatchRow & { open_cards: number | string; lease_gen: number | string }>(
         `UPDATE watches SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE id IN (
            SELECT id FROM watches
            WHERE active = 1 AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $4)
            ORDER BY next_poll_at, id LIMIT $5${skipLocked})
-         AND active = 1 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
+         AND ${pickedActive} = 1 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
          RETURNING *, CASE WHEN EXISTS (SELECT 1 FROM watch_cards c WHERE c.watch_id = watches.id
            AND c.state IN ('pending', 'fixing')) THEN 1 ELSE 0 END AS open_cards`,
         [owner, until.toISOString(), dueBy.toISOString(), now.toISOString(), limit],
