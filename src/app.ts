@@ -251,6 +251,7 @@ export function createApp(deps: AppDeps): BotApp {
     engine,
     access,
     sessionOf,
+    tokens: deps.tokens,
     slack: createWatchSlack(app.client),
     isAdmin: (userId) => digests.isAdmin(userId),
     transport,

@@ -14,7 +14,8 @@ import type { Actor, Session } from '../operations/context.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
-import type { PollRecord, WatchStore } from '../store/watch-store.js';
+import type { StoredToken, TokenStore } from '../store/token-store.js';
+import type { ClaimedWatch, PollRecord, WatchStore } from '../store/watch-store.js';
 import { createPoller } from './poller.js';
 import { encodeSeen } from './seen.js';
 import type { WatchSlack } from './slack.js';
@@ -31,7 +32,9 @@ export interface WatchServiceOptions {
   /** The store port the pacing tables are written against (channel lanes, token budgets). */
   engine: SqlEngine;
   access: GitlabAccess;
-  sessionOf: (actor: Actor) => Session;
+  sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
+  /** Reads the token rows of a claimed batch's creators at once (without it, each session reads its own row). */
+  tokens?: Pick<TokenStore, 'loadMany'>;
   slack: WatchSlack;
   /** Whether a person is a Slack workspace admin (the digests' check, cached). */
   isAdmin: (userId: string) => Promise<boolean>;
@@ -151,7 +154,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
       });
       if (batch.length === 0) break;
       const idle: [number, PollRecord][] = [];
-      const sessions = new Map<string, Session>();
+      const sessions = await sessionsOf(batch);
       await Promise.all(
         batch.map((c) =>
           limiter.run(async () => {
@@ -184,6 +187,34 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     }
     await reportLateness();
     return { polled, posted };
+  }
+
+  /**
+   * The sessions of a batch's creators, their token rows read with one statement per team (the poller keys them by
+   * team and creator); a row this store changes meanwhile, or a read that fails, is left to the session to read.
+   */
+  async function sessionsOf(batch: readonly ClaimedWatch[]): Promise<Map<string, Session>> {
+    const sessions = new Map<string, Session>();
+    if (!o.tokens) return sessions;
+    const byTeam = new Map<string, Set<string>>();
+    for (const { watch } of batch) {
+      const creators = byTeam.get(watch.teamId);
+      if (creators) creators.add(watch.creatorId);
+      else byTeam.set(watch.teamId, new Set([watch.creatorId]));
+    }
+    for (const [teamId, creators] of byTeam) {
+      try {
+        const loaded = await o.tokens.loadMany(teamId, [...creators]);
+        for (const userId of creators) {
+          const stored = loaded.get(userId);
+          if (stored === undefined) continue;
+          sessions.set(`${teamId}:${userId}`, o.sessionOf({ teamId, userId, userName: '' }, stored));
+        }
+      } catch (err) {
+        log.warn('could not read the tokens of a watch batch', { error: String(err) });
+      }
+    }
+    return sessions;
   }
 
   function poll(opts: { all?: boolean } = {}) {
