@@ -105,15 +105,24 @@ function compile(schema: z.ZodType): Lean | null {
   }
 }
 
-const compiled = new WeakMap<z.ZodType, Lean | null>();
+/** What `build` makes of a schema, built once per schema (null: the schema is left to zod). */
+function perSchema<T>(build: (schema: z.ZodType) => T | null): (schema: z.ZodType) => T | null {
+  const built = new WeakMap<z.ZodType, T | null>();
+  return (schema) => {
+    let made = built.get(schema);
+    if (made === undefined) {
+      made = build(schema);
+      built.set(schema, made);
+    }
+    return made;
+  };
+}
+
+const compiled = perSchema(compile);
 
 /** The value zod would return for a valid answer, built without zod's per-field work; null when zod must decide. */
 export function leanParse<S extends z.ZodType>(schema: S, value: unknown): { data: z.output<S> } | null {
-  let lean = compiled.get(schema);
-  if (lean === undefined) {
-    lean = compile(schema);
-    compiled.set(schema, lean);
-  }
+  const lean = compiled(schema);
   if (!lean) return null;
   const data = lean(value);
   return data === MISFIT ? null : { data: data as z.output<S> };
@@ -228,18 +237,14 @@ function checkerOf(schema: z.ZodType): Checker | null {
   }
 }
 
-const checkers = new WeakMap<z.ZodType, Checker | null>();
+const checkers = perSchema(checkerOf);
 
 /**
  * The value itself, defaults filled in, when zod would accept it; null when zod must decide (the value is then as
  * it came). Unknown keys stay and keys keep the server's order: for values only read field by field.
  */
 export function checkInPlace<S extends z.ZodType>(schema: S, value: unknown): { data: z.output<S> } | null {
-  let checker = checkers.get(schema);
-  if (checker === undefined) {
-    checker = checkerOf(schema);
-    checkers.set(schema, checker);
-  }
+  const checker = checkers(schema);
   if (!checker?.check(value)) return null;
   checker.fill?.(value);
   return { data: value as z.output<S> };
