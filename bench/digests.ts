@@ -8,7 +8,6 @@
 //
 // Runs are started back to back here (as at a catch-up); on a schedule node-cron spreads them over their minute.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,11 +23,11 @@ import { createDigestStore, type NewDigest } from '../src/store/digest-store.js'
 import { createSqliteEngine } from '../src/store/engine.js';
 import { createSealer } from '../src/store/sealer.js';
 import { createTokenStore } from '../src/store/token-store.js';
+import { requestCount, startSim } from './sim-process.js';
 
 const COUNT = Number(process.env.BENCH_DIGESTS ?? 10_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const REPLICAS = Math.max(1, Number(process.env.BENCH_REPLICAS ?? 1));
-const root = path.resolve(import.meta.dirname, '..');
 const TEAM = 'T0TEST';
 const OWNERS = [
   { person: DEMO_PEOPLE.alice, token: 'sim-alice-token', username: 'alice' },
@@ -40,28 +39,6 @@ const USERS = [
   { id: 2, username: 'alice' },
   { id: 3, username: 'bob' },
 ];
-
-function startSim(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
-    cwd: root,
-    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout?.on('data', (d) => {
-      out += d;
-      const url = /listening on (http:\/\/\S+)/.exec(out)?.[1];
-      if (url) resolve({ child, url });
-    });
-    child.on('exit', (code) => reject(new Error(`the simulator exited (${code})`)));
-  });
-}
-
-async function requestCount(simUrl: string): Promise<number> {
-  const log = (await (await fetch(`${simUrl}/__sim/requests`)).json()) as { seq: number }[];
-  return log.at(-1)?.seq ?? 0;
-}
 
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;

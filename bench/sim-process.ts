@@ -1,4 +1,5 @@
-// The simulator as the poll benches (alerts, watches) run it: a process of its own, so its CPU is not the bot's.
+// The simulator as the benches run it (alerts, watches, digests, requests): a process of its own, so its CPU is
+// not the bot's.
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
