@@ -13,10 +13,11 @@ import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import { type ClaimedAlert, createAlertStore } from '../store/alert-store.js';
+import { readTokensByTeam } from '../store/batch-tokens.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
-import type { LoadedTokens, StoredToken, TokenStore } from '../store/token-store.js';
+import type { StoredToken, TokenStore } from '../store/token-store.js';
 import { createPoller } from './poller.js';
 import type { AlertSlack } from './slack.js';
 import { nextSpreadPoll } from './spread.js';
@@ -101,24 +102,12 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
   }
 
   /** The batch's token rows, one read per team (a row this replica changes meanwhile is read again by its poll). */
-  async function tokensOf(claimed: readonly ClaimedAlert[]): Promise<Map<string, LoadedTokens>> {
-    const byTeam = new Map<string, string[]>();
-    for (const { setting } of claimed) {
-      const users = byTeam.get(setting.teamId);
-      if (users) users.push(setting.userId);
-      else byTeam.set(setting.teamId, [setting.userId]);
-    }
-    const out = new Map<string, LoadedTokens>();
-    for (const [teamId, userIds] of byTeam) {
-      try {
-        out.set(teamId, await o.tokens.loadMany(teamId, userIds));
-      } catch (err) {
-        // Each poll reads its own row instead.
-        log.warn('could not read the tokens of an alert batch', { error: String(err) });
-      }
-    }
-    return out;
-  }
+  const tokensOf = (claimed: readonly ClaimedAlert[]) =>
+    readTokensByTeam(
+      o.tokens,
+      claimed.map((c) => c.setting),
+      (err) => log.warn('could not read the tokens of an alert batch', { error: String(err) }),
+    );
 
   let stopping = false;
   let polledThisMinute = 0;

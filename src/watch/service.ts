@@ -11,6 +11,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
+import { readTokensByTeam } from '../store/batch-tokens.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
@@ -196,23 +197,16 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
   async function sessionsOf(batch: readonly ClaimedWatch[]): Promise<Map<string, Session>> {
     const sessions = new Map<string, Session>();
     if (!o.tokens) return sessions;
-    const byTeam = new Map<string, Set<string>>();
+    const loaded = await readTokensByTeam(
+      o.tokens,
+      batch.map(({ watch }) => ({ teamId: watch.teamId, userId: watch.creatorId })),
+      (err) => log.warn('could not read the tokens of a watch batch', { error: String(err) }),
+    );
     for (const { watch } of batch) {
-      const creators = byTeam.get(watch.teamId);
-      if (creators) creators.add(watch.creatorId);
-      else byTeam.set(watch.teamId, new Set([watch.creatorId]));
-    }
-    for (const [teamId, creators] of byTeam) {
-      try {
-        const loaded = await o.tokens.loadMany(teamId, [...creators]);
-        for (const userId of creators) {
-          const stored = loaded.get(userId);
-          if (stored === undefined) continue;
-          sessions.set(`${teamId}:${userId}`, o.sessionOf({ teamId, userId, userName: '' }, stored));
-        }
-      } catch (err) {
-        log.warn('could not read the tokens of a watch batch', { error: String(err) });
-      }
+      const key = `${watch.teamId}:${watch.creatorId}`;
+      const stored = loaded.get(watch.teamId)?.get(watch.creatorId);
+      if (stored === undefined || sessions.has(key)) continue;
+      sessions.set(key, o.sessionOf({ teamId: watch.teamId, userId: watch.creatorId, userName: '' }, stored));
     }
     return sessions;
   }
