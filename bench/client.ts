@@ -16,6 +16,7 @@ import { createGitlabClient } from '../src/gitlab/client.js';
 import { createTransport } from '../src/gitlab/http.js';
 import { Child } from './ipc.js';
 import { round } from './stats.js';
+import { timedTurn } from './timed-turn.js';
 
 const SECONDS = Number(process.env.BENCH_CLIENT_SECONDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_CLIENT_CONCURRENCY ?? 16);
@@ -27,21 +28,7 @@ type Read = () => Promise<unknown>;
 const CLIENTS = ['client', 'gitbeaker', 'got_floor'] as const;
 type Client = (typeof CLIENTS)[number];
 
-async function turn(read: Read): Promise<{ calls: number; seconds: number; cpuUs: number }> {
-  const cpu0 = process.cpuUsage();
-  const start = performance.now();
-  const deadline = start + SECONDS * 1000;
-  let calls = 0;
-  const lane = async () => {
-    while (performance.now() < deadline) {
-      await read();
-      calls++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  const cpu = process.cpuUsage(cpu0);
-  return { calls, seconds: (performance.now() - start) / 1000, cpuUs: cpu.user + cpu.system };
-}
+const turn = (read: Read) => timedTurn(read, { seconds: SECONDS, concurrency: CONCURRENCY });
 
 const { child: sim, match } = await Child.start('simulator', {
   args: ['--import', 'tsx', '--import', './bench/probe.mjs', 'src/sim/main.ts'],

@@ -14,6 +14,7 @@ import got from 'got';
 import { createTransport } from '../src/gitlab/http.js';
 import { startSim } from './sim-process.js';
 import { median, round } from './stats.js';
+import { timedTurn } from './timed-turn.js';
 
 const SECONDS = Number(process.env.BENCH_REQUESTS_SECONDS ?? 2);
 const CONCURRENCY = Number(process.env.BENCH_REQUESTS_CONCURRENCY ?? 16);
@@ -22,20 +23,7 @@ const TOKEN = 'sim-alice-token';
 const CLIENTS = ['node_http', 'bare_got', 'transport'] as const;
 type Client = (typeof CLIENTS)[number];
 
-async function turn(read: () => Promise<string>): Promise<{ calls: number; cpuUs: number }> {
-  const cpu0 = process.cpuUsage();
-  const deadline = performance.now() + SECONDS * 1000;
-  let calls = 0;
-  const lane = async () => {
-    while (performance.now() < deadline) {
-      await read();
-      calls++;
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, lane));
-  const cpu = process.cpuUsage(cpu0);
-  return { calls, cpuUs: cpu.user + cpu.system };
-}
+const turn = (read: () => Promise<string>) => timedTurn(read, { seconds: SECONDS, concurrency: CONCURRENCY });
 
 const sim = await startSim();
 try {
