@@ -15,11 +15,13 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { ALERT_ACTIONS } from '../src/alerts/actions.js';
 import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DEMO_PEOPLE } from '../src/console/demo.js';
 import { startFakeSlack } from '../src/console/fake-slack.js';
 import { createLogger } from '../src/logger.js';
+import { createAlertStore } from '../src/store/alert-store.js';
 import { createChannelStore } from '../src/store/channel-store.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
@@ -83,16 +85,16 @@ try {
       username: usernameOf(i),
     });
   }
-  const insert = db.prepare(
-    `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, tz, seen_todo_id, next_poll_at,
-       created_at, updated_at)
-     VALUES (?, ?, ?, 1, 'assigned,mentioned,build_failed,marked,approval_required', 'UTC', 1000000000, ?, ?, ?)`,
-  );
-  const due = new Date(now.getTime() - 1000).toISOString();
-  db.transaction(() => {
-    for (const userId of people)
-      insert.run(`${TEAM}:${userId}`, TEAM, userId, due, now.toISOString(), now.toISOString());
-  })();
+  // Turned on as `/gl notify on` turns them on, every todo already seen, all due at once (as after a start).
+  const alertStore = createAlertStore(createSqliteEngine(db));
+  const due = new Date(now.getTime() - 1000);
+  for (const userId of people) {
+    await alertStore.enable(
+      { teamId: TEAM, userId, actions: [...ALERT_ACTIONS], quiet: null, tz: 'UTC' },
+      1_000_000_000,
+      due,
+    );
+  }
 
   let virtual = now.getTime();
   const logger = createLogger({ level: 'warn', sink: () => {} });

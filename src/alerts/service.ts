@@ -91,7 +91,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     ...(o.at ? { at: o.at } : {}),
   });
 
-  // Finished polls are written many to a transaction: at the minute thousands end within seconds.
+  // Finished polls are written many to a statement: at the minute thousands end within seconds.
   type Finished = readonly [string, string, { at: Date; nextPollAt: Date; result: string }];
   let unwritten: Finished[] = [];
   async function flush(): Promise<void> {

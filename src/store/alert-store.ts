@@ -1,3 +1,4 @@
+import { nextRowIdIn, rowIdBaseOf } from './alert-row-place.js';
 import type { SqlEngine, SqlRunner } from './engine.js';
 import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
@@ -105,7 +106,7 @@ export interface AlertStore {
   fence(teamId: string, userId: string, lease: HeldLease, o: { now: Date; until: Date }): Promise<boolean>;
   /** Everyone with alerts on is due at `now` (the demo's tick polls at once). */
   makeDue(now: Date): Promise<void>;
-  /** Writes finished polls and lets their leases go (in one transaction for many). */
+  /** Writes finished polls and lets their leases go (one statement for many). */
   recordPolls(owner: string, polls: readonly (readonly [teamId: string, userId: string, PollRecord])[]): Promise<void>;
   releaseAll(owner: string): Promise<void>;
   /** Todos found during quiet hours are held and the mark moves past them, in one transaction. */
@@ -205,6 +206,25 @@ const POLLING = 'active = 1 AND paused_reason IS NULL';
 export function createAlertStore(engine: SqlEngine): AlertStore {
   const greatest = engine.kind === 'postgres' ? 'GREATEST' : 'max';
   const ids = (list: readonly unknown[], from: number) => list.map((_, i) => `$${i + from}`).join(', ');
+  // A batch's finished polls with one statement, whatever their number (they travel as one JSON list): an idle poll
+  // writes its row once, not a statement of its own.
+  const RECORD_POLLS = `UPDATE alert_settings SET next_poll_at = v.n, last_poll_at = v.a, last_result = v.r,
+       lease_owner = NULL, lease_until = NULL
+     FROM ${
+       engine.kind === 'postgres'
+         ? 'jsonb_to_recordset($2::jsonb) AS v(k text, n text, a text, r text)'
+         : "(SELECT value ->> 'k' AS k, value ->> 'n' AS n, value ->> 'a' AS a, value ->> 'r' AS r FROM json_each($2)) AS v"
+     }
+     WHERE alert_settings.person_key = v.k AND alert_settings.lease_owner = $1`;
+  // SQLite: a new row goes where people due at about the same moment lie (store/alert-row-place.ts).
+  const placed = engine.kind === 'sqlite';
+  const INSERT_SETTING = `INSERT INTO alert_settings (${placed ? 'rowid, ' : ''}person_key, team_id, user_id, active,
+       actions, quiet_from, quiet_to, tz, seen_todo_id, paused_reason, next_poll_at, created_at, updated_at)
+     VALUES (${placed ? `${nextRowIdIn('$10')}, ` : ''}$1, $2, $3, 1, $4, $5, $6, $7, $9, NULL, $8, $8, $8)
+     ON CONFLICT (person_key) DO UPDATE SET active = 1, actions = excluded.actions,
+       quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, tz = excluded.tz,
+       seen_todo_id = excluded.seen_todo_id, paused_reason = NULL, next_poll_at = excluded.next_poll_at,
+       updated_at = excluded.updated_at`;
 
   async function commit(tx: SqlRunner, runKey: string, at: Date, during?: () => void): Promise<void> {
     const d = await tx.get<{
@@ -261,16 +281,14 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
           );
         } else {
           if (before) await tx.run('DELETE FROM alert_held WHERE person_key = $1', [key]);
-          await tx.run(
-            `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, quiet_from, quiet_to, tz,
-               seen_todo_id, paused_reason, next_poll_at, created_at, updated_at)
-             VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $9, NULL, $8, $8, $8)
-             ON CONFLICT (person_key) DO UPDATE SET active = 1, actions = excluded.actions,
-               quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, tz = excluded.tz,
-               seen_todo_id = excluded.seen_todo_id, paused_reason = NULL, next_poll_at = excluded.next_poll_at,
-               updated_at = excluded.updated_at`,
-            [key, input.teamId, input.userId, ...fields, seenTodoId],
-          );
+          await tx.run(INSERT_SETTING, [
+            key,
+            input.teamId,
+            input.userId,
+            ...fields,
+            seenTodoId,
+            ...(placed ? [rowIdBaseOf(key)] : []),
+          ]);
         }
         const row = (await tx.get<SettingRow>('SELECT * FROM alert_settings WHERE person_key = $1', [
           key,
@@ -340,16 +358,13 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     async recordPolls(owner, polls) {
       if (polls.length === 0) return;
-      await engine.transaction(async (tx) => {
-        for (const [teamId, userId, p] of polls) {
-          await tx.run(
-            `UPDATE alert_settings SET next_poll_at = $3, last_poll_at = $4, last_result = $5, lease_owner = NULL,
-               lease_until = NULL
-             WHERE person_key = $1 AND lease_owner = $2`,
-            [keyOf(teamId, userId), owner, p.nextPollAt.toISOString(), p.at.toISOString(), p.result],
-          );
-        }
-      });
+      const rows = polls.map(([teamId, userId, p]) => ({
+        k: keyOf(teamId, userId),
+        n: p.nextPollAt.toISOString(),
+        a: p.at.toISOString(),
+        r: p.result,
+      }));
+      await engine.run(RECORD_POLLS, [owner, JSON.stringify(rows)]);
     },
     async releaseAll(owner) {
       await engine.run('UPDATE alert_settings SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [

@@ -86,6 +86,31 @@ describe.each(ENGINES)('on $name', (under) => {
     expect((await alerts.claimDue('replica-c', later(62_000), later(120_000), 10)).length).toBe(3);
   });
 
+  it('records a batch of finished polls at once, each with its own next poll, only where the lease is held', async () => {
+    const alerts = await stores();
+    for (const u of ['U1', 'U2', 'U3', 'U4']) await alerts.enable(input(u), 0, t0);
+    expect((await alerts.claimDue('replica-a', later(10), later(60_000), 3)).length).toBe(3);
+    expect((await alerts.claimDue('replica-b', later(10), later(120_000), 3)).length).toBe(1);
+    await alerts.recordPolls('replica-a', [
+      ['T1', 'U1', { at: later(40), nextPollAt: later(61_000), result: 'idle' }],
+      ['T1', 'U2', { at: later(50), nextPollAt: later(62_000), result: 'delivered' }],
+      ['T1', 'U3', { at: later(60), nextPollAt: later(63_000), result: 'failed' }],
+      // U4 is replica-b's: nothing of it changes.
+      ['T1', 'U4', { at: later(70), nextPollAt: later(64_000), result: 'idle' }],
+    ]);
+    const polled = await Promise.all(['U1', 'U2', 'U3', 'U4'].map((u) => alerts.get('T1', u)));
+    expect(polled.map((s) => [s?.nextPollAt, s?.lastPollAt, s?.lastResult])).toEqual([
+      [later(61_000), later(40), 'idle'],
+      [later(62_000), later(50), 'delivered'],
+      [later(63_000), later(60), 'failed'],
+      [t0, null, null],
+    ]);
+    // Their leases are let go (U4's is not): another replica takes them as soon as they are due.
+    expect(
+      (await alerts.claimDue('replica-c', later(63_000), later(120_000), 10)).map((c) => c.setting.userId),
+    ).toEqual(['U1', 'U2', 'U3']);
+  });
+
   it('holds todos with the mark in one step, carries them in a delivery and drops them with its commit', async () => {
     const alerts = await stores();
     await alerts.enable(input('U1'), 10, t0);
