@@ -13,6 +13,12 @@ const PER_SLOT = 2 ** 20;
 /** The first rowid of the range of `personKey`'s slot; ordinary rowids (1, 2, …) lie below every range. */
 export const rowIdBaseOf = (personKey: string): number => (offsetOf(personKey, MINUTE) + 1) * PER_SLOT;
 
+/** Whether a row lies in its slot's range (one written before rows were placed, or by hand, does not). */
+export const isPlaced = (rowId: number, personKey: string): boolean => {
+  const base = rowIdBaseOf(personKey);
+  return rowId >= base && rowId < base + PER_SLOT;
+};
+
 /**
  * The rowid a new row takes (`$base`: rowIdBaseOf its key): the next one free in its slot's range, so the insert
  * never meets a taken rowid while the range has room.

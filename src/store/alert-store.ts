@@ -1,4 +1,4 @@
-import { nextRowIdIn, rowIdBaseOf } from './alert-row-place.js';
+import { isPlaced, nextRowIdIn, rowIdBaseOf } from './alert-row-place.js';
 import type { SqlEngine, SqlRunner } from './engine.js';
 import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
@@ -109,6 +109,11 @@ export interface AlertStore {
   /** Writes finished polls and lets their leases go (one statement for many). */
   recordPolls(owner: string, polls: readonly (readonly [teamId: string, userId: string, PollRecord])[]): Promise<void>;
   releaseAll(owner: string): Promise<void>;
+  /**
+   * SQLite: moves rows that do not lie in their slot's place (written before rows were placed) into it, in one
+   * transaction; how many moved. Nothing read changes, only where rows lie (store/alert-row-place.ts).
+   */
+  placeRows(): Promise<number>;
   /** Todos found during quiet hours are held and the mark moves past them, in one transaction. */
   hold(options: {
     teamId: string;
@@ -370,6 +375,23 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       await engine.run('UPDATE alert_settings SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [
         owner,
       ]);
+    },
+    async placeRows() {
+      if (!placed) return 0;
+      return engine.transaction(async (tx) => {
+        const rows = await tx.all<{ id: number; person_key: string }>(
+          'SELECT rowid AS id, person_key FROM alert_settings',
+        );
+        let moved = 0;
+        for (const r of rows) {
+          if (isPlaced(Number(r.id), r.person_key)) continue;
+          moved += await tx.run(`UPDATE alert_settings SET rowid = ${nextRowIdIn('$2')} WHERE person_key = $1`, [
+            r.person_key,
+            rowIdBaseOf(r.person_key),
+          ]);
+        }
+        return moved;
+      });
     },
     async hold({ teamId, userId, todos, seenTodoId, now }) {
       const key = keyOf(teamId, userId);

@@ -88,4 +88,28 @@ describe('the writes of idle alert polls on SQLite', () => {
     expect(slots).toEqual([...slots].sort((a, b) => a - b));
     expect(new Set(inRowOrder).size).toBe(people.length);
   });
+
+  it('moves rows written before they were placed into their place, once, with nothing read changed', async () => {
+    const { db, recording } = recordingEngine();
+    const store = createAlertStore(recording);
+    const insert = db.prepare(
+      `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, tz, seen_todo_id, next_poll_at,
+         created_at, updated_at) VALUES (?, 'T', ?, 1, 'assigned', 'UTC', 7, ?, ?, ?)`,
+    );
+    const people = Array.from({ length: 40 }, (_, i) => `U${i}`);
+    for (const u of people) insert.run(`T:${u}`, u, at.toISOString(), at.toISOString(), at.toISOString());
+    await store.enable(on('V1'), 1, at);
+    await store.hold({ teamId: 'T', userId: 'U3', todos: [{ todoId: 9, todo: '{}' }], seenTodoId: 9, now: at });
+    const before = await Promise.all([...people, 'V1'].map((u) => store.get('T', u)));
+
+    expect(await store.placeRows()).toBe(people.length);
+    expect(await store.placeRows()).toBe(0);
+
+    const slots = (db.prepare('SELECT user_id FROM alert_settings ORDER BY rowid').all() as { user_id: string }[]).map(
+      (r) => offsetOf(`T:${r.user_id}`, 60_000),
+    );
+    expect(slots).toEqual([...slots].sort((a, b) => a - b));
+    expect(await Promise.all([...people, 'V1'].map((u) => store.get('T', u)))).toEqual(before);
+    expect(await store.held('T', 'U3')).toEqual([{ todoId: 9, todo: '{}' }]);
+  });
 });
