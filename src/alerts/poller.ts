@@ -8,7 +8,7 @@ import type { Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../logger.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
-import type { AlertDelivery, AlertSetting, AlertStore, ClaimedAlert } from '../store/alert-store.js';
+import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting } from '../store/alert-store.js';
 import type { StoredToken } from '../store/token-store.js';
 import { buildAlertDm, buildAlertsPausedDm } from '../views/alerts.js';
 import { isQuiet } from './quiet.js';
@@ -45,12 +45,12 @@ export interface PollerDeps {
   at?: (point: AlertPoint) => void;
 }
 
-const personOf = (s: Pick<AlertSetting, 'teamId' | 'userId'>) => `${s.teamId}:${s.userId}`;
+const personOf = (s: Pick<PolledSetting, 'teamId' | 'userId'>) => `${s.teamId}:${s.userId}`;
 
 export function createPoller(deps: PollerDeps) {
   const { store, slack, logger } = deps;
 
-  const ctxOf = (s: AlertSetting, stored: StoredToken | null | undefined): RequestContext => {
+  const ctxOf = (s: PolledSetting, stored: StoredToken | null | undefined): RequestContext => {
     const actor = { teamId: s.teamId, userId: s.userId, userName: '' };
     return { actor, channelId: null, now: deps.now(), session: deps.sessionOf(actor, stored) };
   };
@@ -70,14 +70,14 @@ export function createPoller(deps: PollerDeps) {
     return out;
   }
 
-  async function dmOf(s: AlertSetting): Promise<string> {
+  async function dmOf(s: PolledSetting): Promise<string> {
     if (s.dmChannel) return s.dmChannel;
     const dm = await slack.openDm(s.userId);
     await store.setDmChannel(s.teamId, s.userId, dm);
     return dm;
   }
 
-  async function pauseForToken(s: AlertSetting): Promise<PollOutcome> {
+  async function pauseForToken(s: PolledSetting): Promise<PollOutcome> {
     if (await store.pauseForToken(s.teamId, s.userId, deps.now())) {
       try {
         const dm = await dmOf(s);
@@ -90,7 +90,7 @@ export function createPoller(deps: PollerDeps) {
   }
 
   /** An earlier delivery's intent: committed when its post exists, dropped when it does not. */
-  async function settle(s: AlertSetting, d: AlertDelivery): Promise<'committed' | 'dropped' | 'unknown'> {
+  async function settle(s: PolledSetting, d: AlertDelivery): Promise<'committed' | 'dropped' | 'unknown'> {
     if (d.state === 'pending') {
       const found = await slack.findDelivery(d.channelId, { person: personOf(s), run: d.runKey }, s.lastDeliveryTs);
       if (found.found === 'unknown') {
@@ -111,7 +111,7 @@ export function createPoller(deps: PollerDeps) {
   }
 
   /** Whether this poll still holds the person's lease right before a post (and it now holds a while longer). */
-  const holds = (s: AlertSetting, gen: number): Promise<boolean> => {
+  const holds = (s: PolledSetting, gen: number): Promise<boolean> => {
     const now = deps.now();
     return store.fence(
       s.teamId,
@@ -122,7 +122,7 @@ export function createPoller(deps: PollerDeps) {
   };
 
   async function deliver(
-    setting: AlertSetting,
+    setting: PolledSetting,
     leaseGen: number,
     { todos, mark, heldIds, released }: { todos: Todo[]; mark: number; heldIds: number[]; released: boolean },
   ): Promise<PollOutcome> {

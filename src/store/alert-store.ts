@@ -34,9 +34,15 @@ export interface AlertSetting {
   lastDeliveryTs: string | null;
 }
 
+/** What a poll reads of a person's row (a claim returns only this: it is all a poll with nothing new uses). */
+export type PolledSetting = Pick<
+  AlertSetting,
+  'teamId' | 'userId' | 'actions' | 'quiet' | 'tz' | 'seenTodoId' | 'dmChannel' | 'nextPollAt' | 'lastDeliveryTs'
+>;
+
 /** A person's row as a poll claimed it, with what the poll must know before reading. */
 export interface ClaimedAlert {
-  setting: AlertSetting;
+  setting: PolledSetting;
   /** How many todos wait for the quiet hours to end. */
   held: number;
   /** Whether a delivery's intent is open (it is settled first). */
@@ -164,7 +170,21 @@ interface SettingRow {
   last_delivery_ts: string | null;
 }
 
-interface ClaimRow extends SettingRow {
+interface ClaimRow
+  extends Pick<
+    SettingRow,
+    | 'person_key'
+    | 'team_id'
+    | 'user_id'
+    | 'actions'
+    | 'quiet_from'
+    | 'quiet_to'
+    | 'tz'
+    | 'seen_todo_id'
+    | 'dm_channel'
+    | 'next_poll_at'
+    | 'last_delivery_ts'
+  > {
   held_count: number | string;
   open_delivery: number | string;
   lease_gen: number | string;
@@ -174,13 +194,18 @@ const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 const date = (v: string | null) => (v === null ? null : new Date(v));
 
+const actionsOf = (text: string): AlertAction[] =>
+  text.split(',').filter((a): a is AlertAction => (ALERT_ACTIONS as readonly string[]).includes(a));
+const quietOf = (r: Pick<SettingRow, 'quiet_from' | 'quiet_to'>): QuietHours | null =>
+  r.quiet_from === null || r.quiet_to === null ? null : { from: Number(r.quiet_from), to: Number(r.quiet_to) };
+
 function toSetting(r: SettingRow): AlertSetting {
   return {
     teamId: r.team_id,
     userId: r.user_id,
     active: Number(r.active) === 1,
-    actions: r.actions.split(',').filter((a): a is AlertAction => (ALERT_ACTIONS as readonly string[]).includes(a)),
-    quiet: r.quiet_from === null || r.quiet_to === null ? null : { from: Number(r.quiet_from), to: Number(r.quiet_to) },
+    actions: actionsOf(r.actions),
+    quiet: quietOf(r),
     tz: r.tz,
     seenTodoId: Number(r.seen_todo_id),
     pausedReason: r.paused_reason,
@@ -195,14 +220,27 @@ function toSetting(r: SettingRow): AlertSetting {
 }
 
 const toClaimed = (r: ClaimRow): ClaimedAlert => ({
-  setting: toSetting(r),
+  setting: {
+    teamId: r.team_id,
+    userId: r.user_id,
+    actions: actionsOf(r.actions),
+    quiet: quietOf(r),
+    tz: r.tz,
+    seenTodoId: Number(r.seen_todo_id),
+    dmChannel: r.dm_channel,
+    nextPollAt: new Date(r.next_poll_at),
+    lastDeliveryTs: r.last_delivery_ts,
+  },
   held: Number(r.held_count),
   openDelivery: Number(r.open_delivery) === 1,
   leaseGen: Number(r.lease_gen),
 });
 
-/** What a claim returns besides the row: the held todos and whether an intent is open. */
-const CLAIM_EXTRAS = `(SELECT count(*) FROM alert_held h WHERE h.person_key = alert_settings.person_key) AS held_count,
+/** What a claim returns: the row as a poll reads it, the held todos and whether an intent is open. */
+const CLAIMED = `alert_settings.person_key, alert_settings.team_id, alert_settings.user_id, alert_settings.actions,
+  alert_settings.quiet_from, alert_settings.quiet_to, alert_settings.tz, alert_settings.seen_todo_id,
+  alert_settings.dm_channel, alert_settings.next_poll_at, alert_settings.last_delivery_ts, alert_settings.lease_gen,
+  (SELECT count(*) FROM alert_held h WHERE h.person_key = alert_settings.person_key) AS held_count,
   CASE WHEN EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.person_key = alert_settings.person_key) THEN 1 ELSE 0 END
     AS open_delivery`;
 
@@ -332,13 +370,13 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
           ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
              UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN} FROM picked
              WHERE alert_settings.person_key = picked.person_key
-             RETURNING alert_settings.*, ${CLAIM_EXTRAS}`
+             RETURNING ${CLAIMED}`
           : // `+active` keeps SQLite from walking every active row to test it against the picked keys: each
             // picked row is looked up by its key instead.
             `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
              WHERE person_key IN (${due}) AND +active = 1 AND paused_reason IS NULL
                AND (lease_owner IS NULL OR lease_until <= $3)
-             RETURNING *, ${CLAIM_EXTRAS}`;
+             RETURNING ${CLAIMED}`;
       const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
       // RETURNING keeps no order: oldest poll first, as picked (in code-unit order, as SQLite's index has it, and
       // cheaper than a collation's compare).
@@ -349,7 +387,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       const row = await engine.get<ClaimRow>(
         `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
          WHERE person_key = $3 AND ${POLLING} AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
-         RETURNING *, ${CLAIM_EXTRAS}`,
+         RETURNING ${CLAIMED}`,
         [owner, until.toISOString(), keyOf(teamId, userId), now.toISOString()],
       );
       return row ? toClaimed(row) : null;
