@@ -221,6 +221,8 @@ export function createTransport(options: TransportOptions): Transport {
   // got concatenates hooks when it merges options: each kind of call gets its own redirect rule, not both.
   const reads = callDefaults({ hooks: { beforeRedirect: [refuseOtherOrigin] } }, callDefaults(base));
   const writes = callDefaults({ retry: WRITES }, reads);
+  // Reads are streamed and gathered by `readWhole`: a GET unless the call says HEAD.
+  const wholeReads = callDefaults({ isStream: true, method: 'GET' }, reads);
   const downloads = callDefaults(
     { timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)), hooks: { beforeRedirect: [dropTokenAcrossOrigins] } },
     callDefaults(base),
@@ -240,6 +242,30 @@ export function createTransport(options: TransportOptions): Transport {
     });
   }
 
+  /**
+   * A read's whole answer through got's stream interface: the promise interface adds a cancelable promise, an
+   * event emitter with its proxied events and an async iterator over the body to every call, which an idle poll
+   * pays for in CPU and collected garbage. Retries are taken until the body has ended, as the promise interface
+   * takes them; HTTP errors, timeouts and redirects are got's own either way.
+   */
+  function readWhole(url: string, init: OptionsInit): Promise<{ answer: PlainResponse; raw: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const follow = (stream: Request): void => {
+        stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
+        stream.once('retry', (_count: number, _error: unknown, next: () => Request) => follow(next()));
+        stream.once('response', (answer: PlainResponse) => {
+          const chunks: Buffer[] = [];
+          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+          stream.once('end', () => {
+            stream.destroy(); // as the promise interface does: its timers and listeners go now
+            resolve({ answer, raw: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) });
+          });
+        });
+      };
+      follow(gotWith(url, init as OptionsInit & { isStream: true }, wholeReads)); // the defaults say stream
+    });
+  }
+
   /** The decoded value of a JSON answer (undefined when the body is empty, e.g. 204/304). */
   function decodeJson(raw: Buffer, status: number, call: Call): unknown {
     const text = raw.toString('utf8');
@@ -255,8 +281,11 @@ export function createTransport(options: TransportOptions): Transport {
   function initOf(req: RequestOptions<ResponseKind>, call: Call): OptionsInit {
     const headers: Record<string, string> = req.token ? { 'private-token': req.token } : {};
     // A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see request).
-    const init: OptionsInit = { context: { call }, method: req.method, headers };
-    if (req.responseType !== 'stream') init.responseType = req.responseType === 'text' ? 'text' : 'buffer';
+    const init: OptionsInit = { context: { call }, headers };
+    if (req.method !== 'GET') init.method = req.method; // every kind's defaults say GET
+    // Reads are gathered as bytes by `readWhole` and downloads streamed: only a write's answer is got's to read.
+    if (req.method !== 'GET' && req.method !== 'HEAD' && req.responseType !== 'stream')
+      init.responseType = req.responseType === 'text' ? 'text' : 'buffer';
     if (req.form) {
       headers['content-type'] = FORM;
       init.body = encodeParams(req.form);
@@ -272,9 +301,12 @@ export function createTransport(options: TransportOptions): Transport {
     let answer: PlainResponse;
     let body: unknown;
     if (req.responseType === 'stream') ({ answer, body } = await openStream(url, init));
-    else {
-      const instance = req.method === 'GET' || req.method === 'HEAD' ? reads : writes;
-      answer = await gotWith<unknown>(url, init, instance);
+    else if (req.method === 'GET' || req.method === 'HEAD') {
+      let raw: Buffer;
+      ({ answer, raw } = await readWhole(url, init));
+      body = req.responseType === 'text' ? raw.toString('utf8') : raw;
+    } else {
+      answer = await gotWith<unknown>(url, init, writes);
       body = (answer as Response<unknown>).body; // BodyOf<K> types it
     }
     const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
