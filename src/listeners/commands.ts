@@ -28,15 +28,20 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
   routes.command(o.slashCommand, async ({ command, ack, client, context, logger }) => {
     const text = command.text ?? '';
     // A secret the bot knows (someone's token, its own keys) is refused like a token-shaped word: never run,
-    // never shown back, and the person is told to revoke it.
+    // never shown back, and the person is told to revoke it. The text as Slack escaped it is checked, and as the
+    // person typed it when that differs.
+    const typed = unescapeSlack(text);
     const parsed =
-      containsSecret(text) || containsSecret(unescapeSlack(text))
+      containsSecret(text) || (typed !== text && containsSecret(typed))
         ? secretRefusal({ kind: 'generic' }, o.slashCommand)
         : parseCommand(text, { serverUrl: [o.serverUrl, o.gitlabUrl], slashCommand: o.slashCommand });
     if (!parsed.ok) {
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildUsageMessage(parsed.error) });
       return;
     }
+    // A command that needs the person's token answers after its ack, so nothing but the parse comes before it: the
+    // command's context (its session among it) is made once the ack is on its way.
+    if (parsed.command.needsToken) await acknowledge(context, ack);
     const cmd = parsed.command;
     const actor = { teamId: command.team_id, userId: command.user_id, userName: command.user_name };
     const ctx: CommandContext = {
@@ -65,9 +70,7 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
       await deliver(delivery, reply);
       return;
     }
-    // Everything from here on waits for the ack: reading the person's connection is the first of it.
-    await acknowledge(context, ack);
-    // A person without a usable token is told so, and nothing is asked of the server.
+    // Acknowledged above. A person without a usable token is told so, and nothing is asked of the server.
     const problem = connectionProblem(await ctx.session.connection(), o.gitlabUrl);
     if (problem) {
       await deliver(delivery, { kind: 'message', message: buildConnectPrompt(problem, o.serverUrl, o.slashCommand) });
