@@ -188,7 +188,6 @@ export function createGitlabAccess(deps: {
     recheck,
     async withClient(ctx, fn) {
       const token = await tokenOf(ctx);
-      const who = `${ctx.actor.teamId}:${ctx.actor.userId}`;
       // Trouble from here on (this call, its checks, anyone else's calls meanwhile) weighs in a 401's verdict.
       const since = trouble.seq;
       // Writes are audited as this person: Slack team and user, and the server account of the token.
@@ -204,6 +203,7 @@ export function createGitlabAccess(deps: {
       try {
         return await fn(createGitlabClient(audited, token));
       } catch (err) {
+        const who = `${ctx.actor.teamId}:${ctx.actor.userId}`;
         noteTrouble(who, err);
         // 401 means "no permission" on some routes (merge) and "bad token" everywhere:
         // a plain read with the same token tells which.

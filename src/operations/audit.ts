@@ -1,5 +1,5 @@
 import { GitlabError, UnavailableError } from '../gitlab/errors.js';
-import type { Transport } from '../gitlab/http.js';
+import type { BodyOf, RequestOptions, ResponseKind, Transport, TransportResponse } from '../gitlab/http.js';
 import type { Logger } from '../logger.js';
 
 // One structured line for every call that may change something on the server (POST, PUT, DELETE), made as
@@ -70,9 +70,10 @@ export function routeOf(path: string): { route: string; resource: Record<string,
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
-/** The transport for one person's calls, with an audit line after each write. */
-export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, logger: Logger): Transport {
-  const line = async ({
+async function auditLine(
+  logger: Logger,
+  who: () => Promise<AuditWho>,
+  {
     method,
     path,
     started,
@@ -82,36 +83,51 @@ export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, 
     path: string;
     started: number;
     outcome: { status: number | null; error?: string };
-  }) => {
-    const { route, resource } = routeOf(path);
-    logger.info('audit', {
-      ...(await who()),
-      method,
-      route,
-      resource,
-      status: outcome.status,
-      ...(outcome.error ? { error: outcome.error } : {}),
-      ms: Math.round(performance.now() - started),
-    });
-  };
+  },
+): Promise<void> {
+  const { route, resource } = routeOf(path);
+  logger.info('audit', {
+    ...(await who()),
+    method,
+    route,
+    resource,
+    status: outcome.status,
+    ...(outcome.error ? { error: outcome.error } : {}),
+    ms: Math.round(performance.now() - started),
+  });
+}
+
+/** A write, then its audit line (also when it failed). */
+async function auditedWrite<K extends ResponseKind>(
+  base: Transport,
+  r: RequestOptions<K>,
+  who: () => Promise<AuditWho>,
+  logger: Logger,
+): Promise<TransportResponse<BodyOf<K>>> {
+  const started = performance.now();
+  try {
+    const res = await base.request(r);
+    await auditLine(logger, who, { method: r.method, path: r.path, started, outcome: { status: res.status } });
+    return res;
+  } catch (err) {
+    const status = err instanceof GitlabError ? err.status : null;
+    const error =
+      err instanceof UnavailableError && err.status === null ? err.reason : status === null ? 'failed' : undefined;
+    await auditLine(logger, who, {
+      method: r.method,
+      path: r.path,
+      started,
+      outcome: { status, ...(error ? { error } : {}) },
+    }).catch(() => {});
+    throw err;
+  }
+}
+
+/** The transport for one person's calls, with an audit line after each write. */
+export function auditedTransport(base: Transport, who: () => Promise<AuditWho>, logger: Logger): Transport {
+  // Built for every call a person makes, most of them reads: a read goes straight to the base transport.
   return {
-    async request(r) {
-      if (!WRITES.has(r.method)) return base.request(r);
-      const started = performance.now();
-      try {
-        const res = await base.request(r);
-        await line({ method: r.method, path: r.path, started, outcome: { status: res.status } });
-        return res;
-      } catch (err) {
-        const status = err instanceof GitlabError ? err.status : null;
-        const error =
-          err instanceof UnavailableError && err.status === null ? err.reason : status === null ? 'failed' : undefined;
-        await line({ method: r.method, path: r.path, started, outcome: { status, ...(error ? { error } : {}) } }).catch(
-          () => {},
-        );
-        throw err;
-      }
-    },
+    request: (r) => (WRITES.has(r.method) ? auditedWrite(base, r, who, logger) : base.request(r)),
     get lastRateLimit() {
       return base.lastRateLimit;
     },

@@ -52,14 +52,19 @@ export function createSession(
   let opened: Promise<{ token: string } | { unreadable: string }> | null = null;
   // A token the bot marked revoked may have been refused during an outage: it is asked about once per request,
   // before anything in the request treats it as gone, and read again when the server took it.
+  const recheckRevoked = async (stored: StoredToken, recheck: NonNullable<SessionOptions['recheck']>) =>
+    (await recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;
+  // Most rows are not marked revoked: those are taken as read, without a step of their own.
   const load = () => {
     row ??= (
       options.stored !== undefined ? Promise.resolve(options.stored) : tokens.load(actor.teamId, actor.userId)
-    ).then(async (stored) => {
-      if (stored?.connection.status !== 'revoked' || !options.recheck) return stored;
-      if (connectionProblem(stored.connection, serverUrl) !== 'token_revoked') return stored;
-      return (await options.recheck(actor)) ? tokens.load(actor.teamId, actor.userId) : stored;
-    });
+    ).then((stored) =>
+      stored?.connection.status === 'revoked' &&
+      options.recheck &&
+      connectionProblem(stored.connection, serverUrl) === 'token_revoked'
+        ? recheckRevoked(stored, options.recheck)
+        : stored,
+    );
     return row;
   };
   const open = (stored: StoredToken) => {

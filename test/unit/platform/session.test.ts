@@ -65,4 +65,41 @@ describe('a request session', () => {
       expect(counts.open).toBe(0);
     }
   });
+
+  it('asks the server again only about a row marked revoked, and uses the row read after it was accepted', async () => {
+    let stored = conn('revoked');
+    const { store, counts } = countingStore(null);
+    store.load = async () => {
+      counts.load += 1;
+      const connection = stored;
+      const open = async () => {
+        counts.open += 1;
+        return 'the-token';
+      };
+      return { connection, open };
+    };
+    const asked: string[] = [];
+    const recheck = async (actor: { userId: string }) => {
+      asked.push(actor.userId);
+      stored = conn('valid');
+      return true;
+    };
+    const s = createSession(store, 'http://h', { teamId: 'T', userId: 'U' }, { recheck });
+    expect((await s.connection())?.status).toBe('valid');
+    expect(await s.token()).toBe('the-token');
+    expect(asked).toEqual(['U']);
+    expect(counts).toEqual({ load: 2, open: 1 });
+
+    const valid = createSession(store, 'http://h', { teamId: 'T', userId: 'U' }, { recheck });
+    await valid.token();
+    expect(asked).toEqual(['U']);
+  });
+
+  it('keeps a row marked revoked as read when the server still refuses it', async () => {
+    const { store, counts } = countingStore(conn('revoked'));
+    const s = createSession(store, 'http://h', { teamId: 'T', userId: 'U' }, { recheck: async () => false });
+    expect((await s.connection())?.status).toBe('revoked');
+    await expect(s.token()).rejects.toBeInstanceOf(TokenRevokedError);
+    expect(counts).toEqual({ load: 1, open: 0 });
+  });
 });
