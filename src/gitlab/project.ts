@@ -80,8 +80,8 @@ export function onServer(serverUrl: string, webUrl: string | null | undefined): 
   }
 }
 
-// Every row of a list is drawn against the same server and names the same host: two URL parses a row were half of
-// what drawing a job list cost. The server's origin and the verdict on the last host named are kept, and an address
+// Every row of a list is drawn against the same server and names the same host, and parsing both addresses was the
+// costliest step of drawing a row. The server's origin and the verdict on the last host named are kept, and an address
 // whose path a URL parser keeps as it is (no dot segment, nothing to percent-encode, no query or fragment, no
 // whitespace to strip) is read without a parse; anything else is parsed as before.
 const PLAIN_WEB_URL = /^(https?:\/\/)([^/?#\\\x00-\x20]+)((?:\/[A-Za-z0-9._~-]*)*)$/;
