@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 
 # Build stage: compilers for better-sqlite3's native addon, then the type check and the build (an image is only
-# built from code that typechecks: `npm run build` itself only transpiles).
+# built from code that typechecks: `npm run build` itself only bundles).
 FROM node:24-bookworm-slim AS build
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
@@ -10,7 +10,7 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json ./
-COPY scripts/build.mjs ./scripts/
+COPY scripts/build.mjs scripts/bundle.mjs ./scripts/
 COPY src ./src
 RUN npm run typecheck && npm run build && npm prune --omit=dev
 

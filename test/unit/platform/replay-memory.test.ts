@@ -18,4 +18,15 @@ describe('the memory of signatures', () => {
     expect(m.seenBefore('a', 1000, 1000)).toBe(false);
     expect(m.seenBefore('d', 1000, 1000)).toBe(true);
   });
+
+  it('tells signatures apart by all their digits, remembered in a compact form', () => {
+    const m = createReplayMemory();
+    const first = 'ab'.repeat(32);
+    const lastDigitDiffers = `${'ab'.repeat(31)}ac`;
+    expect(m.seenBefore(first, 1000, 1000)).toBe(false);
+    expect(m.seenBefore(lastDigitDiffers, 1000, 1000)).toBe(false);
+    expect(m.seenBefore(first, 1000, 1000)).toBe(true);
+    expect(m.seenBefore(lastDigitDiffers, 1000, 1000)).toBe(true);
+    expect(m.size).toBe(2);
+  });
 });
