@@ -19,10 +19,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { TEAM } from '../src/console/payloads.js';
 import { openDatabase } from '../src/store/database.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
+import { connectBenchPeople } from './bench-people.js';
 import { Child } from './ipc.js';
 import type { RunOptions, RunResult } from './load.js';
 import { median, quantile, round } from './stats.js';
@@ -36,7 +34,6 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = path.join(ROOT, 'bench/probe.mjs');
 const A_MAIN = process.env.BENCH_AB_A ?? path.join(ROOT, 'dist/main.js');
 const B_MAIN = path.join(ROOT, 'dist/main.js');
-const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
 const GC_METER = path.join(ROOT, 'bench/gc-meter.mjs');
 const progress = (line: string) => process.stderr.write(`ab: ${line}\n`);
 
@@ -114,17 +111,7 @@ async function main() {
       const env = { ...base, DATABASE_PATH: path.join(dataDir, 'bot.db') };
       const config = loadConfig(env);
       const db = openDatabase(config.databasePath);
-      const tokens = createTokenStore(db, createSealer(config.encryption));
-      for (const [userId, person] of Object.entries(PEOPLE)) {
-        await tokens.save({
-          teamId: TEAM.id,
-          userId,
-          token: `sim-${person}-token`,
-          serverUrl: config.gitlabUrl,
-          verifiedAt: new Date(),
-          username: person,
-        });
-      }
+      await connectBenchPeople(db, config);
       db.close();
       const { child, match: port } = await Child.start(`bot ${name}`, {
         args: [...(name === 'B' ? (process.env.BENCH_AB_B_ARGS ?? '').split(' ').filter(Boolean) : []), script],

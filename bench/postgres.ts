@@ -13,12 +13,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { TEAM } from '../src/console/payloads.js';
 import { openDatabase } from '../src/store/database.js';
 import { openPostgres } from '../src/store/postgres-engine.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
 import { createDatabase, startPostgresServer } from '../test/support/postgres-server.js';
+import { connectBenchPeople } from './bench-people.js';
 import { Child } from './ipc.js';
 import type { RunResult } from './load.js';
 import { round } from './stats.js';
@@ -29,7 +27,6 @@ const COMMANDS = num('BENCH_PG_COMMANDS', 1000);
 const CONCURRENCY = 50;
 const COMMAND = 'jobs demo/web';
 const ANSWER = 'Jobs in demo/web';
-const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = './bench/probe.mjs';
 type Engine = 'sqlite' | 'postgres';
@@ -71,20 +68,7 @@ try {
     const config = loadConfig(envs[engine]);
     const postgres = engine === 'postgres' ? await openPostgres(envs.postgres.DATABASE_URL ?? '') : null;
     const sqlite = postgres ? null : openDatabase(config.databasePath);
-    const tokens = createTokenStore(
-      postgres ?? (sqlite as NonNullable<typeof sqlite>),
-      createSealer(config.encryption),
-    );
-    for (const [userId, name] of Object.entries(PEOPLE)) {
-      await tokens.save({
-        teamId: TEAM.id,
-        userId,
-        token: `sim-${name}-token`,
-        serverUrl: config.gitlabUrl,
-        verifiedAt: new Date(),
-        username: name,
-      });
-    }
+    await connectBenchPeople(postgres ?? (sqlite as NonNullable<typeof sqlite>), config);
     sqlite?.close();
     await postgres?.close();
     const { child: bot, match: port } = await Child.start(`bot on ${engine}`, {

@@ -25,10 +25,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { loadConfig } from '../src/config.js';
-import { TEAM } from '../src/console/payloads.js';
 import { openDatabase } from '../src/store/database.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
+import { connectBenchPeople } from './bench-people.js';
 import { Child, type ProbeStats } from './ipc.js';
 import type { RunOptions, RunResult } from './load.js';
 import { busyMs, type Intervals, MiB, median, quantile, round, simTimePerWindow } from './stats.js';
@@ -47,7 +45,6 @@ const SETTLE_MS = num('BENCH_SETTLE_MS', 8000);
 const COMMAND = 'jobs demo/web';
 const ANSWER = 'Jobs in demo/web';
 const BUTTON = { command: 'jobs demo/web', label: 'Details', answer: 'Job #32' };
-const PEOPLE = { U0ALICE: 'alice', U0BOB: 'bob', U0ROOT: 'root', U0EVE: 'eve' };
 /** Extra node flags for the bot (or the floor), e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load. */
 const BOT_NODE_ARGS = (process.env.BENCH_BOT_NODE_ARGS ?? '').split(' ').filter(Boolean);
 const FLOOR_NODE_ARGS = (process.env.BENCH_FLOOR_NODE_ARGS ?? '').split(' ').filter(Boolean);
@@ -98,17 +95,7 @@ export async function startAll(): Promise<Processes> {
     // The demo people are connected before the bot starts, as `/gl connect` would have left them.
     const config = loadConfig(env);
     const db = openDatabase(config.databasePath);
-    const tokens = createTokenStore(db, createSealer(config.encryption));
-    for (const [userId, name] of Object.entries(PEOPLE)) {
-      await tokens.save({
-        teamId: TEAM.id,
-        userId,
-        token: `sim-${name}-token`,
-        serverUrl: config.gitlabUrl,
-        verifiedAt: new Date(),
-        username: name,
-      });
-    }
+    await connectBenchPeople(db, config);
     db.close();
 
     // Each app as an operator runs it: the bot by `npm start` (the repo's build, then `node dist/main.js`, default
