@@ -10,7 +10,8 @@
 //
 //   BENCH_AB_A=/tmp/ab/dist/main.js npx tsx bench/ab-builds.ts
 //
-// Knobs: BENCH_ROUNDS (3), BENCH_C200 (2000), BENCH_C50 (1000), BENCH_AB_B_ARGS (node flags for B only, e.g.
+// Knobs: BENCH_AB_C1 (N commands per round at 1 in flight, reporting ack and answer p50, instead of 200 and 50),
+// BENCH_ROUNDS (3), BENCH_C200 (2000), BENCH_C50 (1000), BENCH_AB_B_ARGS (node flags for B only, e.g.
 // `--heap-growing-percent=0`), BENCH_LATENCY (that many commands per bot at 200 in flight with the simulator 50 ms
 // late, at the end; 0 skips it).
 
@@ -30,11 +31,20 @@ const ROUNDS = num('BENCH_ROUNDS', 3);
 const C200 = num('BENCH_C200', 2000);
 const C50 = num('BENCH_C50', 1000);
 const LATENCY = num('BENCH_LATENCY', 0);
+/** With BENCH_AB_C1=N, each round is N commands at 1 in flight instead (ack and answer p50). */
+const C1 = num('BENCH_AB_C1', 0);
+/**
+ * With BENCH_AB_C1 and BENCH_AB_TIMELINE=dir, each app also records when each request reached it and when its ack
+ * was written (bench/timeline.mjs), and the run ends with where each app's ack at 1 in flight went: the load
+ * generator's send → the request at the app → the ack written → the ack at the load generator (medians, µs).
+ */
+const TIMELINE_DIR = process.env.BENCH_AB_TIMELINE ? path.resolve(process.env.BENCH_AB_TIMELINE) : null;
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = path.join(ROOT, 'bench/probe.mjs');
 const A_MAIN = process.env.BENCH_AB_A ?? path.join(ROOT, 'dist/main.js');
 const B_MAIN = path.join(ROOT, 'dist/main.js');
 const GC_METER = path.join(ROOT, 'bench/gc-meter.mjs');
+const TIMELINE = path.join(ROOT, 'bench/timeline.mjs');
 const progress = (line: string) => process.stderr.write(`ab: ${line}\n`);
 
 function procCpu(pid: number) {
@@ -74,8 +84,52 @@ async function meter(pid: number): Promise<Meter | null> {
   return m;
 }
 
+type Trace = NonNullable<RunResult['trace']>;
+
+/** Where the acks at 1 in flight went, per app: the load generator's times matched with the app's own. */
+function timelineSplit(dir: string, pids: Record<Name, number>, sends: Record<Name, Trace[]>) {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(pids) as Name[]) {
+    const file = fs.readdirSync(dir).find((f) => f.endsWith(`.${pids[name]}.timeline.json`));
+    if (!file) continue;
+    const { requests } = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as { requests: [number, number][] };
+    const starts = requests.map(([start]) => start);
+    const toApp: number[] = [];
+    const toAck: number[] = [];
+    const back: number[] = [];
+    for (const trace of sends[name]) {
+      trace.start.forEach((sentNs, i) => {
+        const sent = sentNs / 1000;
+        const acked = sent + (trace.ackMs[i] ?? 0) * 1000;
+        // The first request the app saw after the send: at 1 in flight, that command.
+        let lo = 0;
+        let hi = starts.length;
+        while (lo < hi) {
+          const mid = (lo + hi) >> 1;
+          if ((starts[mid] as number) < sent) lo = mid + 1;
+          else hi = mid;
+        }
+        const request = requests[lo];
+        if (!request || request[1] > acked) return;
+        toApp.push(request[0] - sent);
+        toAck.push(request[1] - request[0]);
+        back.push(acked - request[1]);
+      });
+    }
+    out[name] = {
+      commands: toApp.length,
+      send_to_app_us: round(median(toApp), 1),
+      app_to_ack_written_us: round(median(toAck), 1),
+      ack_written_to_load_us: round(median(back), 1),
+    };
+  }
+  return out;
+}
+
 async function main() {
   const started: Child[] = [];
+  const sends: Record<Name, Trace[]> = { A: [], B: [], floor: [] };
+  const pids = {} as Record<Name, number>;
   try {
     const { child: sim, match } = await Child.start('simulator', {
       args: ['--import', 'tsx', 'src/sim/main.ts'],
@@ -97,8 +151,9 @@ async function main() {
       TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     };
     const probed = (mainScript: string) => ({
-      NODE_OPTIONS: `--import=${PROBE}${METER_DIR ? ` --import=${GC_METER}` : ''}`,
+      NODE_OPTIONS: `--import=${PROBE}${METER_DIR ? ` --import=${GC_METER}` : ''}${TIMELINE_DIR ? ` --import=${TIMELINE}` : ''}`,
       ...(METER_DIR ? { BENCH_GC_METER_DIR: METER_DIR } : {}),
+      ...(TIMELINE_DIR ? { BENCH_AB_TIMELINE: TIMELINE_DIR } : {}),
       BENCH_PROBE_MAIN: mainScript,
       BENCH_PROBE_STAGES: '0',
     });
@@ -122,6 +177,7 @@ async function main() {
       started.push(child);
       child.measure(script);
       children[name] = child;
+      pids[name] = child.pid;
       await load.call('target', { name, url: `http://127.0.0.1:${port?.[1]}`, signingSecret: secret });
     }
     const { child: floor, match: floorPort } = await Child.start('floor', {
@@ -133,6 +189,7 @@ async function main() {
     started.push(floor);
     floor.measure('floor-bolt.mjs');
     children.floor = floor;
+    pids.floor = floor.pid;
     await load.call('target', { name: 'floor', url: `http://127.0.0.1:${floorPort?.[1]}`, signingSecret: secret });
 
     const run = async (name: Name, concurrency: number, count: number) => {
@@ -145,6 +202,7 @@ async function main() {
         text: 'jobs demo/web',
         answer: 'Jobs in demo/web',
         timeoutMs: 60_000,
+        ...(TIMELINE_DIR && concurrency === 1 ? { trace: true } : {}),
       } satisfies RunOptions);
       const c1 = procCpu(children[name].pid);
       const m1 = await meter(children[name].pid);
@@ -179,6 +237,22 @@ async function main() {
     for (let round_ = 0; round_ < ROUNDS; round_++) {
       const order = names.map((_, i) => names[(i + round_) % names.length] as Name);
       for (const name of order) {
+        if (C1 > 0) {
+          const c1 = await run(name, 1, C1);
+          if (c1.r.trace) sends[name].push(c1.r.trace);
+          const row = {
+            round: round_ + 1,
+            app: name,
+            load: os.loadavg()[0]?.toFixed(1),
+            ack_p50_c1: round(median(c1.r.ackMs), 3),
+            answer_p50_c1: round(median(c1.r.answerMs), 3),
+            cpu_ms_c1: round((c1.user + c1.sys) / 1000 / c1.r.sent, 3),
+            lost: c1.r.sent - c1.r.answered,
+          };
+          rows.push(row);
+          progress(JSON.stringify(row));
+          continue;
+        }
         const c200 = await run(name, 200, C200);
         const c50 = await run(name, 50, C50);
         const n = c200.r.sent;
@@ -217,6 +291,13 @@ async function main() {
           `latency ${name}: answered ${l.r.answered}/${l.r.sent}, missing ${l.r.missingAnswers}, ack p99 ${round(quantile(l.r.ackMs, 0.99))}`,
         );
       }
+    }
+    for (const c of started.reverse()) await c.stop();
+    started.length = 0;
+    if (TIMELINE_DIR && C1 > 0) {
+      const split = timelineSplit(TIMELINE_DIR, pids, sends);
+      progress(`acks at 1 in flight, medians in µs: ${JSON.stringify(split)}`);
+      rows.push({ ack_split_c1: split });
     }
     process.stdout.write(`${JSON.stringify(rows)}\n`);
   } finally {
