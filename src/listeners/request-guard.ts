@@ -36,7 +36,13 @@ export function createStoredReplayMemory(claims: ClaimStore, onUnavailable: (err
     async seenBefore(signature, timestampSec, nowSec) {
       if (local.seenBefore(signature, timestampSec, nowSec)) return true;
       try {
-        return !(await claims.claim(`signature:${signature}`, new Date((timestampSec + SIGNING_WINDOW_SEC) * 1000)));
+        // Held until the second after the last one the guard accepts the timestamp in (a timestamp exactly
+        // SIGNING_WINDOW_SEC old still passes): a claim held only until that last second began could be taken over,
+        // and the replay run, on another replica or after a restart, for the rest of that second.
+        return !(await claims.claim(
+          `signature:${signature}`,
+          new Date((timestampSec + SIGNING_WINDOW_SEC + 1) * 1000),
+        ));
       } catch (err) {
         onUnavailable(err);
         return false;

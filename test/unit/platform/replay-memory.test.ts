@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createReplayMemory, SIGNING_WINDOW_SEC } from '../../../src/listeners/request-guard.js';
+import {
+  createReplayMemory,
+  createStoredReplayMemory,
+  type ReplayMemory,
+  SIGNING_WINDOW_SEC,
+} from '../../../src/listeners/request-guard.js';
+import { fakeClock } from '../../support/clock.js';
 
 describe('the memory of signatures', () => {
   it('knows a signature again within the signing window, and forgets it after', () => {
@@ -28,5 +34,40 @@ describe('the memory of signatures', () => {
     expect(m.seenBefore(first, 1000, 1000)).toBe(true);
     expect(m.seenBefore(lastDigitDiffers, 1000, 1000)).toBe(true);
     expect(m.size).toBe(2);
+  });
+});
+
+describe('the stored memory of signatures (every replica, and after a restart)', () => {
+  // Two replicas (two connections to one SQLite file), each with its own memory in front of the shared claims.
+  async function replicas(now: () => Date) {
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const { openDatabase } = await import('../../../src/store/database.js');
+    const { createSqliteEngine } = await import('../../../src/store/engine.js');
+    const { createClaimStore } = await import('../../../src/store/claim-store.js');
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-replay-')), 'bot.db');
+    const dbs = [openDatabase(file), openDatabase(file)];
+    const unavailable: unknown[] = [];
+    const [one, two] = dbs.map((db) =>
+      createStoredReplayMemory(createClaimStore(createSqliteEngine(db), now), (err) => unavailable.push(err)),
+    ) as [ReplayMemory, ReplayMemory];
+    return { one, two, unavailable, close: () => dbs.forEach((db) => db.close()) };
+  }
+
+  it('refuses on one replica a signature the other accepted, up to the last second of its window', async () => {
+    const signature = 'cd'.repeat(32);
+    const timestamp = 1_800_000_000;
+    const clock = fakeClock(new Date(timestamp * 1000));
+    const r = await replicas(clock.now);
+    try {
+      expect(await r.one.seenBefore(signature, timestamp, timestamp)).toBe(false);
+      // The last second the timestamp is still inside the window (the guard refuses it as stale one second later).
+      clock.set(new Date((timestamp + SIGNING_WINDOW_SEC) * 1000 + 500));
+      expect(await r.two.seenBefore(signature, timestamp, timestamp + SIGNING_WINDOW_SEC)).toBe(true);
+      expect(r.unavailable).toEqual([]);
+    } finally {
+      r.close();
+    }
   });
 });
