@@ -52,7 +52,14 @@ describe('the stored memory of signatures (every replica, and after a restart)',
     const [one, two] = dbs.map((db) =>
       createStoredReplayMemory(createClaimStore(createSqliteEngine(db), now), (err) => unavailable.push(err)),
     ) as [ReplayMemory, ReplayMemory];
-    return { one, two, unavailable, close: () => dbs.forEach((db) => db.close()) };
+    return {
+      one,
+      two,
+      unavailable,
+      close: () => {
+        for (const db of dbs) db.close();
+      },
+    };
   }
 
   it('refuses on one replica a signature the other accepted, up to the last second of its window', async () => {
