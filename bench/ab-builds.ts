@@ -22,7 +22,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { connectBenchPeople } from './bench-people.js';
-import { Child } from './ipc.js';
+import { Child, startLoadGenerator, startSimulator } from './ipc.js';
 import type { RunOptions, RunResult } from './load.js';
 import { median, quantile, round } from './stats.js';
 
@@ -131,16 +131,10 @@ async function main() {
   const sends: Record<Name, Trace[]> = { A: [], B: [], floor: [] };
   const pids = {} as Record<Name, number>;
   try {
-    const { child: sim, match } = await Child.start('simulator', {
-      args: ['--import', 'tsx', 'src/sim/main.ts'],
-      env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-      ready: /simulator listening on (\S+)/,
-    });
+    const { sim, simUrl } = await startSimulator();
     started.push(sim);
-    const simUrl = match?.[1] ?? '';
-    const { child: load } = await Child.start('load generator', { args: ['--import', 'tsx', 'bench/load.ts'] });
+    const { load, apiUrl } = await startLoadGenerator();
     started.push(load);
-    const { apiUrl } = await load.call<{ apiUrl: string }>('start');
     const secret = crypto.randomBytes(16).toString('hex');
     const base = {
       SLACK_BOT_TOKEN: `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`,

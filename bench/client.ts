@@ -14,7 +14,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import got from 'got';
 import { createGitlabClient } from '../src/gitlab/client.js';
 import { createTransport } from '../src/gitlab/http.js';
-import { Child } from './ipc.js';
+import { startSimulator } from './ipc.js';
 import { round } from './stats.js';
 import { timedTurn } from './timed-turn.js';
 
@@ -30,13 +30,8 @@ type Client = (typeof CLIENTS)[number];
 
 const turn = (read: Read) => timedTurn(read, { seconds: SECONDS, concurrency: CONCURRENCY });
 
-const { child: sim, match } = await Child.start('simulator', {
-  args: ['--import', 'tsx', '--import', './bench/probe.mjs', 'src/sim/main.ts'],
-  env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-  ready: /simulator listening on (\S+)/,
-});
+const { sim, simUrl } = await startSimulator({ nodeArgs: ['--import', './bench/probe.mjs'] });
 try {
-  const simUrl = match?.[1] ?? '';
   const transport = createTransport({ baseUrl: simUrl });
   const ours = createGitlabClient(transport, TOKEN);
   const theirs = new Gitlab({ host: simUrl, token: TOKEN, rateLimits: {} });

@@ -250,3 +250,30 @@ async function stopPid(pid: number): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
+
+/**
+ * The simulator (src/sim/main.ts) in a process of its own on a free loopback port, with `nodeArgs` (a probe, flags)
+ * and `env` added: the child, and its URL.
+ */
+export async function startSimulator(
+  o: { nodeArgs?: string[]; env?: Record<string, string> } = {},
+): Promise<{ sim: Child; simUrl: string }> {
+  const { child, match } = await Child.start('simulator', {
+    args: ['--import', 'tsx', ...(o.nodeArgs ?? []), 'src/sim/main.ts'],
+    env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1', ...o.env },
+    ready: /simulator listening on (\S+)/,
+  });
+  return { sim: child, simUrl: match?.[1] ?? '' };
+}
+
+/** The load generator (bench/load.ts) in a process of its own, its fake Slack listening: the child, and that API's URL. */
+export async function startLoadGenerator(): Promise<{ load: Child; apiUrl: string }> {
+  const { child } = await Child.start('load generator', { args: ['--import', 'tsx', 'bench/load.ts'] });
+  try {
+    const { apiUrl } = await child.call<{ apiUrl: string }>('start');
+    return { load: child, apiUrl };
+  } catch (err) {
+    await child.stop();
+    throw err;
+  }
+}

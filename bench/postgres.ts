@@ -17,7 +17,7 @@ import { openDatabase } from '../src/store/database.js';
 import { openPostgres } from '../src/store/postgres-engine.js';
 import { createDatabase, startPostgresServer } from '../test/support/postgres-server.js';
 import { connectBenchPeople } from './bench-people.js';
-import { Child } from './ipc.js';
+import { Child, startLoadGenerator, startSimulator } from './ipc.js';
 import type { RunResult } from './load.js';
 import { round } from './stats.js';
 
@@ -39,21 +39,16 @@ const started: Child[] = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-pg-'));
 const server = await startPostgresServer();
 try {
-  const { child: sim, match } = await Child.start('simulator', {
-    args: ['--import', 'tsx', 'src/sim/main.ts'],
-    env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
-    ready: /simulator listening on (\S+)/,
-  });
+  const { sim, simUrl } = await startSimulator();
   started.push(sim);
-  const { child: load } = await Child.start('load generator', { args: ['--import', 'tsx', 'bench/load.ts'] });
+  const { load, apiUrl } = await startLoadGenerator();
   started.push(load);
-  const { apiUrl } = await load.call<{ apiUrl: string }>('start');
   const common = {
     SLACK_BOT_TOKEN: `xoxb-bench-${crypto.randomBytes(8).toString('hex')}`,
     SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
     SLACK_API_URL: apiUrl,
     PORT: '0',
-    GITLAB_URL: match?.[1] ?? '',
+    GITLAB_URL: simUrl,
     TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     LOG_LEVEL: 'info',
   };

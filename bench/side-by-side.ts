@@ -28,7 +28,7 @@ import path from 'node:path';
 import { loadConfig } from '../src/config.js';
 import { openDatabase } from '../src/store/database.js';
 import { connectBenchPeople } from './bench-people.js';
-import { Child, type ProbeStats } from './ipc.js';
+import { Child, type ProbeStats, startLoadGenerator, startSimulator } from './ipc.js';
 import type { RunOptions, RunResult } from './load.js';
 import { busyMs, type Intervals, MiB, median, quantile, round, simTimePerWindow } from './stats.js';
 
@@ -74,16 +74,13 @@ export async function startAll(): Promise<Processes> {
   if (!fs.existsSync(path.join(ROOT, 'dist/main.js'))) throw new Error('dist/main.js is missing: run `npm run build`');
   const started: Child[] = [];
   try {
-    const { child: sim, match } = await Child.start('simulator', {
-      args: ['--expose-gc', '--import', 'tsx', '--import', PROBE, 'src/sim/main.ts'],
-      env: { SIM_PORT: '0', SIM_HOST: '127.0.0.1', BENCH_PROBE_TIMINGS: '1' },
-      ready: /simulator listening on (\S+)/,
+    const { sim, simUrl } = await startSimulator({
+      nodeArgs: ['--expose-gc', '--import', PROBE],
+      env: { BENCH_PROBE_TIMINGS: '1' },
     });
     started.push(sim);
-    const simUrl = match?.[1] ?? '';
-    const { child: load } = await Child.start('load generator', { args: ['--import', 'tsx', 'bench/load.ts'] });
+    const { load, apiUrl } = await startLoadGenerator();
     started.push(load);
-    const { apiUrl } = await load.call<{ apiUrl: string }>('start');
 
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-bench-'));
     const env = {
