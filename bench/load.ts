@@ -194,6 +194,10 @@ async function run(o: RunOptions): Promise<RunResult> {
   const resent0 = resent;
   const began = process.hrtime.bigint();
 
+  // Answers are read after the run, not between one command and the next: there, a large answer's parse (and its
+  // garbage) was the load generator's own work on the next command's timed path, and at 1 in flight the bot's next
+  // command reached it later than the floor's did while the bot sat idle (bench/README.md, "Reading the answers").
+  const answers: string[] = [];
   const once = async (n: number) => {
     const id = nextId++;
     const user = PEOPLE[n % PEOPLE.length] as SlackPerson;
@@ -245,10 +249,6 @@ async function run(o: RunOptions): Promise<RunResult> {
     if (o.answer) answers.push(got.body);
   };
 
-  // Answers are read after the run, not between one command and the next: there, a large answer's parse (and its
-  // garbage) was the load generator's own work on the next command's timed path, and at 1 in flight the bot's next
-  // command reached it later than the floor's did while the bot sat idle (bench/README.md, "Reading the answers").
-  const answers: string[] = [];
   let issued = 0;
   const lane = async () => {
     while (issued < o.count) await once(issued++);
