@@ -23,7 +23,7 @@ import { createRoutes } from './listeners/routes.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
-import { nextWorkTurn } from './listeners/turns.js';
+import { nextWorkTurnUnlessAlone } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
 import { createWatchSlack } from './listeners/watch-slack.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
@@ -136,7 +136,7 @@ export function createApp(deps: AppDeps): BotApp {
     createTransport({
       baseUrl: config.gitlabUrl,
       logger: logger.child({ component: 'gitlab' }),
-      nextTurn: nextWorkTurn,
+      nextTurn: nextWorkTurnUnlessAlone,
     });
   const checkTransport =
     deps.checkTransport ??

@@ -56,7 +56,7 @@ export interface TransportOptions {
   /** Epoch milliseconds; used for time budgets and HTTP-date `Retry-After`. */
   now?: () => number;
   /** Awaited after each answer before the caller sees it: the app's work turns (listeners/turns.ts). */
-  nextTurn?: () => Promise<void>;
+  nextTurn?: (otherCallsOutstanding: number) => Promise<void>;
   /** Spends the wait before a retry (default: a timer); tests pass one that returns at once, so no test sleeps. */
   sleep?: (ms: number) => Promise<void>;
 }
@@ -157,6 +157,8 @@ export function createTransport(options: TransportOptions): Transport {
   const debug = logger.level === 'debug';
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   let lastRateLimit: RateLimit | null = null;
+  /** Calls sent and not yet answered: answers that may arrive together (see listeners/turns.ts). */
+  let outstanding = 0;
 
   /** Every attempt ends here once, answered or not: the rate-limit headers it carried, and its log line. */
   function attemptEnded(call: Call, attempt: number, answer?: PlainResponse, failed?: RequestError) {
@@ -300,17 +302,22 @@ export function createTransport(options: TransportOptions): Transport {
     const init = initOf(req, call);
     let answer: PlainResponse;
     let body: unknown;
-    if (req.responseType === 'stream') ({ answer, body } = await openStream(url, init));
-    else if (req.method === 'GET' || req.method === 'HEAD') {
-      let raw: Buffer;
-      ({ answer, raw } = await readWhole(url, init));
-      body = req.responseType === 'text' ? raw.toString('utf8') : raw;
-    } else {
-      answer = await gotWith<unknown>(url, init, writes);
-      body = (answer as Response<unknown>).body; // BodyOf<K> types it
+    outstanding++;
+    try {
+      if (req.responseType === 'stream') ({ answer, body } = await openStream(url, init));
+      else if (req.method === 'GET' || req.method === 'HEAD') {
+        let raw: Buffer;
+        ({ answer, raw } = await readWhole(url, init));
+        body = req.responseType === 'text' ? raw.toString('utf8') : raw;
+      } else {
+        answer = await gotWith<unknown>(url, init, writes);
+        body = (answer as Response<unknown>).body; // BodyOf<K> types it
+      }
+    } finally {
+      outstanding--;
     }
     const rateLimit = attemptEnded(call, answer.retryCount + 1, answer);
-    if (options.nextTurn) await options.nextTurn();
+    if (options.nextTurn) await options.nextTurn(outstanding);
     // Decoded in the turn that uses it: while it waited for that turn, the answer was its bytes (outside the
     // JavaScript heap), not the thousands of small objects of a decoded list, which every collection meanwhile
     // would have copied.

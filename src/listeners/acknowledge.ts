@@ -1,5 +1,5 @@
 import type { Context } from '@slack/bolt';
-import { nextWorkTurn } from './turns.js';
+import { nextWorkTurnUnlessAlone } from './turns.js';
 
 // Bolt hands every listener a fresh copy of its arguments but one shared context: the
 // mark lives there, so the error middleware knows whether the request still needs its ack.
@@ -14,8 +14,9 @@ export async function acknowledge(context: Context, ack: unknown, body?: unknown
   await (ack as AnyAck)(body as never);
   // The request's own work (an API call, a view, a post) waits for its event-loop turn (turns.ts): the ack and
   // Bolt's bookkeeping for it finish first, and under a burst new connections are still accepted promptly
-  // (`npm run bench` measures both; the README's Benchmarks section has the figures).
-  await nextWorkTurn();
+  // (`npm run bench` measures both; the README's Benchmarks section has the figures). A request alone in the process
+  // goes on at once.
+  await nextWorkTurnUnlessAlone();
 }
 
 export function isAcknowledged(context: Context): boolean {

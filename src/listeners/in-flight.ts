@@ -2,6 +2,7 @@ import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { unescapeSlack } from '../grammar/text.js';
 import { type Respond, respondTo } from './respond.js';
+import { requestUnderWay } from './turns.js';
 
 // Every request from its arrival until its listener is done (answer delivered, or error told), so that a
 // shutdown can finish what was acknowledged and name to each person what may not have completed.
@@ -72,9 +73,11 @@ export function createInFlight(): InFlight {
   return {
     async middleware(args) {
       running.add(args);
+      const done = requestUnderWay();
       try {
         await args.next();
       } finally {
+        done();
         finished(args);
       }
     },

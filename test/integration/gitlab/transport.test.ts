@@ -355,6 +355,21 @@ describe('work turns', () => {
     expect(h.server.requests).toHaveLength(1);
   });
 
+  it('tells the turn how many other calls are still outstanding, so that a lone answer need not wait', async () => {
+    const told: number[] = [];
+    h = await startHarness({
+      nextTurn: async (others: number) => {
+        told.push(others);
+      },
+    });
+    h.server.enqueue({ body: issueNumbered(7) });
+    h.server.enqueue({ body: issueNumbered(8) });
+    await Promise.all([h.client.issues.get('demo/web', 7), h.client.issues.get('demo/web', 8)]);
+    expect(told).toEqual([1, 0]);
+    await h.client.issues.get('demo/web', 7).catch(() => null);
+    expect(told.at(-1)).toBe(0);
+  });
+
   it('decodes a JSON answer only once its turn has come: a body that is not JSON fails then, not before', async () => {
     const turns: (() => void)[] = [];
     h = await startHarness({ nextTurn: () => new Promise<void>((resolve) => turns.push(resolve)) });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { nextWorkTurn, waitingForTurn } from '../../../src/listeners/turns.js';
+import {
+  nextWorkTurn,
+  nextWorkTurnUnlessAlone,
+  requestUnderWay,
+  waitingForTurn,
+} from '../../../src/listeners/turns.js';
 
 const oneTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -30,5 +35,58 @@ describe('work turns', () => {
     setImmediate(() => order.push('other'));
     await Promise.all(work);
     expect(order.indexOf('other')).toBeLessThan(order.indexOf('b'));
+  });
+
+  describe('unless alone', () => {
+    /** Whether the work started before another immediate of this turn ran. */
+    const startsAtOnce = async (turn: () => Promise<void>) => {
+      let other = false;
+      setImmediate(() => {
+        other = true;
+      });
+      await turn();
+      const atOnce = !other;
+      await oneTurn();
+      return atOnce;
+    };
+
+    it('goes on at once for the only request under way, with nobody waiting and no other call outstanding', async () => {
+      const done = requestUnderWay();
+      try {
+        expect(await startsAtOnce(() => nextWorkTurnUnlessAlone())).toBe(true);
+        expect(await startsAtOnce(() => nextWorkTurnUnlessAlone(0))).toBe(true);
+      } finally {
+        done();
+      }
+      // A poll's answer with no request under way at all
+      expect(await startsAtOnce(() => nextWorkTurnUnlessAlone(0))).toBe(true);
+    });
+
+    it('waits for its turn while another request is under way', async () => {
+      const first = requestUnderWay();
+      const second = requestUnderWay();
+      try {
+        expect(await startsAtOnce(() => nextWorkTurnUnlessAlone())).toBe(false);
+      } finally {
+        first();
+        second();
+      }
+      second(); // a second call changes nothing
+      const again = requestUnderWay();
+      expect(await startsAtOnce(() => nextWorkTurnUnlessAlone())).toBe(true);
+      again();
+    });
+
+    it('waits for its turn while another call to the server is outstanding', async () => {
+      expect(await startsAtOnce(() => nextWorkTurnUnlessAlone(1))).toBe(false);
+    });
+
+    it('waits behind work already waiting for its turn, in order', async () => {
+      const order: string[] = [];
+      const waiting = nextWorkTurn().then(() => order.push('waiting'));
+      await nextWorkTurnUnlessAlone().then(() => order.push('alone'));
+      await waiting;
+      expect(order).toEqual(['waiting', 'alone']);
+    });
   });
 });
