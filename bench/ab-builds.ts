@@ -33,6 +33,8 @@ const C50 = num('BENCH_C50', 1000);
 const LATENCY = num('BENCH_LATENCY', 0);
 /** With BENCH_AB_C1=N, each round is N commands at 1 in flight instead (ack and answer p50). */
 const C1 = num('BENCH_AB_C1', 0);
+/** Commands each app takes at 20 in flight before the first round (BENCH_WARM). */
+const WARM = num('BENCH_WARM', 500);
 /**
  * With BENCH_AB_C1 and BENCH_AB_TIMELINE=dir, each app also records when each request reached it and when its ack
  * was written (bench/timeline.mjs), and the run ends with where each app's ack at 1 in flight went: the load
@@ -224,7 +226,7 @@ async function main() {
       return { r, user: c1.user - c0.user, sys: c1.sys - c0.sys, m };
     };
     progress('warming up');
-    for (const name of ['A', 'B', 'floor'] as Name[]) await run(name, 20, 500);
+    for (const name of ['A', 'B', 'floor'] as Name[]) await run(name, 20, WARM);
 
     const rows: Record<string, unknown>[] = [];
     const names: Name[] = ['A', 'B', 'floor'];

@@ -10,7 +10,9 @@
 //
 //   npx tsx bench/side-by-side.ts      (needs `npm run build` first; `npm run bench` does both)
 //
-// Knobs (environment): BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1, in BENCH_C1_SLICES (5)
+// Knobs (environment): BENCH_WARM (4000 commands each app takes at 20 in flight before the first round, so that the
+// rounds measure apps whose per-command code V8 has optimised, as in a bot that has been serving for a while),
+// BENCH_ROUNDS (3), BENCH_C1 (300 commands per round at concurrency 1, in BENCH_C1_SLICES (5)
 // slices per app with the apps taking turns), BENCH_C50 (1000),
 // BENCH_C200 (2000), BENCH_LEAK (10000 commands for the heap check, each app
 // taking the same), BENCH_SETTLE_MS (8000: the idle time of every app before the memory at the end is read), BENCH_LATENCY (2000 commands at 200 in
@@ -34,6 +36,7 @@ import { busyMs, type Intervals, MiB, median, quantile, round, simTimePerWindow 
 
 const num = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const ROUNDS = num('BENCH_ROUNDS', 3);
+const WARM = num('BENCH_WARM', 4000);
 const COUNTS: Record<number, number> = {
   1: num('BENCH_C1', 300),
   50: num('BENCH_C50', 1000),
@@ -344,7 +347,7 @@ export async function sideBySide() {
       });
 
     progress('warming up');
-    for (const target of TARGETS) await command(target, 20, 500);
+    for (const target of TARGETS) await command(target, 20, WARM);
     const button = await p.load.call<RunOptions['button']>('findButton', {
       target: 'bot',
       text: BUTTON.command,
@@ -478,6 +481,18 @@ export async function sideBySide() {
         rss_at_end: ratio(end.bot.memory.rss, end.floor.memory.rss),
         rss_as_left_by_the_load: ratio(asLeft.bot.memory.rss, asLeft.floor.memory.rss),
       },
+      // The same two ratios at 1 in flight round by round: a first round far above the others means the warm-up
+      // left an app still being optimised.
+      vs_floor_c1_by_round: Array.from({ length: ROUNDS }, (_, r) => {
+        const ofRound = (key: string) => (phases[key] ?? []).slice(r * C1_SLICES, (r + 1) * C1_SLICES);
+        return {
+          ack_p50: ratio(summarise(ofRound('bot:1')).ack_p50_ms, summarise(ofRound('floor:1')).ack_p50_ms),
+          end_to_end_overhead: ratio(
+            withoutSimulator(ofRound('bot:1')).p50_ms,
+            withoutSimulator(ofRound('floor:1')).p50_ms,
+          ),
+        };
+      }),
       end_to_end_minus_simulator: {
         read: botOwn,
         button: withoutSimulator(phases.button ?? []),

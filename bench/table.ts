@@ -166,6 +166,11 @@ export function formatTable(r: Json): string {
         at(s, 'end_to_end_minus_simulator.button.p50_ms'),
         ' ms',
       )} (simulator ${show(at(s, 'end_to_end_minus_simulator.button.simulator_p50_ms'), ' ms')})`,
+      `bot ÷ floor at 1 in flight, round by round: ${(
+        (at(s, 'vs_floor_c1_by_round') as { ack_p50?: Json; end_to_end_overhead?: Json }[] | undefined) ?? []
+      )
+        .map((r) => `ack ${show(r.ack_p50 ?? null, '×')} end to end ${show(r.end_to_end_overhead ?? null, '×')}`)
+        .join('; ')}`,
       `simulator 50 ms late, ${show(at(s, 'latency_check.commands'))} commands at 200 in flight: every one answered ${show(
         at(s, 'latency_check.every_one_acked_and_answered'),
       )}, ack p50 ${show(at(s, 'latency_check.ack_p50_ms'), ' ms')} p99 ${show(at(s, 'latency_check.ack_p99_ms'), ' ms')}`,
