@@ -3,6 +3,7 @@ import type { WebClient } from '@slack/web-api';
 import { unescapeSlack } from '../grammar/text.js';
 import { type Respond, respondTo } from './respond.js';
 import { requestUnderWay } from './turns.js';
+import { workPlaces } from './work-places.js';
 
 // Every request from its arrival until its listener is done (answer delivered, or error told), so that a
 // shutdown can finish what was acknowledged and name to each person what may not have completed.
@@ -78,6 +79,7 @@ export function createInFlight(): InFlight {
         await args.next();
       } finally {
         done();
+        workPlaces.leave(args.context);
         finished(args);
       }
     },
