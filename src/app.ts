@@ -285,8 +285,10 @@ export function createApp(deps: AppDeps): BotApp {
 
   const shared = { serverUrl: linkUrl, slashCommand: config.slashCommand };
   const inFlight = createInFlight();
-  app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
+  // In flight first: every request that is acknowledged (a repeated event included) passes its end, where its work
+  // place is given back (work-places.ts).
   app.use(inFlight.middleware);
+  app.use(createDeliveredOnce(claims, logger.child({ component: 'receiver' })));
   app.use(createErrorMiddleware(shared));
   // Every request goes to its one handler through this table, not through one Bolt listener per handler.
   const routes = createRoutes();

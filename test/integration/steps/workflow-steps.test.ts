@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionExecutedEvent } from '../../../src/console/payloads.js';
+import { workPlaces } from '../../../src/listeners/work-places.js';
 import { ABANDONED_AFTER_MS } from '../../../src/steps/service.js';
 import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
@@ -355,6 +356,8 @@ describe('once', () => {
     expect(copy.ack.status).toBe(200);
     await settle();
     expect(fake().since(from, (r) => r.method === 'chat.postMessage')).toHaveLength(1);
+    // The repeated deliveries were acknowledged and went no further: neither keeps a place among the requests at work.
+    expect(workPlaces.inUse).toBe(0);
 
     // A double click (two requests at once) acts once.
     await Promise.all([
