@@ -39,6 +39,7 @@ import { createPeopleResolver } from './operations/people.js';
 import { createPipelineOperations } from './operations/pipelines.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
+import { registerOwnSecrets } from './own-secrets.js';
 import { redact } from './redact.js';
 import { createStepService, type StepService } from './steps/service.js';
 import type { ChannelStore } from './store/channel-store.js';
@@ -128,6 +129,7 @@ const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
   const { config, logger, engine } = deps;
+  registerOwnSecrets(config);
   // Links people open point at the public address; calls and connections use GITLAB_URL.
   const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
   const now = deps.now ?? (() => new Date());

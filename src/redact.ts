@@ -31,13 +31,32 @@ const byHead = new Map<number, Bucket>();
 const SLOTS = 1 << 16;
 const bucketsInSlot = new Uint32Array(SLOTS);
 
+// Each pattern either replaces its whole match or, when it has a first group (a header's name, a URL up to its
+// password), keeps that group and replaces the rest.
 const PATTERNS: RegExp[] = [
+  // A PEM block, even cut off before its end (a trace clipped to its last lines), and one with escaped newlines
+  // as a JSON key file holds it.
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)/g,
   /\bxox[abeoprs]-[A-Za-z0-9-]+/g,
   /\bxapp-[A-Za-z0-9-]+/g,
-  /\bgl(?:pat|oas|dt|rt|ptt|ft|imt|agent|cbt|soat)-[A-Za-z0-9_-]+/g,
-  /(private-token["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
-  /(authorization["']?\s*[:=]\s*["']?(?:bearer\s+)?)[^\s"',}]+/gi,
+  /\bhttps:\/\/hooks\.slack\.com\/(?:services|workflows|triggers)\/[A-Za-z0-9/_-]+/g,
+  /\bgl(?:pat|oas|dt|rt|rtr|ptt|ft|imt|agent|cbt|soat|ffct|wt)-[A-Za-z0-9_-]+/g,
+  /\bGR1348941[A-Za-z0-9_-]+/g,
+  // AWS access key ids, and Google API keys.
+  /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /((?:private|job|deploy)-token["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
+  /(x-gitlab-token["']?\s*[:=]\s*["']?)[^\s"',}]+/gi,
+  /(authorization["']?\s*[:=]\s*["']?(?:(?:bearer|basic|token|bot|digest)\s+)?)[^\s"',}]+/gi,
+  // The password of a URL (`postgres://bot:hunter2@db/…`): the user and the host stay.
+  /(\b[a-z][a-z0-9+.-]*:\/\/[^\s/:@"'<>]*:)[^\s/@"'<>]+(?=@)/gi,
 ];
+
+// Text others wrote that the bot shows (a job's trace) is an environment dump as often as not: a value assigned to
+// a name that says it is secret is one, whatever its shape. Kept out of the log's redaction, whose own fields
+// (`"tokens": 3`) would read as assignments.
+const ASSIGNED_SECRET =
+  /(\b[A-Za-z0-9_.-]*(?:secret|password|passwd|pwd|token|api[_-]?key|access[_-]?key|private[_-]?key|accountkey|credentials?)[A-Za-z0-9_.-]*["']?\s*[:=]\s*["']?)(?!\[redacted\])[^\s"',;}]{6,}/gi;
 
 export const REDACTED = '[redacted]';
 
@@ -185,4 +204,13 @@ export function redact(text: string): string {
     out = out.replace(re, (_m, prefix?: string) => (typeof prefix === 'string' ? `${prefix}${REDACTED}` : REDACTED));
   }
   return out;
+}
+
+/**
+ * What the bot may send of text others wrote (a job's trace, lines cut from one): `redact`, and any value assigned
+ * to a secret-sounding name. Run it over the whole text before cutting lines from it, so a PEM block whose start
+ * is cut off is still found.
+ */
+export function redactTrace(text: string): string {
+  return redact(text).replace(ASSIGNED_SECRET, (_m, prefix: string) => `${prefix}${REDACTED}`);
 }

@@ -36,6 +36,8 @@ export interface GitlabAccess {
    * scheduled work reads through a paced one.
    */
   through(transport: Transport): GitlabAccess;
+  /** Puts every token stored for the team on the redaction list, before text others wrote (a trace) is shown. */
+  registerStoredTokens(teamId: string): Promise<void>;
 }
 
 function checkOf(err: unknown): Exclude<TokenCheck, { ok: true }> {
@@ -241,6 +243,7 @@ export function createGitlabAccess(deps: {
       return check.ok ? { ok: true, username: user } : check;
     },
     through: accessVia,
+    registerStoredTokens: (teamId) => deps.tokens.registerAll(teamId),
   });
   return accessVia(deps.transport);
 }

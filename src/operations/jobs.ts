@@ -3,6 +3,7 @@ import type { JobScope } from '../gitlab/jobs.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
+import { redactTrace } from '../redact.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { about, refusing } from './subject.js';
@@ -103,11 +104,19 @@ export function createJobOperations(deps: { access: GitlabAccess }) {
       );
     },
 
-    trace(ctx: RequestContext, project: Project, id: number): Promise<string> {
-      return about(
-        jobOf(project, id),
-        deps.access.withClient(ctx, (c) => c.jobs.trace(project.key, id)),
-      );
+    /**
+     * The job's trace as the bot may send it: the bot's own secrets, everyone's stored tokens and anything shaped
+     * like a token, key or password replaced by `[redacted]` (a trace prints whatever the job's environment held).
+     */
+    async trace(ctx: RequestContext, project: Project, id: number): Promise<string> {
+      const [trace] = await Promise.all([
+        about(
+          jobOf(project, id),
+          deps.access.withClient(ctx, (c) => c.jobs.trace(project.key, id)),
+        ),
+        deps.access.registerStoredTokens(ctx.actor.teamId),
+      ]);
+      return redactTrace(trace);
     },
 
     /** Name and size of a job's artifacts archive; the download itself is left to the web interface. */

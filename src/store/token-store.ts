@@ -65,6 +65,11 @@ export interface TokenStore {
   resealStale(): Promise<number>;
   /** How many stored tokens each key sealed, by key id. */
   countByKey(): Promise<Map<string, number>>;
+  /**
+   * Puts every token stored for the team on the redaction list, also those this replica never opened: before the
+   * bot shows text others wrote (a job's trace), where anyone's token may have been printed.
+   */
+  registerAll(teamId: string): Promise<void>;
 }
 
 interface Row {
@@ -255,6 +260,26 @@ export function createTokenStore(
         'SELECT key_id, count(*) AS n FROM user_tokens GROUP BY key_id',
       );
       return new Map(rows.map((r) => [r.key_id, r.n]));
+    },
+    async registerAll(teamId) {
+      const rows = await db.all<Pick<Row, 'team_id' | 'user_id' | 'sealed_token'>>(
+        'SELECT team_id, user_id, sealed_token FROM user_tokens WHERE team_id = $1',
+        [teamId],
+      );
+      for (const r of rows) {
+        const known = openedTokens.get(r.sealed_token);
+        if (known !== undefined) {
+          registerSecret(known);
+          continue;
+        }
+        try {
+          const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
+          registerSecret(opened);
+          remember(r.sealed_token, opened);
+        } catch {
+          // A seal that does not open holds nothing this bot could have shown.
+        }
+      }
     },
   };
 }

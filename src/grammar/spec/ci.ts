@@ -131,7 +131,7 @@ const JOB_ROWS = rows([
       { name: 'full', type: 'bool', summary: 'upload the whole trace as a file' },
     ],
     access: 'read',
-    summary: "the last lines of a job's log",
+    summary: "the last lines of a job's log (tokens, keys and passwords in it shown as [redacted])",
     example: 'job trace demo/web 123 --lines 80',
   },
   {

@@ -1,11 +1,14 @@
 import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config.js';
+import { registerOwnSecrets } from '../../../src/own-secrets.js';
 import {
   containsSecret,
   forgetSecret,
   MAX_REGISTERED_SECRETS,
   REDACTED,
   redact,
+  redactTrace,
   registeredSecretCount,
   registerSecret,
 } from '../../../src/redact.js';
@@ -138,5 +141,57 @@ describe('the redaction list', () => {
     expect(await store.remove('T', 'U')).toBe(true);
     expect(redact(token)).toBe(token);
     db.close();
+  });
+});
+
+describe('what the bot sends of a trace (issue 46)', () => {
+  it('replaces each well-known token, key and password shape, keeping what says where it was', () => {
+    const cases: [string, string][] = [
+      ['git clone https://oauth2:glpat-Zq3xY7wV9uT5sR1p@host/x.git', `git clone https://oauth2:${REDACTED}@host/x.git`],
+      ['postgres://bot:hunter2@db:5432/bot', `postgres://bot:${REDACTED}@db:5432/bot`],
+      ['Authorization: Basic dXNlcjpwYXNz', `Authorization: Basic ${REDACTED}`],
+      ['Authorization: Bearer abc.def.ghi', `Authorization: Bearer ${REDACTED}`],
+      ['JOB-TOKEN: 64_abcdefghijkl', `JOB-TOKEN: ${REDACTED}`],
+      ['key AKIAIOSFODNN7EXAMPLE used', `key ${REDACTED} used`],
+      ['AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI/K7MDENG/bPxRfiCY', `AWS_SECRET_ACCESS_KEY=${REDACTED}`],
+      ['"client_secret": "s3cr3t-value-1"', `"client_secret": "${REDACTED}"`],
+      ['hook https://hooks.slack.com/services/T0/B0/XyZ', `hook ${REDACTED}`],
+      ['runner GR1348941abcdefghij', `runner ${REDACTED}`],
+      ['xoxe.xoxp-1-abc', `xoxe.${REDACTED}`],
+    ];
+    for (const [text, shown] of cases) expect(redactTrace(text)).toBe(shown);
+  });
+
+  it('removes a PEM block whole, and one cut off before its end', () => {
+    const pem = '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----';
+    expect(redactTrace(`before\n${pem}\nafter`)).toBe(`before\n${REDACTED}\nafter`);
+    expect(redactTrace('x\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIB')).toBe(`x\n${REDACTED}`);
+    expect(redactTrace('{"private_key":"-----BEGIN PRIVATE KEY-----\\nMIIE\\n-----END PRIVATE KEY-----\\n"}')).toBe(
+      `{"private_key":"${REDACTED}\\n"}`,
+    );
+  });
+
+  it('leaves ordinary trace lines alone and is the same when run twice', () => {
+    const ordinary = 'Checking token validity\n$ npm test\nERROR: Job failed: exit code 1\nSecret scanning: passed';
+    expect(redactTrace(ordinary)).toBe(ordinary);
+    const once = redactTrace('PRIVATE-TOKEN: abcdefgh12 and password=hunter22');
+    expect(redactTrace(once)).toBe(once);
+  });
+
+  it("registers the bot's own secrets, in each form they may be printed", () => {
+    const key = crypto.randomBytes(32);
+    const config = loadConfig({
+      SLACK_BOT_TOKEN: `xoxb-${crypto.randomBytes(6).toString('hex')}`,
+      SLACK_SIGNING_SECRET: crypto.randomBytes(16).toString('hex'),
+      TOKEN_ENCRYPTION_KEY: key.toString('base64'),
+      GITLAB_URL: 'http://gitlab.example',
+      DATABASE_URL: 'postgres://bot:p%40ss-w0rd-long@db:5432/bot',
+    });
+    registerOwnSecrets(config);
+    const signing = config.slack.signingSecret as string;
+    expect(redactTrace(`s=${signing}`)).not.toContain(signing);
+    expect(redact(`the key ${key.toString('hex')}`)).toBe(`the key ${REDACTED}`);
+    expect(redact(`echo ${key.toString('base64')}`)).toBe(`echo ${REDACTED}`);
+    expect(redact('pw p@ss-w0rd-long and p%40ss-w0rd-long')).toBe(`pw ${REDACTED} and ${REDACTED}`);
   });
 });
