@@ -34,6 +34,30 @@ function isCommand(fields: Fields): boolean {
   );
 }
 
+const isAction = (v: unknown) => isObject(v) && isId(v.action_id);
+
+/**
+ * What each kind of interaction carries whenever Slack sends it, and its listener reads: a click with no action
+ * (or an action without its string id) or a submission with no view is none of Slack's, and is refused at once
+ * instead of reaching a listener that cannot read it.
+ */
+function carriesItsKind(payload: Fields): boolean {
+  switch (payload.type) {
+    case 'block_actions':
+      return Array.isArray(payload.actions) && payload.actions.length > 0 && payload.actions.every(isAction);
+    case 'view_submission':
+    case 'view_closed':
+      return isObject(payload.view) && isOptionalString(payload.view.callback_id);
+    case 'block_suggestion':
+      return isId(payload.action_id);
+    case 'shortcut':
+    case 'message_action':
+      return isId(payload.callback_id);
+    default:
+      return true;
+  }
+}
+
 /** An interaction's `payload`: buttons, modals, shortcuts, option lists. */
 function isInteraction(payload: unknown): boolean {
   if (!isObject(payload)) return false;
@@ -46,7 +70,8 @@ function isInteraction(payload: unknown): boolean {
     (actions === undefined || (Array.isArray(actions) && actions.every(isObject))) &&
     isOptionalObject(payload.view) &&
     isOptionalObject(payload.message) &&
-    isOptionalObject(payload.container)
+    isOptionalObject(payload.container) &&
+    carriesItsKind(payload)
   );
 }
 
@@ -65,6 +90,36 @@ const eventsApi = z.discriminatedUnion('type', [
     }),
   }),
 ]);
+
+/**
+ * What the events the bot listens to carry whenever Slack sends them: Home is opened by someone, and a workflow
+ * step names its function and its execution. A `user` is a person's id (or, in a few events, their object).
+ */
+function eventCarriesItsType(event: Fields): boolean {
+  const { user } = event;
+  if (user !== undefined && !isId(user) && !hasId(user)) return false;
+  switch (event.type) {
+    case 'app_home_opened':
+      return isId(user);
+    case 'link_shared':
+      return isId(user) && Array.isArray(event.links) && event.links.every(isObject);
+    case 'function_executed':
+      return (
+        isObject(event.function) &&
+        isId(event.function.callback_id) &&
+        isId(event.function_execution_id) &&
+        isOptionalObject(event.inputs)
+      );
+    default:
+      return true;
+  }
+}
+
+function isEventsApiBody(value: unknown): boolean {
+  if (!eventsApi.safeParse(value).success) return false;
+  const body = value as Fields;
+  return body.type !== 'event_callback' || eventCarriesItsType(body.event as Fields);
+}
 
 function parseJson(text: string): { ok: true; value: unknown } | { ok: false } {
   try {
@@ -99,7 +154,7 @@ export function readSlackBody(contentType: string | undefined, raw: string): Sla
   }
   const body = parseJson(raw);
   if (!body.ok) return { ok: false, problem: 'a body that is not JSON' };
-  return eventsApi.safeParse(body.value).success
+  return isEventsApiBody(body.value)
     ? { ok: true, body: body.value as Fields }
     : { ok: false, problem: 'JSON that is not an Events API body' };
 }
