@@ -1,6 +1,7 @@
 // `npm run sim`: the Delivery Service simulator on SIM_PORT (default 4000) with
-// the SIM_SEED data set (default demo), on every interface unless SIM_HOST says
-// otherwise, so both localhost and 127.0.0.1 reach it.
+// the SIM_SEED data set (default demo), on 127.0.0.1 unless SIM_HOST says otherwise:
+// its /__sim/* controls (reset, revoke, add tokens) ask for no credentials, so only this
+// machine reaches them unless someone chooses `SIM_HOST=0.0.0.0` (or `::`).
 
 import { SEED_NAMES, type SeedName } from './seed/index.js';
 import { type RunningSimulator, startSimulator } from './server.js';
@@ -21,19 +22,8 @@ const wantedHost = process.env.SIM_HOST;
 // SIM_EVENT_IDS=1: events carry their `id`, as servers after 9.5 send them (9.5, the default, sends none).
 const eventIds = process.env.SIM_EVENT_IDS === '1' || process.env.SIM_EVENT_IDS === 'true';
 
-async function start(): Promise<RunningSimulator> {
-  if (wantedHost) return startSimulator({ port, host: wantedHost, seed, eventIds });
-  try {
-    return await startSimulator({ port, host: '::', seed, eventIds });
-  } catch (err) {
-    // a machine without IPv6 cannot bind the dual-stack wildcard
-    if (
-      (err as NodeJS.ErrnoException).code !== 'EAFNOSUPPORT' &&
-      (err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL'
-    )
-      throw err;
-    return startSimulator({ port, host: '0.0.0.0', seed, eventIds });
-  }
+function start(): Promise<RunningSimulator> {
+  return startSimulator({ port, host: wantedHost || '127.0.0.1', seed, eventIds });
 }
 
 // Signals are handled before the "listening" line goes out: whoever waits for that line may

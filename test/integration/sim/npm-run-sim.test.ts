@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { entryArgs } from '../../support/built-entry.js';
@@ -57,6 +58,15 @@ describe('npm run sim', () => {
       expect(((await res.json()) as unknown[]).length).toBe(20);
       expect(res.headers.get('x-total-pages')).toBe('2');
     }
+  });
+
+  // Issue 46: its /__sim/* controls ask for no credentials, and listened on every interface.
+  const external = Object.values(os.networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+  it.skipIf(!external)('is not reached from another machine unless SIM_HOST says so', async () => {
+    const port = new URL(sim.url).port;
+    await expect(fetch(`http://${external}:${port}/__sim/requests`)).rejects.toThrow();
   });
 
   it('serves the control endpoints the contract check polls', async () => {
