@@ -23,9 +23,10 @@ import { createRoutes } from './listeners/routes.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
-import { nextWorkTurnUnlessAlone } from './listeners/turns.js';
+import { createWorkTurns } from './listeners/turns.js';
 import { registerViewListeners } from './listeners/views.js';
 import { createWatchSlack } from './listeners/watch-slack.js';
+import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listeners/work-places.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './logger.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
@@ -93,6 +94,8 @@ export interface AppDeps {
   revokeCheckWait?: () => Promise<void>;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
   slackTiming?: SlackTiming;
+  /** The places of requests' work after their acks (default REQUEST_WORK_PLACES); tests pass theirs to watch them. */
+  workPlaces?: WorkPlaces;
 }
 
 export interface BotApp {
@@ -133,12 +136,15 @@ export function createApp(deps: AppDeps): BotApp {
   // Links people open point at the public address; calls and connections use GITLAB_URL.
   const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
   const now = deps.now ?? (() => new Date());
+  // The app's one scheduler of work after acks and after the server's answers (turns.ts, work-places.ts).
+  const turns = createWorkTurns();
+  const places = deps.workPlaces ?? createWorkPlaces(REQUEST_WORK_PLACES);
   const transport =
     deps.transport ??
     createTransport({
       baseUrl: config.gitlabUrl,
       logger: logger.child({ component: 'gitlab' }),
-      nextTurn: nextWorkTurnUnlessAlone,
+      nextTurn: (others) => turns.nextUnlessAlone(others),
     });
   const checkTransport =
     deps.checkTransport ??
@@ -286,7 +292,7 @@ export function createApp(deps: AppDeps): BotApp {
   });
 
   const shared = { serverUrl: linkUrl, slashCommand: config.slashCommand };
-  const inFlight = createInFlight();
+  const inFlight = createInFlight({ turns, places });
   // In flight first: every request that is acknowledged (a repeated event included) passes its end, where its work
   // place is given back (work-places.ts).
   app.use(inFlight.middleware);

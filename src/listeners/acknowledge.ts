@@ -1,6 +1,4 @@
 import type { Context } from '@slack/bolt';
-import { nextWorkTurnUnlessAlone } from './turns.js';
-import { workPlaces } from './work-places.js';
 
 // Bolt hands every listener a fresh copy of its arguments but one shared context: the
 // mark lives there, so the error middleware knows whether the request still needs its ack.
@@ -13,14 +11,14 @@ export async function acknowledge(context: Context, ack: unknown, body?: unknown
   if (typeof ack !== 'function' || context[ACKED]) return;
   context[ACKED] = true;
   await (ack as AnyAck)(body as never);
-  // The request's own work (an API call, a view, a post) waits for its event-loop turn (turns.ts): the ack and
-  // Bolt's bookkeeping for it finish first, and under a burst new connections are still accepted promptly
-  // (`npm run bench` measures both; the README's Benchmarks section has the figures). A request alone in the process
-  // goes on at once. First it takes a place among the requests at work (work-places.ts), then its turn, so that a
-  // request let in when another leaves still starts in a turn of its own.
-  await workPlaces.enter(context);
-  await nextWorkTurnUnlessAlone();
+  // The request's own work (an API call, a view, a post) waits for what the in-flight middleware put in its context
+  // (a work place, then its event-loop turn: in-flight.ts).
+  const afterAck = context[AFTER_ACK];
+  if (typeof afterAck === 'function') await (afterAck as () => Promise<void>)();
 }
+
+/** Where the in-flight middleware leaves what a request waits for between its ack and its own work. */
+export const AFTER_ACK = 'glAfterAck';
 
 export function isAcknowledged(context: Context): boolean {
   return context[ACKED] === true;

@@ -1,9 +1,10 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
 import { unescapeSlack } from '../grammar/text.js';
+import { AFTER_ACK } from './acknowledge.js';
 import { type Respond, respondTo } from './respond.js';
-import { requestUnderWay } from './turns.js';
-import { workPlaces } from './work-places.js';
+import type { WorkTurns } from './turns.js';
+import type { WorkPlaces } from './work-places.js';
 
 // Every request from its arrival until its listener is done (answer delivered, or error told), so that a
 // shutdown can finish what was acknowledged and name to each person what may not have completed.
@@ -58,7 +59,14 @@ function runningOf(args: AnyMiddlewareArgs & { client: WebClient }): Running {
   return { asked: askedOf(body), userId: user, channelId: channel, respond, client: args.client };
 }
 
-export function createInFlight(): InFlight {
+/** What a request's work waits for after its ack (both made once per app, in app.ts). */
+export interface AfterAck {
+  turns: WorkTurns;
+  places: WorkPlaces;
+}
+
+export function createInFlight(after: AfterAck): InFlight {
+  const { turns, places } = after;
   // What each request is (who, where, its response_url) is worked out only for a shutdown that names them: the
   // entry is made before every ack and is almost always dropped unread.
   const running = new Set<AnyMiddlewareArgs & { client: WebClient }>();
@@ -74,12 +82,19 @@ export function createInFlight(): InFlight {
   return {
     async middleware(args) {
       running.add(args);
-      const done = requestUnderWay();
+      const done = turns.requestUnderWay();
+      const { context } = args;
+      // After its ack a request first takes a place among the requests at work (work-places.ts), then its turn
+      // (turns.ts), so that a request let in when another leaves still starts in a turn of its own.
+      context[AFTER_ACK] = async () => {
+        await places.enter(context);
+        await turns.nextUnlessAlone();
+      };
       try {
         await args.next();
       } finally {
         done();
-        workPlaces.leave(args.context);
+        places.leave(context);
         finished(args);
       }
     },

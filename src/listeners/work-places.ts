@@ -101,8 +101,8 @@ export function createWorkPlaces(o: WorkPlacesOptions): WorkPlaces {
 }
 
 /**
- * The process's places for requests' work after their acks: acknowledge.ts takes one, the in-flight middleware gives
- * it back when the request is done. A place passes on after half a second: a click that opens a form must open it
- * within 3 s (Slack's trigger_id), so waiting behind slow holders must stay well short of that.
+ * The places createApp makes for requests' work after their acks: acknowledge.ts takes one, the in-flight middleware
+ * gives it back when the request is done. A place passes on after half a second: a click that opens a form must open
+ * it within 3 s (Slack's trigger_id), so waiting behind slow holders must stay well short of that.
  */
-export const workPlaces = createWorkPlaces({ places: 32, holdMs: 500 });
+export const REQUEST_WORK_PLACES: WorkPlacesOptions = { places: 32, holdMs: 500 };

@@ -63,6 +63,8 @@ export interface StartAppOptions {
   revokeCheckWait?: () => Promise<void>;
   /** How the Slack side waits between tries (default: Slack's own); `QUICK_SLACK` for tests that meet retries. */
   slackTiming?: AppDeps['slackTiming'];
+  /** The places of requests' work after their acks, for a test that watches them. */
+  workPlaces?: AppDeps['workPlaces'];
 }
 
 /** Slack's retry steps and Socket Mode's reconnect step at test size: the same behaviour, in milliseconds. */
@@ -141,6 +143,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
     ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
+    ...(o.workPlaces ? { workPlaces: o.workPlaces } : {}),
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;

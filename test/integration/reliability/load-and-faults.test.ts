@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransport } from '../../../src/gitlab/http.js';
-import { nextWorkTurn } from '../../../src/listeners/turns.js';
+import { createWorkTurns } from '../../../src/listeners/turns.js';
 import { findUnreadable } from '../../support/slack-checks.js';
 import { type Interaction, messageText } from '../../support/slack-driver.js';
 import type { PersonName } from '../../support/start-app.js';
@@ -13,8 +13,9 @@ import { useCiBot } from '../ci/harness.js';
 
 // The app's own transport (its retries and work turns), except that the wait before a retry (a server's Retry-After,
 // a back-off step) is spent at once: the same attempts in the same order, without seconds of sleeping.
+const turns = createWorkTurns();
 const h = useCiBot({
-  transport: (baseUrl) => createTransport({ baseUrl, nextTurn: nextWorkTurn, sleep: async () => {} }),
+  transport: (baseUrl) => createTransport({ baseUrl, nextTurn: () => turns.next(), sleep: async () => {} }),
 });
 
 const COMMANDS = 500;

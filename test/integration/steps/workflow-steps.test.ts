@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionExecutedEvent } from '../../../src/console/payloads.js';
-import { workPlaces } from '../../../src/listeners/work-places.js';
+import { createWorkPlaces, REQUEST_WORK_PLACES } from '../../../src/listeners/work-places.js';
 import { ABANDONED_AFTER_MS } from '../../../src/steps/service.js';
 import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
@@ -10,7 +10,8 @@ import { PEOPLE, type PersonName, startApp } from '../../support/start-app.js';
 // Workflow Builder steps through the whole app: Slack's signed function_executed → the bot → the person's consent
 // DM → the simulator (with that person's token) → functions.completeSuccess / completeError on the fake Slack.
 
-const h = useBot();
+const workPlaces = createWorkPlaces(REQUEST_WORK_PLACES);
+const h = useBot({ workPlaces });
 const RUN = { callbackId: 'run_pipeline', title: 'Run a pipeline' };
 const ISSUE = { callbackId: 'create_issue', title: 'Create an issue' };
 const HOUR = 60 * 60 * 1000;
