@@ -29,4 +29,6 @@ VOLUME ["/data"]
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s --start-period=15s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "dist/main.js"]
+# V8 lets the old generation grow to ~4× what survived the last full collection; after a burst of 200 commands in
+# flight that left the process at ~250 MiB for a ~30 MiB live heap. Growing by half keeps it near ~165 MiB (README).
+CMD ["node", "--heap-growing-percent=50", "dist/main.js"]

@@ -20,6 +20,7 @@ import { createFollowSlack } from './listeners/follow-slack.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { registerMessageShortcut } from './listeners/message-shortcut.js';
 import { createRoutes } from './listeners/routes.js';
+import type { GetRoutes } from './listeners/signed-receiver.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
 import { createStepSlack } from './listeners/step-slack.js';
 import { createTimeZoneLookup } from './listeners/time-zones.js';
@@ -96,6 +97,11 @@ export interface AppDeps {
   slackTiming?: SlackTiming;
   /** The places of requests' work after their acks (default REQUEST_WORK_PLACES); tests pass theirs to watch them. */
   workPlaces?: WorkPlaces;
+  /**
+   * More GET routes on the port Slack posts to, beside /healthz (e.g. `/readyz`, `/metrics`), in HTTP and Socket Mode
+   * alike: exact path → handler (listeners/signed-receiver.ts, GetRoutes). A handler answers the request itself.
+   */
+  routes?: GetRoutes;
 }
 
 export interface BotApp {
@@ -178,6 +184,7 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     databaseOk: () => engine.ping(),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
+    ...(deps.routes ? { routes: deps.routes } : {}),
   });
   const { app } = slack;
 

@@ -1,6 +1,5 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { limitHeapGrowth } from './heap.js';
 import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './logger.js';
 import { redact, registerSecret } from './redact.js';
@@ -16,7 +15,6 @@ import { createTokenStore } from './store/token-store.js';
 // The only reader of process.env: config → database → app; graceful shutdown.
 
 async function main(): Promise<void> {
-  limitHeapGrowth();
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);

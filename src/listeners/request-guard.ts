@@ -1,10 +1,10 @@
-import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { HTTPModuleFunctions } from '@slack/bolt';
+import { HTTPModuleFunctions, isValidSlackRequest } from '@slack/bolt';
 import type { ClaimStore } from '../store/claim-store.js';
 import { readSlackBody } from './request-shape.js';
 
-// Checks on a signed Slack request that Bolt's receiver leaves out. Bolt refuses a timestamp more than
+// The checks of the bot's receiver (signed-receiver.ts). The signature itself is Bolt's own check
+// (isValidSlackRequest); around it go the checks Bolt's receiver leaves out. Bolt refuses a timestamp more than
 // five minutes old but accepts one from the future, and it runs a request each time it is posted: a
 // captured request could be replayed for five minutes (or forever, with a future timestamp). Here a
 // timestamp must lie within five minutes either way, and each signature is accepted once. Bolt's own check
@@ -102,54 +102,10 @@ export type Verdict =
 /** Slack's v0 signature, and nothing else: the 64 hex digits are what identifies a request. */
 const SIGNATURE = /^v0=([0-9a-f]{64})$/;
 
-/**
- * Slack's v0 signature (HMAC-SHA256 of `v0:<timestamp>:<body>`), compared in constant time. Bolt's
- * verifySlackRequest computes the same HMAC, then compares through two more HMACs under a fresh random key: the
- * same verdict for more work on every request.
- */
-function signedBy(secret: string, timestamp: number, body: string, hex: string): boolean {
-  const expected = createHmac('sha256', keyOf(secret)).update(`v0:${timestamp}:`).update(body).digest();
-  const given = Buffer.from(hex, 'hex');
-  return given.length === expected.length && timingSafeEqual(given, expected);
-}
-
-// The signing secret as a key object, made once: a string key is converted again on every HMAC.
-const keys = new Map<string, KeyObject>();
-function keyOf(secret: string): KeyObject {
-  let key = keys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    keys.set(secret, key);
-  }
-  return key;
-}
-
-/**
- * The request's body, or null when it is larger than `limit` or never arrives whole. Slack always says how long its
- * body is: such a body is read straight off the stream (the HTTP parser stops at that length); anything else goes
- * through Bolt's reader, which enforces the limit while it reads.
- */
+/** The request's body as Bolt's own reader gathers it (raw-body, with its limit), or null when it is too large. */
 async function readBody(req: IncomingMessage, limit: number): Promise<Buffer | null> {
-  const length = Number(req.headers['content-length']);
   try {
-    if (
-      !Number.isSafeInteger(length) ||
-      length < 0 ||
-      length > limit ||
-      req.headers['transfer-encoding'] !== undefined
-    ) {
-      return (await HTTPModuleFunctions.bufferIncomingMessage(req, limit)).rawBody;
-    }
-    const body = await new Promise<Buffer>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (chunk: Buffer) => chunks.push(chunk));
-      req.once('end', () => resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks)));
-      req.once('error', reject);
-      req.once('close', () => reject(new Error('the request ended before its body')));
-    });
-    // Bolt's helpers read a buffered body from here.
-    (req as IncomingMessage & { rawBody?: Buffer }).rawBody = body;
-    return body;
+    return (await HTTPModuleFunctions.bufferIncomingMessage(req, limit)).rawBody;
   } catch {
     return null;
   }
@@ -185,7 +141,13 @@ export async function checkSignedRequest(
   const nowSec = Math.floor(nowMs / 1000);
   if (timestamp > nowSec + SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'future' };
   if (timestamp < nowSec - SIGNING_WINDOW_SEC) return { ok: false, status: 401, reason: 'stale' };
-  if (!signedBy(o.signingSecret, timestamp, raw, signature)) return { ok: false, status: 401, reason: 'bad signature' };
+  const signed = isValidSlackRequest({
+    signingSecret: o.signingSecret,
+    body: raw,
+    headers: { 'x-slack-signature': signatureHeader, 'x-slack-request-timestamp': timestamp },
+    nowMilliseconds: nowMs,
+  });
+  if (!signed) return { ok: false, status: 401, reason: 'bad signature' };
   const read = readSlackBody(header(req, 'content-type'), raw);
   if (!read.ok) return { ok: false, status: 400, reason: 'not a Slack body', detail: read.problem };
   // Only authentic requests are remembered, so forged ones cannot crowd real signatures out.

@@ -1,16 +1,29 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { RespondArguments } from '@slack/bolt';
+import got, { RequestError } from 'got';
 
-// Answers through a response_url over kept-alive sockets. Bolt's own respond goes through fetch, which costs
-// several times the CPU and memory of one plain POST per answer; every command and click answers this way.
-
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 128 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 128 }),
-};
+// Answers through a response_url with got (the project's HTTP client), over kept-alive sockets: every command and
+// click answers this way, and a new connection per answer would cost a TCP (and TLS) handshake each.
 
 const TIMEOUT_MS = 10_000;
+
+/**
+ * One POST per answer. A kept-alive connection can be closed by the other side's idle timeout just as an answer is
+ * sent on it: the POST fails with ECONNRESET before any answer, and got sends it once more (on a new connection).
+ * Without that the person read an unexpected error although their command had done its work
+ * (test/integration/console/reused-connection.test.ts). Nothing else is tried again: a refusal is told.
+ */
+const slack = got.extend({
+  agent: {
+    http: new http.Agent({ keepAlive: true, maxSockets: 128 }),
+    https: new https.Agent({ keepAlive: true, maxSockets: 128 }),
+  },
+  headers: { 'content-type': 'application/json' },
+  timeout: { request: TIMEOUT_MS },
+  retry: { limit: 1, methods: ['POST'], statusCodes: [], errorCodes: ['ECONNRESET'], backoffLimit: 0 },
+  throwHttpErrors: false,
+});
 
 /** A failed POST to a response_url (expired, rate limited, refused): it reaches the error middleware. */
 export class ResponseUrlError extends Error {
@@ -20,47 +33,15 @@ export class ResponseUrlError extends Error {
   }
 }
 
-/**
- * A kept-alive connection can be closed by the other side's idle timeout just as an answer is sent on it: the request
- * fails with ECONNRESET on a reused socket before any answer, and it is sent once more on a new connection (the case
- * Node's documentation gives for `request.reusedSocket`). Without it the person read an unexpected error although
- * their command had done its work.
- */
-function post(url: string, body: Buffer, fresh = false): Promise<void> {
-  const target = new URL(url);
-  const secure = target.protocol === 'https:';
-  return new Promise((resolve, reject) => {
-    let answered = false;
-    const req = (secure ? https : http).request(
-      target,
-      {
-        method: 'POST',
-        agent: fresh ? false : secure ? agents.https : agents.http,
-        headers: { 'content-type': 'application/json', 'content-length': body.length },
-        timeout: TIMEOUT_MS,
-      },
-      (res) => {
-        answered = true;
-        // Drained, so the socket goes back to the pool.
-        res.resume();
-        res.on('end', () => {
-          const status = res.statusCode ?? 0;
-          if (status >= 200 && status < 300) resolve();
-          else reject(new ResponseUrlError(status));
-        });
-        res.on('error', () => reject(new ResponseUrlError(null)));
-      },
-    );
-    req.on('timeout', () => req.destroy(new ResponseUrlError(null)));
-    req.on('error', (err) => {
-      if (!fresh && !answered && req.reusedSocket && (err as NodeJS.ErrnoException).code === 'ECONNRESET') {
-        post(url, body, true).then(resolve, reject);
-        return;
-      }
-      reject(err instanceof ResponseUrlError ? err : new ResponseUrlError(null));
-    });
-    req.end(body);
-  });
+async function post(url: string, body: Buffer): Promise<void> {
+  let status: number;
+  try {
+    ({ statusCode: status } = await slack.post(url, { body }));
+  } catch (err) {
+    if (err instanceof RequestError) throw new ResponseUrlError(null);
+    throw err;
+  }
+  if (status < 200 || status >= 300) throw new ResponseUrlError(status);
 }
 
 /** Posts an answer to the response_url of a command, a click or the click that opened a modal. */
@@ -70,9 +51,7 @@ export type Respond = (message: RespondArguments | string) => Promise<void>;
 export function respondTo(url: unknown): Respond | undefined {
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) return undefined;
   return (message) => {
-    // Encoded once: its length and what is written (and written again on a fresh connection) are the same bytes.
-    // A Buffer, not the string: a string would be joined to the headers and copied once more on its way to the
-    // socket. Nothing here keeps the message itself (its blocks) while the answer is on its way.
+    // Encoded before it goes: nothing here keeps the message itself (its blocks) while the answer is on its way.
     let body: Buffer;
     try {
       body = Buffer.from(JSON.stringify(typeof message === 'string' ? { text: message } : message));

@@ -1,19 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import {
-  App,
-  type Logger as BoltLogger,
-  HTTPModuleFunctions,
-  HTTPReceiver,
-  HTTPResponseAck,
-  LogLevel,
-  type ReceiverEvent,
-  SocketModeReceiver,
-  webApi,
-} from '@slack/bolt';
+import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../logger.js';
 import type { ClaimStore } from '../store/claim-store.js';
-import { checkSignedRequest, createReplayMemory, createStoredReplayMemory } from './request-guard.js';
+import { createReplayMemory, createStoredReplayMemory } from './request-guard.js';
+import { type GetRoutes, SignedReceiver } from './signed-receiver.js';
 import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
 
 // The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
@@ -66,8 +57,6 @@ export interface SlackApp {
   stopAccepting(): Promise<void>;
 }
 
-const EVENTS_PATH = '/slack/events';
-
 /** The port a server bound (port 0 asks for any free one), once it listens. */
 function boundPort(server: () => Server | undefined, fallback: number): Promise<{ port: number }> {
   const portOf = () => {
@@ -89,6 +78,8 @@ export function createSlackApp(o: {
   timing?: SlackTiming;
   /** Where seen signatures are claimed, so that every replica (and a restart) refuses a replay. */
   claims?: ClaimStore;
+  /** More GET routes on the same port as /healthz, in either mode (see GetRoutes). */
+  routes?: GetRoutes;
 }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
@@ -100,23 +91,24 @@ export function createSlackApp(o: {
   let socketProblem: () => string | null = () => null;
   let accepting = true;
 
-  const healthz = {
-    path: '/healthz',
-    method: ['GET'],
-    handler: async (_req: IncomingMessage, res: ServerResponse) => {
-      const database = await o.databaseOk();
-      const slack = socketProblem();
-      const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
-      res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ status, mode: config.slack.mode }));
-    },
+  const healthz = async (_req: IncomingMessage, res: ServerResponse) => {
+    const database = await o.databaseOk();
+    const slack = socketProblem();
+    const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
+    res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ status, mode: config.slack.mode }));
   };
 
   if (config.slack.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken ?? '',
       logger: boltLogger,
-      customRoutes: [healthz],
+      // The same table as in HTTP mode, as Bolt's custom routes.
+      customRoutes: Object.entries({ ...o.routes, '/healthz': healthz }).map(([path, handler]) => ({
+        path,
+        method: ['GET'],
+        handler,
+      })),
       installerOptions: { port: config.port, clientOptions },
       // Reconnecting is ours (socket-connection.ts): Bolt's lets some failures end the process.
       autoReconnectEnabled: false,
@@ -157,19 +149,8 @@ export function createSlackApp(o: {
     };
   }
 
-  const signingSecret = config.slack.signingSecret ?? '';
-  const receiver = new HTTPReceiver({
-    signingSecret,
-    endpoints: EVENTS_PATH,
-    port: config.port,
-    customRoutes: [healthz],
-    logger: boltLogger,
-    // Every POST to /slack/events is verified below (signature, both ends of the window, replays) before
-    // Bolt sees it; a second HMAC of the same body would only cost time.
-    signatureVerification: false,
-  });
-  // Requests to /slack/events pass our checks first (signature, future timestamps, replays, shutdown, the body's
-  // shape); the body they read is then handed to the app as Bolt's receiver would hand it (see dispatch).
+  // Requests to /slack/events pass the bot's checks (signature, both ends of the window, replays, shutdown, the
+  // body's shape) in its own receiver (signed-receiver.ts), which hands them to Bolt through processEvent.
   const log = o.logger.child({ component: 'receiver' });
   const memory = o.claims
     ? createStoredReplayMemory(o.claims, (err) =>
@@ -178,75 +159,14 @@ export function createSlackApp(o: {
         }),
       )
     : createReplayMemory();
-  const bolt = receiver.requestListener;
-  /**
-   * What Bolt's receiver does with a verified request (HTTPReceiver.handleIncomingEvent), given the body our checks
-   * already read: Bolt's would buffer, parse and route the same request a second time before its first listener.
-   */
-  const dispatch = (req: IncomingMessage, res: ServerResponse, body: Record<string, unknown>) => {
-    if (body.ssl_check === '1') return HTTPModuleFunctions.buildSSLCheckResponse(res);
-    if (body.type === 'url_verification') {
-      return HTTPModuleFunctions.buildUrlVerificationResponse(res, body as { challenge?: string });
-    }
-    const bufferedReq = req as IncomingMessage & { rawBody: Buffer };
-    const ack = new HTTPResponseAck({
-      logger: boltLogger,
-      processBeforeResponse: false,
-      httpRequest: bufferedReq,
-      httpRequestBody: body,
-      httpResponse: res,
-    });
-    const event: ReceiverEvent = {
-      body,
-      ack: ack.bind(),
-      retryNum: HTTPModuleFunctions.extractRetryNumFromHTTPRequest(req),
-      retryReason: HTTPModuleFunctions.extractRetryReasonFromHTTPRequest(req),
-      customProperties: {},
-    };
-    app.processEvent(event).catch(async (error: unknown) => {
-      const acknowledged = await HTTPModuleFunctions.defaultProcessEventErrorHandler({
-        error: error as Error,
-        logger: boltLogger,
-        request: bufferedReq,
-        response: res,
-        storedResponse: undefined,
-      });
-      if (acknowledged) ack.ack();
-    });
-  };
-  receiver.requestListener = (req, res) => {
-    // Bolt routes on the URL's path as WHATWG parses it: a spelling other than the plain one is parsed the same way.
-    const path = req.url === EVENTS_PATH ? EVENTS_PATH : new URL(req.url ?? '/', 'http://localhost').pathname;
-    if (path !== EVENTS_PATH || req.method !== 'POST') return bolt(req, res);
-    if (!accepting) {
-      req.resume();
-      res.writeHead(503, { 'retry-after': '10' });
-      res.end();
-      return;
-    }
-    checkSignedRequest(req, { signingSecret, memory }).then(
-      (verdict) => {
-        if (verdict.ok) {
-          // Slack's SSL check is answered and nothing else in it is read.
-          if ('sslCheck' in verdict) return HTTPModuleFunctions.buildSSLCheckResponse(res);
-          return dispatch(req, res, verdict.body);
-        }
-        log.warn('refused a request to /slack/events', {
-          reason: verdict.reason,
-          ...(verdict.detail ? { detail: verdict.detail } : {}),
-        });
-        res.writeHead(verdict.status);
-        res.end();
-      },
-      (err: unknown) => {
-        log.error('could not check a request to /slack/events', {
-          error: err instanceof Error ? err : new Error(String(err)),
-        });
-        if (!res.headersSent) res.writeHead(400);
-        res.end();
-      },
-    );
-  };
+  const receiver = new SignedReceiver({
+    signingSecret: config.slack.signingSecret ?? '',
+    port: config.port,
+    memory,
+    routes: { ...o.routes, '/healthz': healthz },
+    boltLogger,
+    logger: log,
+  });
   const app = new App({ token: config.slack.botToken, receiver, logger: boltLogger, clientOptions, convoStore: false });
   let server: Server | undefined;
   let started: Promise<{ port: number }> | undefined;
@@ -262,6 +182,7 @@ export function createSlackApp(o: {
     listening: () => started ?? Promise.reject(new Error('the app has not been started')),
     async stopAccepting() {
       accepting = false;
+      receiver.stopAccepting();
     },
   };
 }
