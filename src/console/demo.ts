@@ -34,6 +34,8 @@ export interface Demo {
   fake: FakeSlack;
   /** The bot's digests (tests fire due ones with their clock when the demo runs with `digests: { timer: 'manual' }`). */
   digests: DigestService;
+  /** A minute of the world: the simulator's runner moves on, and following cards, watches and alerts poll now. */
+  tick(): Promise<void>;
   simUrl: string;
   botUrl: string;
   dataDir: string;
@@ -63,8 +65,12 @@ export interface DemoOptions {
   session?: Pick<SessionDeps, 'quietMs' | 'turnTimeoutMs' | 'mayNotAnswerMs'>;
 }
 
-/** The demo's one channel, and the name people know it by. */
-const CHANNEL = { id: 'C0DEMO', name: 'demo' };
+/** The demo's channels and the names people know them by; the console types into the first. */
+export const DEMO_CHANNELS = [
+  { id: 'C0DEMO', name: 'demo' },
+  { id: 'C0RELEASES', name: 'releases' },
+] as const;
+const CHANNEL = DEMO_CHANNELS[0];
 
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const now = o.now ?? (() => new Date());
@@ -111,22 +117,23 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;
   const slack = new SlackDriver({ botUrl, signingSecret, fake, command: config.slashCommand });
+  // A tick is a minute of the world: following cards, watched channels and todo alerts see it now, not at their
+  // next poll.
+  const tick = async () => {
+    await sim.tick();
+    await bot.follows.pollDue({ all: true });
+    await bot.watches.poll({ all: true });
+    await bot.alerts.pollNow();
+  };
   const session = createSession({
     slack,
     fake,
     people: DEMO_PEOPLE,
-    // A tick is a minute of the world: following cards, watched channels and todo alerts see it now, not at their
-    // next poll.
-    tick: async () => {
-      await sim.tick();
-      await bot.follows.pollDue({ all: true });
-      await bot.watches.poll({ all: true });
-      await bot.alerts.pollNow();
-    },
+    tick,
     ask: o.ask,
     write: o.write,
     channel: CHANNEL.id,
-    channelNames: { [CHANNEL.id]: CHANNEL.name },
+    channelNames: Object.fromEntries(DEMO_CHANNELS.map((c) => [c.id, c.name])),
     linkHost: new URL(sim.url).host,
     slashCommand: config.slashCommand,
     busy: () => bot.inFlight() > 0,
@@ -137,6 +144,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     slack,
     fake,
     digests: bot.digests,
+    tick,
     simUrl: sim.url,
     botUrl,
     dataDir,

@@ -2,12 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { redact } from '../redact.js';
-import { startDemo } from './demo.js';
+import { DEMO_CHANNELS, DEMO_PEOPLE, startDemo } from './demo.js';
 import { createConsoleIO } from './terminal.js';
+import { startWebDemo, type WebDemo } from './web/server.js';
 
 // `npm run demo`: interactive on a terminal; with `--script FILE`, or with standard input
 // that is not a terminal, it runs the lines in order and exits. Input is echoed only masked
-// (terminal.ts).
+// (terminal.ts). With `--web [--port P] [--host H]` it also serves the same fake Slack as a page
+// (web/server.ts) and runs until stopped; on a terminal the console works beside the page.
 
 /** A script's lines: the newline that ends its last line starts no empty line after it. */
 function scriptLines(file: string): string[] {
@@ -23,8 +25,26 @@ function scriptArg(argv: string[]): string | null {
   return eq ? eq.slice('--script='.length) : null;
 }
 
+/** `--name value` or `--name=value`; undefined when absent. */
+function option(argv: string[], name: string): string | undefined {
+  const i = argv.indexOf(`--${name}`);
+  if (i >= 0) return argv[i + 1];
+  return argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
+function webOptions(argv: string[]): { port: number; host: string } | null {
+  if (!argv.includes('--web')) return null;
+  const rawPort = option(argv, 'port') ?? '0';
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65_535)
+    throw new Error(`--port must be a port number (0–65535), got "${rawPort}"`);
+  return { port, host: option(argv, 'host') ?? '127.0.0.1' };
+}
+
 async function main(): Promise<void> {
-  const script = scriptArg(process.argv.slice(2));
+  const argv = process.argv.slice(2);
+  const web = webOptions(argv);
+  const script = scriptArg(argv);
   const interactive = !script && process.stdin.isTTY === true;
   const io = createConsoleIO({
     output: process.stdout,
@@ -42,8 +62,19 @@ async function main(): Promise<void> {
     log: (line) => log.write(`${line}\n`),
     logLevel: 'info',
   });
+  let page: WebDemo | null = null;
+  if (web) {
+    page = await startWebDemo({
+      demo,
+      people: DEMO_PEOPLE,
+      channels: DEMO_CHANNELS,
+      slashCommand: demo.slack.o.command,
+      ...web,
+    });
+  }
   write(`Simulator ${demo.simUrl} · bot ${demo.botUrl} · you are alice in #demo. Type "help" for help.`);
   write(`The bot's log: ${logFile} (a "reference" in an error is found there).`);
+  if (page) write(`The demo as Slack draws it: open ${page.url} in a browser (Ctrl-C stops the demo).`);
   write('Try: /gl jobs demo/web --scope failed, or "home" for your Home tab.');
 
   let stopping = false;
@@ -51,6 +82,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     io.close();
+    await page?.close();
     await demo.close();
     await new Promise<void>((resolve) => log.end(resolve));
     process.exit(code);
@@ -58,16 +90,23 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => void stop(130));
   process.on('SIGTERM', () => void stop(143));
 
+  // Serving the page with no terminal to read, the demo just serves until it is stopped.
+  if (page && !interactive && !script) return;
+  let quit = false;
   for (;;) {
     const line = await io.read(`${demo.session.user}> `);
     if (line === null) break;
     try {
-      if (!(await demo.session.handle(line))) break;
+      if (!(await demo.session.handle(line))) {
+        quit = true;
+        break;
+      }
     } catch (err) {
       write(`(console error: ${redact(err instanceof Error ? err.message : String(err))})`);
     }
   }
-  await stop(0);
+  // The page goes on being served after a script's lines end, until the demo is stopped or told to quit.
+  if (!page || quit) await stop(0);
 }
 
 main().catch((err: unknown) => {

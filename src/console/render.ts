@@ -32,7 +32,7 @@ const textOf = (t: unknown): string =>
   isObj(t) && typeof t.text === 'string' ? t.text : typeof t === 'string' ? t : '';
 
 // The emoji the bot's views use and the common ones people award, as the terminal shows them.
-const EMOJI: Record<string, string> = {
+export const EMOJI: Readonly<Record<string, string>> = {
   white_check_mark: '✅',
   heavy_check_mark: '✔',
   x: '❌',

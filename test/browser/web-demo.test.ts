@@ -1,0 +1,154 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_CHANNELS, DEMO_PEOPLE, type Demo, startDemo } from '../../src/console/demo.js';
+import { startWebDemo, type WebDemo } from '../../src/console/web/server.js';
+import { HOW_TO_GET_CHROMIUM, hasChromium, launchChromium } from '../support/chromium.js';
+import { fakeClock } from '../support/clock.js';
+
+// `npm run demo -- --web` in a real browser: the OS's Chromium opens the page, a person types commands into the
+// composer, clicks the cards' buttons, fills in the issue form, switches person, and sees a digest arrive without a
+// reload. Everything goes through the page as a person would use it (roles and names, not CSS), to the bot and back
+// through the fake Slack. A failing test leaves a screenshot in test-results/browser/. With SAVE_DOCS_SCREENSHOT=1
+// the card after Retry is saved as docs/demo-web-card.png, the picture in the README.
+
+const RESULTS = path.resolve(import.meta.dirname, '../../test-results/browser');
+const DOCS_PICTURE = path.resolve(import.meta.dirname, '../../docs/demo-web-card.png');
+const WAIT = { timeout: 15_000 };
+
+const found = hasChromium();
+if (!found) process.stderr.write(`Skipping the browser suite (test/browser): ${HOW_TO_GET_CHROMIUM}\n`);
+
+describe.skipIf(!found)('the demo in a browser', () => {
+  const clock = fakeClock();
+  let demo: Demo;
+  let web: WebDemo;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let page: Page;
+  /** What the terminal console printed meanwhile: the same fake Slack, the other view. */
+  const printed: string[] = [];
+
+  beforeAll(async () => {
+    demo = await startDemo({
+      write: (t) => printed.push(t),
+      ask: async () => null,
+      now: clock.now,
+      digests: { timer: 'manual', spreadMs: 0, channelIntervalMs: 0 },
+      follows: { channelIntervalMs: 0 },
+      watches: { channelIntervalMs: 0 },
+      alerts: { channelIntervalMs: 0 },
+    });
+    web = await startWebDemo({ demo, people: DEMO_PEOPLE, channels: DEMO_CHANNELS, slashCommand: '/gl' });
+    browser = await launchChromium();
+    page = await browser.context.newPage();
+    await page.goto(web.url);
+    await page.locator('body[data-seq]').waitFor({ state: 'attached' });
+  }, 60_000);
+
+  afterEach(async (ctx) => {
+    if (ctx.task.result?.state !== 'fail' || !page) return;
+    fs.mkdirSync(RESULTS, { recursive: true });
+    await page.screenshot({ path: path.join(RESULTS, `${ctx.task.name.replace(/\W+/g, '-')}.png`), fullPage: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await web?.close();
+    await demo?.close();
+  });
+
+  const composer = () => page.getByRole('textbox', { name: 'Message' });
+  const type = async (text: string) => {
+    await composer().fill(text);
+    await composer().press('Enter');
+  };
+  const article = (text: string | RegExp): Locator => page.getByRole('article').filter({ hasText: text });
+
+  it('types a command, sees the card, clicks Retry and sees the card redrawn in place saying it was retried', async () => {
+    await type('/gl jobs demo/web --scope failed');
+    const list = article('Jobs in demo/web').last();
+    await list.waitFor(WAIT);
+    expect(await list.innerText()).toContain('Only visible to you');
+    const id = (
+      await list
+        .getByRole('link', { name: /^#\d+$/ })
+        .first()
+        .innerText()
+    ).slice(1);
+
+    await type(`/gl job demo/web ${id}`);
+    const card = article(`Job #${id}`).last();
+    await card.getByRole('button', { name: 'Retry' }).waitFor(WAIT);
+    const before = await page.getByRole('article').count();
+    await card.getByRole('button', { name: 'Retry' }).click();
+    const retried = article('Retried by').last();
+    await retried.waitFor(WAIT);
+    expect(await retried.innerText()).toMatch(new RegExp(`Retried by @alice · new job #\\d+ replaces #${id}`));
+    // Redrawn where it was, not posted again; and the console, reading the same fake Slack, printed it too.
+    expect(await page.getByRole('article').count()).toBe(before);
+    expect(printed.join('\n')).toMatch(new RegExp(`Retried by @alice · new job #\\d+ replaces #${id}`));
+    if (process.env.SAVE_DOCS_SCREENSHOT === '1') {
+      await page.mouse.move(0, 0);
+      await retried.screenshot({ path: DOCS_PICTURE });
+    }
+  }, 60_000);
+
+  it('shows HTML typed in a message, and in GitLab data, as text; the issue form shows its errors on the field', async () => {
+    await type('/gl use demo/web');
+    await article('demo/web').last().waitFor(WAIT);
+    const typed = 'Coupons <b>vanish</b> <img src=x onerror="document.body.dataset.owned=1">';
+    await type(typed);
+    const message = article('Coupons').last();
+    await message.waitFor(WAIT);
+    expect(await message.innerText()).toContain(typed);
+    expect(await message.locator('b, img:not([aria-hidden])').count()).toBe(0);
+
+    // The message shortcut in the message's menu opens the form filled in from it.
+    await message.hover();
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('menuitem', { name: /Create issue/ }).click();
+    const form = page.getByRole('dialog', { name: 'New issue' });
+    await form.waitFor(WAIT);
+    const title = form.getByRole('textbox', { name: 'Title' });
+    expect(await title.inputValue()).toContain('Coupons');
+
+    await title.fill('');
+    await form.getByRole('button', { name: /Create|Submit/ }).click();
+    const error = form.getByText('Give the issue a title.');
+    await error.waitFor(WAIT);
+    expect(await title.getAttribute('aria-invalid')).toBe('true');
+
+    await title.fill('<i>Coupons</i> & <script>document.body.dataset.owned=1</script> vanish');
+    await form.getByRole('button', { name: /Create|Submit/ }).click();
+    await form.waitFor({ state: 'detached', ...WAIT });
+    // The reply in the message's thread names the issue by its title, as GitLab keeps it: text, not markup.
+    const reply = page.getByRole('article').filter({ hasText: 'created by @alice' }).last();
+    await reply.waitFor(WAIT);
+    expect(await reply.innerText()).toContain('<i>Coupons</i> & <script>');
+    expect(await reply.locator('i, script').count()).toBe(0);
+    expect(await page.evaluate('document.body.dataset.owned')).toBeUndefined();
+  }, 60_000);
+
+  it('shows a digest posted on its schedule without a reload', async () => {
+    await type('/gl digest todos --here --cron "* * * * *"');
+    await article('Digest #').last().waitFor(WAIT);
+    await page.evaluate("document.body.dataset.sameLoad = 'yes'");
+    clock.advance(61_000);
+    await demo.digests.runDue();
+    await article('pending todos').last().waitFor(WAIT);
+    expect(await page.evaluate('document.body.dataset.sameLoad')).toBe('yes');
+  }, 60_000);
+
+  it('switches person: what only alice may see goes, and what bob does is done as bob', async () => {
+    expect(await page.getByText('Only visible to you').count()).toBeGreaterThan(0);
+    await page.getByRole('combobox', { name: 'Acting as' }).selectOption('bob');
+    await page.locator('#me-name', { hasText: 'bob' }).waitFor(WAIT);
+    await article('pending todos').last().waitFor(WAIT);
+    expect(await page.getByText('Only visible to you').count()).toBe(0);
+    await type('/gl whoami');
+    const answer = article('bob').last();
+    await answer.waitFor(WAIT);
+    expect(await answer.innerText()).toContain('Only visible to you');
+  }, 60_000);
+});
