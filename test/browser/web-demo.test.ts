@@ -130,6 +130,23 @@ describe.skipIf(!found)('the demo in a browser', () => {
     expect(await page.evaluate('document.body.dataset.owned')).toBeUndefined();
   }, 60_000);
 
+  it('closes a form with Esc, and opens the Home tab with its buttons', async () => {
+    const message = article('Coupons').first();
+    await message.hover();
+    await message.getByRole('button', { name: 'More actions' }).click();
+    await message.getByRole('menuitem', { name: /Create issue/ }).click();
+    const form = page.getByRole('dialog', { name: 'New issue' });
+    await form.waitFor(WAIT);
+    await page.keyboard.press('Escape');
+    await form.waitFor({ state: 'detached', ...WAIT });
+
+    await page.getByRole('navigation').getByRole('button', { name: /Home/ }).click();
+    await page.getByRole('tab', { name: 'Home', selected: true }).waitFor(WAIT);
+    await page.locator('#home').getByRole('button').first().waitFor(WAIT);
+    await page.getByRole('navigation').getByRole('button', { name: /demo/ }).click();
+    await composer().waitFor(WAIT);
+  }, 60_000);
+
   it('shows a digest posted on its schedule without a reload', async () => {
     await type('/gl digest todos --here --cron "* * * * *"');
     await article('Digest #').last().waitFor(WAIT);

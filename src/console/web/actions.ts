@@ -1,6 +1,6 @@
 import { ShortcutIds } from '../../ids.js';
 import type { FakeSlack } from '../fake-slack.js';
-import type { SlackPerson } from '../payloads.js';
+import { type SlackPerson, slackEscape } from '../payloads.js';
 import { buttonsOf, buttonsOfView, type Interaction, type SlackDriver } from '../slack-driver.js';
 import { parseStepLine } from '../step-command.js';
 import type { ModalStacks } from './modals.js';
@@ -61,11 +61,13 @@ export function createActions(d: ActionDeps) {
     }
     if (text.startsWith('/'))
       return { ok: true, notice: `${word} is not a valid command. The app's command is ${d.slashCommand}.` };
+    // Slack keeps a message's text escaped (&amp; &lt; &gt;), its links included, and names the links unescaped in
+    // link_shared.
     const links = [...text.matchAll(/https?:\/\/[^\s<>|]+/g)].map((m) => m[0]);
     const { it } = await d.slack.postMessage(person, {
       channel,
-      text,
-      urls: links,
+      text: slackEscape(text),
+      urls: links.map(slackEscape),
       unfurled: links.filter((l) => hostOf(l) === d.linkHost),
     });
     return answered(it);
