@@ -51,6 +51,8 @@ export interface DemoOptions {
   logLevel?: LogLevel;
   /** Keep the database here instead of a temporary directory. */
   dataDir?: string;
+  /** Where uploaded images (charts) are written for the person to open (default: a directory under the OS's tmp). */
+  fileDir?: string;
   /** The clock of the simulator and the bot alike (default: real time); tests pass a fake one. */
   now?: () => Date;
   /** How digests fire (default: node-cron, on real time); tests fire them by hand with `timer: 'manual'`. */
@@ -137,6 +139,8 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     linkHost: new URL(sim.url).host,
     slashCommand: config.slashCommand,
     busy: () => bot.inFlight() > 0,
+    // Kept after the demo ends (unlike dataDir), so a chart printed by path can still be opened.
+    fileDir: o.fileDir ?? path.join(os.tmpdir(), `glbot-demo-files-${process.pid}`),
     ...o.session,
   });
   return {

@@ -1,6 +1,6 @@
 import { findBlockViolations, findLimitViolations } from '../views/limits.js';
 import { checkUnfurls, historyPage, parseMetadata } from './fake-slack-rules.js';
-import type { FakeMessage, FakeRecord, FakeWorkspace } from './fake-slack-state.js';
+import type { FakeFile, FakeMessage, FakeRecord, FakeWorkspace } from './fake-slack-state.js';
 import { type Body, truthy } from './fake-slack-wire.js';
 
 // The Web API methods the bot calls, as Slack documents them: each answers { ok: true, … } or { ok: false, error }
@@ -230,19 +230,21 @@ export function callMethod(
       const length = Number(body.length);
       if (typeof body.filename !== 'string' || !Number.isFinite(length) || length <= 0) return err('invalid_arguments');
       const id = workspace.nextId('F');
-      workspace.files.set(id, { id, filename: body.filename, content: null });
+      const altText = typeof body.alt_text === 'string' && body.alt_text !== '' ? { altText: body.alt_text } : {};
+      workspace.files.set(id, { id, filename: body.filename, content: null, bytes: null, ...altText });
       return ok({ upload_url: `${workspace.baseUrl}/upload/${id}`, file_id: id });
     }
     case 'files.completeUploadExternal': {
       let list = body.files;
       if (typeof list === 'string') list = JSON.parse(list);
       if (!Array.isArray(list) || list.length === 0) return err('invalid_arguments');
-      const done: { id: string; name: string; content: string }[] = [];
+      const done: FakeFile[] = [];
       for (const f of list as { id: string; title?: string }[]) {
         const file = workspace.files.get(f.id);
-        if (!file || file.content === null) return err('file_not_found');
+        if (!file || file.content === null || file.bytes === null) return err('file_not_found');
         file.title = f.title ?? file.filename;
-        done.push({ id: file.id, name: file.filename, content: file.content });
+        const altText = file.altText === undefined ? {} : { altText: file.altText };
+        done.push({ id: file.id, name: file.filename, content: file.content, bytes: file.bytes, ...altText });
       }
       const channel = typeof body.channel_id === 'string' ? body.channel_id : null;
       if (channel) {

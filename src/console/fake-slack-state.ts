@@ -27,7 +27,7 @@ export interface FakeMessage {
   deleted: boolean;
   version: number;
   source: string;
-  files?: { id: string; name: string; content: string }[];
+  files?: FakeFile[];
   /** The ts of the thread it was posted in (chat.postMessage's thread_ts), if any. */
   threadTs?: string;
   /** Who wrote it when it is not the app's own message (a person's message, for unfurls). */
@@ -37,6 +37,15 @@ export interface FakeMessage {
   unfurls?: Record<string, Record<string, unknown>>;
   /** Posted with a workflow token: the function execution its buttons belong to (their clicks carry its context). */
   functionExecutionId?: string;
+}
+
+/** A file shared in a message: its text (UTF-8), its bytes, and the alt text it was uploaded with. */
+export interface FakeFile {
+  id: string;
+  name: string;
+  content: string;
+  bytes: Buffer;
+  altText?: string;
 }
 
 /** A Workflow Builder step being run (function_executed was sent for it): how it ended, once it did. */
@@ -77,7 +86,11 @@ export class FakeWorkspace extends EventEmitter {
   readonly records: FakeRecord[] = [];
   readonly messages = new Map<string, FakeMessage>();
   readonly views = new Map<string, Record<string, unknown>>();
-  readonly files = new Map<string, { id: string; filename: string; content: string | null; title?: string }>();
+  /** Files by id: `content` is the bytes read as UTF-8 (text files), `bytes` the bytes as sent (images). */
+  readonly files = new Map<
+    string,
+    { id: string; filename: string; content: string | null; bytes: Buffer | null; title?: string; altText?: string }
+  >();
   /** Links still in someone's message composer (link_shared with source `composer`), by unfurl_id. */
   readonly composing = new Map<string, { text: string; unfurls?: Record<string, Record<string, unknown>> }>();
   /** trigger_ids handed out, for views.open and views.push (internal to the fake). */

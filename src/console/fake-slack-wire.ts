@@ -40,14 +40,22 @@ export const readAll = (req: http.IncomingMessage) =>
     req.on('error', reject);
   });
 
-/** The uploaded bytes, whether sent raw or as multipart/form-data. */
-export function extractUpload(buf: Buffer, contentType: string): string {
+/** The uploaded bytes, whether sent raw or as multipart/form-data (binary-safe: a PNG arrives intact). */
+export function extractUpload(buf: Buffer, contentType: string): Buffer {
   const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  if (!m) return buf.toString('utf8');
-  const boundary = `--${m[1] ?? m[2]}`;
-  const text = buf.toString('utf8');
-  const part = text.split(boundary).find((p) => /filename="/.test(p));
-  if (!part) return text;
-  const start = part.indexOf('\r\n\r\n');
-  return part.slice(start + 4).replace(/\r\n$/, '');
+  if (!m) return buf;
+  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
+  let at = buf.indexOf(boundary);
+  while (at !== -1) {
+    const next = buf.indexOf(boundary, at + boundary.length);
+    const part = buf.subarray(at + boundary.length, next === -1 ? buf.length : next);
+    const headEnd = part.indexOf('\r\n\r\n');
+    if (headEnd !== -1 && /filename="/.test(part.subarray(0, headEnd).toString('utf8'))) {
+      const body = part.subarray(headEnd + 4);
+      const crlf = body.length >= 2 && body[body.length - 2] === 13 && body[body.length - 1] === 10;
+      return crlf ? body.subarray(0, body.length - 2) : body;
+    }
+    at = next;
+  }
+  return buf;
 }

@@ -17,6 +17,7 @@ import { FakeSocketMode } from './fake-socket.js';
 // fake-slack-response-url.ts.
 
 export type {
+  FakeFile,
   FakeFunctionExecution,
   FakeMessage,
   FakeRecord,
@@ -172,7 +173,8 @@ export class FakeSlack extends FakeWorkspace {
       const file = this.files.get(id);
       this.record({ kind: 'upload', method: 'upload', body: { id, length: buf.length }, ok: !!file, violations: [] });
       if (!file) return send(404, { ok: false });
-      file.content = extractUpload(buf, contentType);
+      file.bytes = extractUpload(buf, contentType);
+      file.content = file.bytes.toString('utf8');
       return send(200, { ok: true });
     }
     if (url.pathname.startsWith('/response/')) {

@@ -1,6 +1,8 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { NoopButtons } from '../buttons/common.js';
 import { actionIdFor, BlockIds, ShortcutIds } from '../ids.js';
-import type { FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
+import type { FakeFile, FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
 import { type RenderedButton, renderBlocks } from './render.js';
@@ -44,6 +46,8 @@ export interface SessionDeps {
    * opens a URL); whatever comes later is printed when it comes.
    */
   mayNotAnswerMs?: number;
+  /** Where files that are not text (a chart's PNG) are written, so a person can open them; absent: not written. */
+  fileDir?: string;
 }
 
 export interface Session {
@@ -214,12 +218,23 @@ export function createSession(d: SessionDeps): Session {
     const edited = m.version > 1 && !m.user ? ', updated' : '';
     const numberShown = messageNumberOf(m);
     const numberText = numberShown === null ? '' : ` · message ${numberShown}`;
-    const files = (m.files ?? []).map((f) => `📎 ${f.name} (${f.content.length} bytes)\n${preview(f.content)}`);
+    const files = (m.files ?? []).map(describeFile);
     // Link previews Slack shows under a message, as the bot unfurled them.
     const unfurls = Object.values(m.unfurls ?? {}).map(
       (u) => `▏ ${render(u.blocks as unknown[] | undefined, '', null).text.replace(/\n/g, '\n▏ ')}`,
     );
     return `┌ ${where(m)}${edited}${numberText}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
+  }
+
+  /** A text file is shown by its first lines; an image is written to a file whose path is printed, with its alt text. */
+  function describeFile(f: FakeFile): string {
+    if (!isBinary(f.bytes)) return `📎 ${f.name} (${f.bytes.length} bytes)\n${preview(f.content)}`;
+    const alt = f.altText ? `\n${f.altText}` : '';
+    if (!d.fileDir) return `📎 ${f.name} (${f.bytes.length} bytes)${alt}`;
+    const saved = path.join(d.fileDir, `${f.id}-${path.basename(f.name)}`);
+    fs.mkdirSync(d.fileDir, { recursive: true });
+    fs.writeFileSync(saved, f.bytes);
+    return `📎 ${f.name} (${f.bytes.length} bytes), saved to ${saved}${alt}`;
   }
 
   /** A Home tab as published: its buttons numbered, and the only Home of its person whose buttons work. */
@@ -584,6 +599,12 @@ function indent(text: string): string {
     .split('\n')
     .map((l) => `│ ${l}`)
     .join('\n');
+}
+
+/** Bytes that are not text: a NUL, or not valid UTF-8 (images, archives). */
+function isBinary(bytes: Buffer): boolean {
+  if (bytes.includes(0)) return true;
+  return !Buffer.from(bytes.toString('utf8'), 'utf8').equals(bytes);
 }
 
 function preview(content: string): string {

@@ -369,7 +369,7 @@ export class SlackDriver {
     }: { channel: string; text: string; files?: readonly string[]; threadTs?: string },
   ): FakeMessage {
     const fake = this.o.fake;
-    const files = fileNames.map((name) => ({ id: fake.nextId('F'), name, content: '' }));
+    const files = fileNames.map((name) => ({ id: fake.nextId('F'), name, content: '', bytes: Buffer.alloc(0) }));
     return fake.addMessage({
       channel,
       text,

@@ -398,3 +398,25 @@ describe('threads and permalinks', () => {
     });
   });
 });
+
+describe("Slack's external upload", () => {
+  it("takes a binary file through WebClient's filesUploadV2, bytes intact, with its alt text, into the channel", async () => {
+    const { WebClient } = await import('@slack/web-api');
+    const client = new WebClient(TOKEN, { slackApiUrl: fake.apiUrl, retryConfig: { retries: 0 } });
+    const channel = freshChannel();
+    // Every byte value, NULs and bytes that are not UTF-8 included, as a PNG carries them.
+    const bytes = Buffer.from(Array.from({ length: 600 }, (_, i) => (i * 7) % 256));
+    await client.filesUploadV2({
+      channel_id: channel,
+      file: bytes,
+      filename: 'chart.png',
+      title: 'Chart',
+      alt_text: 'weekly deployments: 3, 4, 5',
+    });
+    const shared = [...fake.messages.values()].find((m) => m.channel === channel);
+    const file = shared?.files?.[0];
+    expect(file?.name).toBe('chart.png');
+    expect(file?.bytes.equals(bytes)).toBe(true);
+    expect(file?.altText).toBe('weekly deployments: 3, 4, 5');
+  });
+});
