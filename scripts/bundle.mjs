@@ -5,16 +5,17 @@
 // Each program is one ESM file with the sources and the pure-JavaScript dependencies it reaches (tree-shaken):
 // the process then loads and keeps only the code it uses, not the few hundred files of src/ and node_modules (nor,
 // for instance, every locale zod's package entry imports).
-// Kept out of the bundles: native addons (better-sqlite3 finds its compiled binding relative to its own files) and
-// optional packages that are not installed (pg-native); they load from the node_modules the bundle's directory
-// resolves to. Bundled CommonJS packages get `require` from the banner.
+// Kept out of the bundles: native addons (better-sqlite3 and @resvg/resvg-js find their compiled binding relative to
+// their own files), optional packages that are not installed (pg-native) and echarts, which the insights chart loads
+// only when it draws one (megabytes a process that never draws need not parse); they load from the node_modules the
+// bundle's directory resolves to. Bundled CommonJS packages get `require` from the banner.
 // A module of src/ that read a file next to itself (import.meta.url) would look beside the bundle instead: none does,
 // and one that starts to needs that file copied beside the bundle.
 import path from 'node:path';
 import { build } from 'esbuild';
 
 /** Packages loaded from node_modules at run time rather than bundled. */
-export const EXTERNAL = ['better-sqlite3', 'pg-native'];
+export const EXTERNAL = ['better-sqlite3', 'pg-native', '@resvg/resvg-js', 'echarts'];
 
 /**
  * Bundles each entry (a path under src/ without the extension, e.g. 'main' or 'sim/main') into `<outDir>/<entry>.js`.
