@@ -76,7 +76,7 @@ const CHANNEL = DEMO_CHANNELS[0];
 
 export async function startDemo(o: DemoOptions): Promise<Demo> {
   const now = o.now ?? (() => new Date());
-  const sim = await startSimulator({ port: 0, seed: 'demo', now });
+  const sim = await startSimulator({ port: 0, seed: 'demo', history: true, now });
   const botToken = `xoxb-demo-${crypto.randomBytes(8).toString('hex')}`;
   const signingSecret = crypto.randomBytes(16).toString('hex');
   const fake = await startFakeSlack(botToken, Object.values(DEMO_PEOPLE));

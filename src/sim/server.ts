@@ -26,6 +26,12 @@ export interface SimulatorOptions {
   /** default 127.0.0.1; `::` or `0.0.0.0` listen on every interface */
   host?: string;
   seed?: SeedName;
+  /**
+   * The demo seed with four weeks of delivery history in demo/web before its recent activity (pipelines, staging and
+   * production deployments, failures and a rollback), for insights to chart. Off by default: it adds rows to the
+   * project's lists. `npm run demo` turns it on; `npm run sim` with SIM_HISTORY=1.
+   */
+  history?: boolean;
   /** the clock behind every timestamp (default: real time) */
   now?: () => Date;
   /** events carry their `id`, as servers after 9.5 send them (default: false, as 9.5) */
@@ -202,7 +208,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function startSimulator(options: SimulatorOptions = {}): Promise<RunningSimulator> {
   const now = options.now ?? (() => new Date());
-  const seed = buildSeed(options.seed ?? 'demo', now());
+  const seed = buildSeed(options.seed ?? 'demo', now(), { history: options.history ?? false });
   let state: State = structuredClone(seed);
   let log: SimRequestLogEntry[] = [];
   let seq = 0;

@@ -8,6 +8,7 @@ import { createCommit, fakeSha } from '../domain/commits.js';
 import type { CiJobTemplate, MergeRequestRecord, ProjectRecord, State, UserRecord } from '../model.js';
 import { nextId } from '../model.js';
 import { diff, SeedBuilder } from './builder.js';
+import { seedDeliveryHistory } from './history.js';
 import { seedUsers } from './users.js';
 
 const OWNER = 50;
@@ -276,7 +277,7 @@ function closeMergeRequest(seed: SeedBuilder, mr: MergeRequestRecord, by: UserRe
   );
 }
 
-export function buildDemoState(now: Date): State {
+export function buildDemoState(now: Date, o: { history?: boolean } = {}): State {
   const b = new SeedBuilder(now);
   const { alice, bob, eve } = seedUsers(b);
   b.runner('shared-runner-02');
@@ -1543,5 +1544,15 @@ export function buildDemoState(now: Date): State {
     can_push: false,
   });
   b.state.seq.keys = 3;
+  // Last, so every id above stays what it was.
+  if (o.history) {
+    seedDeliveryHistory(b, {
+      project: web,
+      people: [alice, bob],
+      environments: { staging: envStaging, production: envProduction },
+      fromDays: 31,
+      toDays: 4,
+    });
+  }
   return b.state;
 }

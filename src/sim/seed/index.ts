@@ -17,6 +17,7 @@ export function buildEmptyState(now: Date): State {
   return b.state;
 }
 
-export function buildSeed(name: SeedName, now: Date): State {
-  return name === 'demo' ? buildDemoState(now) : buildEmptyState(now);
+/** `history`: the demo with four weeks of delivery before its recent activity (seed/history.ts). */
+export function buildSeed(name: SeedName, now: Date, o: { history?: boolean } = {}): State {
+  return name === 'demo' ? buildDemoState(now, o) : buildEmptyState(now);
 }

@@ -19,8 +19,10 @@ describe('console buttons', () => {
     const list = await say('jobs demo/web --scope failed');
     const card = await say('job demo/web 8');
     const listRetry = numberOf(list, 'Retry');
-    expect(numbers(list)).toEqual([1]);
-    expect(Math.min(...numbers(card))).toBe(2);
+    // The demo's failed jobs: job 8 first, then the older ones of its delivery history.
+    expect(numbers(list)[0]).toBe(1);
+    expect(listRetry).toBe(1);
+    expect(Math.min(...numbers(card))).toBe(Math.max(...numbers(list)) + 1);
 
     const pressed = await say(String(listRetry));
     expect(pressed).toMatch(/updated/);

@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { CHART_SIZE, chartAltText, drawChart, fontOptions, rasterize } from '../../../src/insights/chart.js';
@@ -22,6 +23,15 @@ const weeks = [
   week(2, { deployments: 2, failedDeployments: 2, successRate: 0.5, medianS: 900 }),
   week(3, { deployments: 0, failedDeployments: 0, pipelines: 0, successRate: null, medianS: null }),
 ];
+
+function packageInstalled(name: string): boolean {
+  try {
+    createRequire(import.meta.url).resolve(name);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 const decode = (png: Buffer) => PNG.sync.read(png);
 /** Pixels that are not (near) white. */
@@ -51,8 +61,12 @@ describe('the insights chart', () => {
     expect(red).toBeGreaterThan(100);
   });
 
-  it('sets its text in the packaged font, without looking for the system fonts', async () => {
-    expect(fontOptions()).toMatchObject({ loadSystemFonts: false, defaultFontFamily: 'DejaVu Sans' });
+  it('sets its text in the DejaVu Sans of the dejavu-fonts-ttf package, without looking for system fonts', async () => {
+    // A working copy whose node_modules predates the package falls back to the system's fonts; `npm ci` (CI, the
+    // Dockerfile) installs it.
+    const packaged = packageInstalled('dejavu-fonts-ttf/package.json');
+    expect(fontOptions()).toMatchObject({ loadSystemFonts: !packaged, defaultFontFamily: 'DejaVu Sans' });
+    if (process.env.CI) expect(packaged).toBe(true);
     const words = (body: string) =>
       `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100"><text x="10" y="60" font-family="DejaVu Sans" font-size="40" fill="#000">${body}</text></svg>`;
     const withText = inked(decode(await rasterize(words('Deployments 42'), 400)));
