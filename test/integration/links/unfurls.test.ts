@@ -206,9 +206,13 @@ describe('links that are not previewed', () => {
   });
 
   it('in an event the bot cannot read (no message, no links): nothing, and no error', async () => {
+    // Without its links at all, it is no body Slack sends: refused at once (issue 46), nothing done.
     const fromSeq = h.bot.fake.lastSeq;
-    const it = await h.bot.slack.event({ type: 'link_shared', user: PEOPLE.alice.id, channel: 'C0TEST' });
-    expect(it.ack.status).toBe(200);
+    const bare = await h.bot.slack.event({ type: 'link_shared', user: PEOPLE.alice.id, channel: 'C0TEST' });
+    expect(bare.ack.status).toBe(400);
+    // With an empty list of links it is taken, logged as not handled, and nothing is said.
+    const empty = await h.bot.slack.event({ type: 'link_shared', user: PEOPLE.alice.id, channel: 'C0TEST', links: [] });
+    expect(empty.ack.status).toBe(200);
     await settleWithNothing(fromSeq);
     expect(h.calls()).toEqual([]);
     await vi.waitFor(() =>
