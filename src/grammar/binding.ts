@@ -116,7 +116,13 @@ export function bindPositionals(entry: Entry, words: Words, context: Context): B
     }
     const parsed = parseValue(arg, text, context.serverUrl);
     if (!parsed.ok) {
-      const hint = parsed.suggestion || (arg as ArgSpec).type === 'id' ? '' : `, e.g. \`${exampleValue(arg)}\``;
+      // A word that is no command at all is better answered by the list of commands than by one example.
+      const hint =
+        parsed.suggestion || (arg as ArgSpec).type === 'id'
+          ? ''
+          : (arg as ArgSpec).type === 'noun'
+            ? `: \`${context.slash} help\` lists the commands`
+            : `, e.g. \`${exampleValue(arg)}\``;
       return fail(`${echo(text)} ${parsed.problem}${hint}.`, withSuggestion(at, parsed.suggestion));
     }
     args[arg.name] = parsed.value;

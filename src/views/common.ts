@@ -12,7 +12,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { formatWhen } from './format.js';
+import { formatUpcoming, formatWhen } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { italic, md, type Text } from './mrkdwn.js';
 import type { Notice } from './notice.js';
@@ -59,6 +59,11 @@ export function when(iso: string | null | undefined, at: Date | TimeContext): st
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return '—';
   return at instanceof Date ? formatWhen(d, at) : formatWhen(d, at.now, at.timeZone);
+}
+
+/** A planned time (a next run) as `when` draws it, but never "just now" for a time still ahead. */
+export function whenNext(at: Date, c: TimeContext): string {
+  return formatUpcoming(at, c.now, c.timeZone);
 }
 
 /** A typed command that cannot be undone first asks, with the button a card would carry and the same words. */

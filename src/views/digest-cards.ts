@@ -1,7 +1,7 @@
 import type { RunOutcome } from '../digest/types.js';
 import type { Digest, PauseReason } from '../store/digest-store.js';
 import { actions, type Block, context, fields, header, message, type SlackMessage, section } from './blocks.js';
-import { type CardContext, when } from './common.js';
+import { type CardContext, when, whenNext } from './common.js';
 import { destination, digestButtons, digestFilters, digestSubject } from './digests.js';
 import { formatDateTime } from './format.js';
 import { code, md, mention, type Text } from './mrkdwn.js';
@@ -32,7 +32,7 @@ function stateLine(d: Digest): Text {
 function nextRunText(d: Digest, next: Date | null, c: CardContext): Text {
   if (!d.active) return '— (paused)';
   if (!next) return '—';
-  return when(next.toISOString(), c);
+  return whenNext(next, c);
 }
 
 function lastRunText(d: Digest, c: CardContext): string {
@@ -124,7 +124,12 @@ export function buildDigestNotRun(d: Digest, why: Text): SlackMessage {
 }
 
 export function buildDigestRunning(d: Digest): SlackMessage {
-  const text = md`Running digest #${d.id} (${digestSubject(d)}) now: it posts in ${destination(d)} if there is anything new.`;
+  // A todos digest posts every pending todo each time; the events digests post only what came since the last run.
+  const what =
+    d.kind === 'todos'
+      ? md`it posts the pending todos in ${destination(d)}, if there are any`
+      : md`it posts in ${destination(d)} if there is anything new`;
+  const text = md`Running digest #${d.id} (${digestSubject(d)}) now: ${what}.`;
   return message(text, [section(md`:hourglass_flowing_sand: ${text}`)]);
 }
 

@@ -58,6 +58,17 @@ export function formatWhen(date: Date, now: Date, timeZone?: string): string {
   return `${absolute} · ${relative}`;
 }
 
+/**
+ * A planned time (a next run): "in under a minute" when it is that close, and "due now" once it has passed but has
+ * not run yet, where a time the server reported would say "just now".
+ */
+export function formatUpcoming(date: Date, now: Date, timeZone?: string): string {
+  const absolute = timeZone ? formatAbsolute(date, timeZone) : `${formatAbsolute(date)} UTC`;
+  const ahead = date.getTime() - now.getTime();
+  const relative = ahead <= 0 ? 'due now' : ahead < 60_000 ? 'in under a minute' : formatRelative(date, now);
+  return `${absolute} · ${relative}`;
+}
+
 export function formatBytes(bytes: number): string {
   if (!Number.isFinite(bytes) || bytes < 0) return 'unknown size';
   if (bytes < 1024) return `${bytes} B`;

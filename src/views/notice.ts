@@ -42,6 +42,9 @@ export const DONE_BY: Record<string, string> = {
   alldone: 'All todos marked done',
 };
 
+/** The icon of the line: the circling arrows say "done again"; what is gone for good says so. */
+const DONE_ICON: Record<string, string> = { erase: ':wastebasket:', delete: ':wastebasket:' };
+
 export type Notice =
   /** The person did it: "Retried by @alice · new job #9 replaces #8". */
   | {
@@ -73,7 +76,7 @@ export function noticeBlocks(n: Notice | undefined): Block[] {
   const now = n.row ? ' Now:' : '';
   const line =
     n.kind === 'done'
-      ? md`:arrows_counterclockwise: ${DONE_BY[n.action] ?? n.action} by ${mention(n.actorId)}${n.detail !== undefined ? md` · ${n.detail}` : ''}${now}`
+      ? md`${DONE_ICON[n.action] ?? ':arrows_counterclockwise:'} ${DONE_BY[n.action] ?? n.action} by ${mention(n.actorId)}${n.detail !== undefined ? md` · ${n.detail}` : ''}${now}`
       : md`:hourglass: ${n.text} Nothing was changed.${now}`;
   const unread =
     n.kind === 'done' && n.unread

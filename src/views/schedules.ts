@@ -15,7 +15,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { type CardContext, openButton, when } from './common.js';
+import { type CardContext, openButton, whenNext } from './common.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { code, linked, type Md, md, mention } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
@@ -86,7 +86,7 @@ function nextRun(s: PipelineSchedule, c: Pick<CardContext, 'now' | 'timeZone'>):
   if (!s.next_run_at) return '—';
   const d = new Date(s.next_run_at);
   if (Number.isNaN(d.getTime())) return '—';
-  return when(s.next_run_at, c);
+  return whenNext(d, c);
 }
 
 export function buildScheduleCard(s: PipelineSchedule, project: Project, c: CardContext): SlackMessage {

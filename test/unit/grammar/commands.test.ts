@@ -22,6 +22,7 @@ const ROWS: Row[] = [
     ],
     refuses: [
       ['help jbos', '`jbos` is not a command I know. Did you mean `jobs`?'],
+      ['help foo', '`foo` is not a command I know: `/gl help` lists the commands.'],
       ['help jobs pipelines', 'Too many words: `pipelines`. Put text with spaces in quotes.'],
     ],
   },

@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Event, Todo } from '../../../src/gitlab/schemas.js';
 import type { Digest } from '../../../src/store/digest-store.js';
+import type { CardContext } from '../../../src/views/common.js';
+import { buildDigestCard, buildDigestRunning } from '../../../src/views/digest-cards.js';
 import { buildEventsDigest, buildTodosDigest } from '../../../src/views/digest-posts.js';
 import { findLimitViolations } from '../../../src/views/limits.js';
+import { done, noticeBlocks } from '../../../src/views/notice.js';
 import { messageText } from '../../support/slack-driver.js';
 
 // A posted digest stays one message inside Slack's limits however much happened: the oldest lines give way to
@@ -246,5 +249,35 @@ describe('an events digest reads as people say it (issue 29, item 5)', () => {
       `<${SERVER}/demo/web/issues/16|#16> *Checkout breaks on Safari*: 2 comments by @alice\n      ↳ @alice: <${SERVER}/demo/web/issues/16#note_502|“Reproduced on iOS 17. Steps: &lt;!channel&gt; *open* the cart”>`,
     );
     expect(t).not.toContain('<!channel>');
+  });
+});
+
+describe('a digest card and its run', () => {
+  const ctx = { now: new Date('2026-03-02T07:59:30Z'), timeZone: 'Europe/Berlin', serverUrl: SERVER };
+
+  it('says a next run thirty seconds ahead is in under a minute, not "just now"', () => {
+    const m = buildDigestCard(digest(), new Date('2026-03-02T08:00:00Z'), ctx as CardContext);
+    expect(messageText(m)).toContain('2 Mar 2026, 09:00 · in under a minute');
+    expect(messageText(m)).not.toContain('just now');
+  });
+
+  it('says what Run now posts for each kind: every pending todo, or what is new since the last run', () => {
+    expect(buildDigestRunning(digest({ kind: 'todos', project: null })).text).toBe(
+      'Running digest #7 (pending todos) now: it posts the pending todos in <#C0ONE>, if there are any.',
+    );
+    expect(buildDigestRunning(digest()).text).toBe(
+      'Running digest #7 (events of demo/web) now: it posts in <#C0ONE> if there is anything new.',
+    );
+  });
+});
+
+describe('the line under a redrawn card', () => {
+  it('marks what is gone for good with a wastebasket and what was done again with circling arrows', () => {
+    expect(messageText({ text: '', blocks: noticeBlocks(done('erase', { actorId: 'U1' })) })).toContain(
+      ':wastebasket: Erased by <@U1>',
+    );
+    expect(messageText({ text: '', blocks: noticeBlocks(done('retry', { actorId: 'U1' })) })).toContain(
+      ':arrows_counterclockwise: Retried by <@U1>',
+    );
   });
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { when } from '../../../src/views/common.js';
-import { formatAbsolute, formatDateTime, formatRelative, formatWhen } from '../../../src/views/format.js';
+import {
+  formatAbsolute,
+  formatDateTime,
+  formatRelative,
+  formatUpcoming,
+  formatWhen,
+} from '../../../src/views/format.js';
 
 // One house style for a time on any card or row: "3 Mar 2026, 14:02 · 2 months ago", absolute in the viewer's
 // zone, relative counted in the unit a person would use.
@@ -53,5 +59,14 @@ describe('formatAbsolute and formatDateTime', () => {
   it('writes the day without a leading zero and the hour on a 24-hour clock; formatDateTime names the zone', () => {
     expect(formatAbsolute(new Date('2026-03-03T00:05:00Z'), 'UTC')).toBe('3 Mar 2026, 00:05');
     expect(formatDateTime(new Date('2026-03-03T00:05:00Z'), 'Europe/Berlin')).toBe('3 Mar 2026, 01:05 Europe/Berlin');
+  });
+});
+
+describe('formatUpcoming', () => {
+  it('says how soon a planned time is, never "just now" for one still ahead', () => {
+    expect(formatUpcoming(new Date(NOW.getTime() + 30_000), NOW, 'UTC')).toBe('3 May 2026, 12:02 · in under a minute');
+    expect(formatUpcoming(new Date(NOW.getTime() + 3 * 60_000), NOW, 'UTC')).toBe('3 May 2026, 12:05 · in 3 minutes');
+    expect(formatUpcoming(ago(10_000), NOW, 'UTC')).toBe('3 May 2026, 12:01 · due now');
+    expect(formatUpcoming(new Date(NOW.getTime() + 30_000), NOW)).toBe('3 May 2026, 12:02 UTC · in under a minute');
   });
 });
