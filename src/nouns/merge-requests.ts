@@ -83,8 +83,10 @@ export const mergeRequests = mrNoun.define({
       const authorId = flags.author ? await platform.people.id(ctx, flags.author) : undefined;
       const assigneeId = flags.assignee ? await platform.people.id(ctx, flags.assignee) : undefined;
       const perPage = pageSize(flags.perPage);
+      // Open ones unless told otherwise, as the issue list does; merge requests asked for by iid whatever their state.
+      const state = flags.state ?? (flags.iids ? undefined : 'opened');
       const options: MergeRequestListOptions = {
-        ...(flags.state ? { state: flags.state } : {}),
+        ...(state ? { state } : {}),
         ...(flags.orderBy ? { order_by: flags.orderBy } : {}),
         ...(flags.sort ? { sort: flags.sort } : {}),
         ...(flags.milestone ? { milestone: flags.milestone } : {}),
@@ -121,6 +123,9 @@ export const mergeRequests = mrNoun.define({
         serverUrl: platform.serverUrl,
         notice,
         place,
+        ...(state === 'opened' && !flags.state
+          ? { hint: md`Open merge requests only: ${code('--state all')} shows the merged and closed ones too.` }
+          : {}),
       });
     },
   },

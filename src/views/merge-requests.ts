@@ -266,6 +266,7 @@ export function buildMergeRequestList(
     serverUrl: string;
     notice?: Notice | undefined;
     place: ListPlace | null;
+    hint?: Text;
   },
 ): SlackMessage {
   const where = o.project ? md` in ${projectLabel(o.project)}` : '';
@@ -283,6 +284,7 @@ export function buildMergeRequestList(
       }),
     page,
     place: o.place,
+    ...(o.hint ? { footer: [context([o.hint])] } : {}),
   });
 }
 

@@ -70,7 +70,7 @@ describe("a project's merge requests", () => {
       channel: 'C0MRLIST',
     });
     expect(h.calls().slice(1)).toEqual([
-      call('GET', `${WEB}/merge_requests`, 'alice', { query: { labels: 'No Label' } }),
+      call('GET', `${WEB}/merge_requests`, 'alice', { query: { labels: 'No Label', state: 'opened' } }),
       call('GET', `${WEB}/merge_requests`, 'alice', { query: { view: 'simple', state: 'merged' } }),
     ]);
     expect(none.text).toContain('No merge requests in demo/web match (Filters: --labels none).');
@@ -96,10 +96,12 @@ describe("the person's merge requests everywhere (no project, no channel default
     const mine = await h.ask('alice', 'mrs', /Merge requests you opened/);
     const assigned = await h.ask('alice', 'mrs --scope assigned-to-me --state opened', /assigned to you/);
     expect(h.calls()).toEqual([
-      call('GET', '/api/v4/merge_requests', 'alice'),
+      call('GET', '/api/v4/merge_requests', 'alice', { query: { state: 'opened' } }),
       call('GET', '/api/v4/merge_requests', 'alice', { query: { scope: 'assigned-to-me', state: 'opened' } }),
     ]);
-    expect(refs(mine.text)).toEqual(['demo/web!6', 'demo/web!7', 'demo/web!4', 'demo/web!5']);
+    // Open ones by default, as for issues: the closed !5 is left out, and the list says how to see it.
+    expect(refs(mine.text)).toEqual(['demo/web!6', 'demo/web!7', 'demo/web!4']);
+    expect(mine.text).toContain('Open merge requests only: `--state all` shows the merged and closed ones too.');
     expect(refs(assigned.text)).toEqual(['demo/web!2', 'demo/web!3']);
     const card = await h.press('alice', buttonOf(assigned, /^Details$/), /!2 Add search/);
     expect(h.calls(2)).toEqual([call('GET', MR(2), 'alice'), headPipelineRead('feature/search-suggestions', 'alice')]);

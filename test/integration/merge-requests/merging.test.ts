@@ -453,7 +453,7 @@ describe('eve, who is no member of demo/secret', () => {
     expect(h.calls(from)).toEqual([
       call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests/1', 'eve', { status: 404 }),
       call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests/1', 'eve', { status: 404 }),
-      call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests', 'eve', { status: 404 }),
+      call('GET', '/api/v4/projects/demo%2Fsecret/merge_requests', 'eve', { query: { state: 'opened' }, status: 404 }),
     ]);
     expect(card.text).toContain('Merge request demo/secret!1 was not found, or you have no access to it (404).');
     expect(merge.text).toContain('Merge request demo/secret!1 was not found, or you have no access to it (404).');
