@@ -163,14 +163,19 @@ export const schedules = scheduleNoun.define({
     },
     async 'schedule.create'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
+      // The cron reads in the creator's own zone unless told otherwise, as a digest's does, and the answer says which.
+      const zone = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
       const schedule = await ops.create(ctx, project, {
         description: command.args.description,
         ref: command.args.ref,
         cron: command.args.cron,
-        ...(command.flags.tz ? { cron_timezone: command.flags.tz } : {}),
+        cron_timezone: zone,
         active: !command.flags.inactive,
       });
-      const notice = done('create', { actorId: ctx.actor.userId, detail: `schedule #${schedule.id}` });
+      const detail = command.flags.tz
+        ? `schedule #${schedule.id}`
+        : `schedule #${schedule.id} · its cron reads in ${zone}, your Slack time zone (--tz to choose another)`;
+      const notice = done('create', { actorId: ctx.actor.userId, detail });
       return ephemeral(await scheduleCard({ ctx, platform, schedule, project, options: { notice } }));
     },
     async 'schedule.edit'(command, ctx, platform, ops) {

@@ -244,7 +244,10 @@ const SCHEDULE_ROWS = rows([
       { name: 'ref', type: 'string', placeholder: '<ref>' },
       { name: 'cron', type: 'cron', placeholder: '"<cron>"', rest: true },
     ],
-    flags: [TZ, { name: 'inactive', type: 'bool', summary: 'create it switched off' }],
+    flags: [
+      { ...TZ, summary: 'IANA time zone of the cron (default: your Slack time zone)' },
+      { name: 'inactive', type: 'bool', summary: 'create it switched off' },
+    ],
     access: 'write',
     summary: 'creates a schedule that runs a pipeline on a ref (cron in 5 fields)',
     example: 'schedule create demo/web "Nightly build" main "0 2 * * *" --tz Europe/Berlin',

@@ -159,15 +159,22 @@ describe('creating and editing schedules', () => {
     expect(labels(seen.message)).toEqual(['Activate', 'Delete', 'Open in GitLab']);
   });
 
-  it('creates an active one in the server’s zone when no flag is given', async () => {
+  it('creates an active one in the creator’s Slack zone when no flag is given, and says so', async () => {
     const seen = await h.ask('bob', 'schedule create demo/web “Hourly smoke test” main “0 * * * *”', /Created by/);
     expect(h.calls()).toEqual([
       call('POST', SCHEDULES, 'bob', {
-        body: { description: 'Hourly smoke test', ref: 'main', cron: '0 * * * *', active: 'true' },
+        body: {
+          description: 'Hourly smoke test',
+          ref: 'main',
+          cron: '0 * * * *',
+          cron_timezone: 'America/New_York',
+          active: 'true',
+        },
         status: 201,
       }),
     ]);
-    expect(seen.text).toContain('*Cron*\n`0 * * * *` (UTC)');
+    expect(seen.text).toContain('its cron reads in America/New_York, your Slack time zone (--tz to choose another)');
+    expect(seen.text).toContain('*Cron*\n`0 * * * *` (America/New_York)');
     expect(seen.text).toContain('*Active*\nyes');
     expect(seen.text).toMatch(/\*Next run\*\n\d{1,2} \w{3} \d{4}, \d\d:\d\d · in /);
   });
