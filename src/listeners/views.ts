@@ -83,7 +83,7 @@ export function registerViewListeners(routes: Routes, o: ViewListenerOptions): v
     logger.info('token stored', { team: actor.teamId, user: actor.userId });
     await acknowledge(context, ack, {
       response_action: 'update',
-      view: buildConnectedModal(o.serverUrl, o.slashCommand, check.username),
+      view: buildConnectedModal(o.serverUrl, o.slashCommand, check.username, check.replaced),
     });
     // Connected from the Home tab: the Home behind the modal shows the connection and what it reads.
     if (decodeConnectMetadata(view.private_metadata).home) {

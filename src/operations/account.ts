@@ -8,6 +8,11 @@ import type { Actor, RequestContext } from './context.js';
 import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
+/** A connection's check, and when it was stored over another account's, that account's username. */
+export type ConnectResult =
+  | Exclude<TokenCheck, { ok: true }>
+  | { ok: true; username: string | null; replaced: string | null };
+
 export function createAccountOperations(deps: {
   access: GitlabAccess;
   tokens: TokenStore;
@@ -21,10 +26,15 @@ export function createAccountOperations(deps: {
   return {
     /** The person's todo alert setting, for whoami. */
     alertSetting: (actor: Actor) => deps.alerts?.get(actor.teamId, actor.userId) ?? Promise.resolve(null),
-    /** Checks the token and stores it (with whose it is) only if the server accepts it. */
-    async connect(actor: Actor, token: string, now: Date): Promise<TokenCheck> {
+    /**
+     * Checks the token and stores it (with whose it is) only if the server accepts it. A token of another server
+     * account than the one connected before says whom it replaces, so nobody switches accounts without knowing.
+     */
+    async connect(actor: Actor, token: string, now: Date): Promise<ConnectResult> {
       const check = await deps.access.verify(token);
       if (check.ok) {
+        const before = await deps.tokens.find(actor.teamId, actor.userId);
+        const replaced = before?.username && before.username !== check.username ? before.username : null;
         await deps.tokens.save({
           teamId: actor.teamId,
           userId: actor.userId,
@@ -33,6 +43,7 @@ export function createAccountOperations(deps: {
           verifiedAt: now,
           username: check.username,
         });
+        return { ...check, replaced };
       }
       return check;
     },

@@ -53,8 +53,14 @@ The bot checks it with one read, then stores it encrypted. Buttons you click and
 }
 
 /** Replaces the modal once the token is stored. */
-export function buildConnectedModal(serverUrl: string, slashCommand: string, username: string | null): ModalView {
+export function buildConnectedModal(
+  serverUrl: string,
+  slashCommand: string,
+  username: string | null,
+  replaced: string | null = null,
+): ModalView {
   const as = username ? md` as ${code(`@${username}`)}` : '';
+  const instead = replaced ? md`\n:information_source: This replaces your connection as ${code(`@${replaced}`)}.` : '';
   return {
     type: 'modal',
     callback_id: `${CallbackIds.connect}:done`,
@@ -62,7 +68,7 @@ export function buildConnectedModal(serverUrl: string, slashCommand: string, use
     close: plain('Done', 24),
     blocks: [
       section(
-        md`:white_check_mark: You're connected to ${link(serverUrl, serverUrl)}${as}.
+        md`:white_check_mark: You're connected to ${link(serverUrl, serverUrl)}${as}.${instead}
 Try ${code(`${slashCommand} jobs group/project --scope failed`)} or ${code(`${slashCommand} help`)}.`,
       ),
     ],

@@ -58,6 +58,15 @@ describe('connecting a token', () => {
     expect(said).toMatch(/You're connected to http:\/\/127\.0\.0\.1/);
     // Like `glab auth status`: which account the token belongs to.
     expect(said).toContain('as `@bob`');
+    expect(JSON.stringify(good.ack.json)).not.toContain('replaces');
+
+    // The same token again replaces nothing; another account's token says whose connection it replaces.
+    const again = await app.bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.bob });
+    expect(JSON.stringify(again.ack.json)).not.toContain('replaces');
+    const other = await app.bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.eve });
+    expect(JSON.stringify(other.ack.json)).toContain('as `@eve`');
+    expect(JSON.stringify(other.ack.json)).toContain('This replaces your connection as `@bob`.');
+    await app.bot.slack.submitView(PEOPLE.bob, view, { connect_token: TOKENS.bob });
 
     const bye = await app.bot.slack.command(PEOPLE.bob, 'disconnect');
     expect(await bye.waitForMessage((t) => /Disconnected/.test(t))).not.toBeNull();
