@@ -30,7 +30,15 @@ export async function answerFollowing(
     share,
   }: { follows: FollowService | undefined; what: Followed; card: SlackMessage; share: boolean },
 ): Promise<Reply> {
-  if (!follows || DONE_STATUSES.has(what.status)) return { kind: 'message', message: card, inChannel: share };
+  if (!follows) return { kind: 'message', message: card, inChannel: share };
+  // Asked to follow something that has already finished: the card as it is, saying there is nothing to follow.
+  if (DONE_STATUSES.has(what.status)) {
+    return {
+      kind: 'message',
+      message: withFollowLine(card, { kind: 'finished', status: what.status }),
+      inChannel: share,
+    };
+  }
   let note: string | null = null;
   if (share && ctx.channelId) {
     const posted = await follows.postCard(ctx.channelId, withFollowLine(card, { kind: 'following', shared: true }));

@@ -26,7 +26,7 @@ import { done, type Notice, stale } from '../views/notice.js';
 import { CANCELABLE, FINISHED } from '../views/status.js';
 import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, redrawListAfterWrite, refOf } from './support.js';
-import { ephemeral, noun, type Platform, type Reply } from './types.js';
+import { type CommandContext, ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
 
@@ -164,11 +164,19 @@ async function actOnJob({
 /** A job action typed as a command rather than clicked on a card: the card it leaves, to the person alone. */
 async function typedJobAction(
   target: { project: Parameters<Platform['resolveProject']>[1]; id: number },
-  deps: { ctx: RequestContext; platform: Platform; ops: JobOperations },
+  deps: { ctx: CommandContext; platform: Platform; ops: Ops },
   action: JobAction,
 ): Promise<Reply> {
   const project = await deps.platform.resolveProject(deps.ctx, target.project);
-  return ephemeral(await actOnJob({ ...deps, project, id: target.id, action, place: null, fromCard: false }));
+  const acted = await actOnJobFor({ ...deps, project, id: target.id, action, place: null, fromCard: false });
+  // Typed or clicked, a retry or a play is followed the same way: the answer keeps up with the new job.
+  if (!acted.acted || !FOLLOWS_ACTION.has(action)) return ephemeral(acted.message);
+  return answerFollowing(deps.ctx, {
+    follows: deps.ops.follows,
+    what: followedJob(project, acted.acted),
+    card: acted.message,
+    share: false,
+  });
 }
 
 /** The card after an action, and the job the action left (null when it did nothing: the card was out of date). */

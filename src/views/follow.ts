@@ -19,6 +19,8 @@ const MAX_FAILED_JOBS = 20;
 export type FollowLine =
   | { kind: 'following'; shared: boolean }
   | { kind: 'done' }
+  /** Asked to follow something that had already finished. */
+  | { kind: 'finished'; status: string }
   | { kind: 'expired' }
   | { kind: 'stopped'; why: string };
 
@@ -30,6 +32,8 @@ export function followLineText(l: FollowLine): Md {
         : md`:eyes: Kept up to date at each stage until it finishes; the result comes by DM.`;
     case 'done':
       return md`:checkered_flag: Finished; no longer followed.`;
+    case 'finished':
+      return md`:checkered_flag: Already finished (${l.status}): there is nothing to follow.`;
     case 'expired':
       return md`:hourglass: No longer followed: an hour has passed.`;
     case 'stopped':

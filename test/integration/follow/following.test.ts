@@ -155,7 +155,22 @@ describe('an ephemeral card that follows its pipeline', () => {
 
     const done = await h.ask('alice', `pipeline demo/web ${id} --follow`, /Pipeline #/);
     expect(done.text).not.toContain('Kept up to date');
+    expect(done.text).toContain('Already finished (success): there is nothing to follow.');
     expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+  });
+
+  it('typed /gl job retry and /gl job play follow the new job as the buttons do', async () => {
+    await h.bot.engine.run('DELETE FROM follows');
+    const retried = await h.ask('bob', 'job retry demo/web 8', /Retried by/);
+    expect(retried.text).toContain('Kept up to date at each stage');
+    const newJob = Number(/Job #(\d+)/.exec(retried.text)?.[1]);
+    expect(newJob).toBeGreaterThan(8);
+    const played = await h.ask('alice', 'job play demo/web 13', /Started by/);
+    expect(played.text).toContain('Kept up to date at each stage');
+    expect(await h.bot.bot.follows.store.countActive()).toBe(2);
+    await stepUntilDone();
+    expect(posted(BOB_DM).map(messageText)).toContainEqual(expect.stringMatching(new RegExp(`Job #${newJob} `)));
+    expect(posted(ALICE_DM).map(messageText)).toContainEqual(expect.stringMatching(/Job #13 /));
   });
 });
 
