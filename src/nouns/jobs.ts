@@ -139,28 +139,6 @@ async function explainRefusal({
   }
 }
 
-async function actOnJob({
-  ctx,
-  platform,
-  ops,
-  project,
-  id,
-  action,
-  place,
-  fromCard,
-}: {
-  ctx: RequestContext;
-  platform: Platform;
-  ops: JobOperations;
-  project: Project;
-  id: number;
-  action: JobAction;
-  place: ListPlace | null;
-  fromCard: boolean;
-}): Promise<SlackMessage> {
-  return (await actOnJobFor({ ctx, platform, ops, project, id, action, place, fromCard })).message;
-}
-
 /** A job action typed as a command rather than clicked on a card: the card it leaves, to the person alone. */
 async function typedJobAction(
   target: { project: Parameters<Platform['resolveProject']>[1]; id: number },
