@@ -67,7 +67,10 @@ export const todos = todoNoun.define({
       return ephemeral(buildTodoDone(todo, ctx.actor.userId, platform.serverUrl));
     },
     async 'todo.done-all'(_command, ctx, platform, ops) {
-      return ephemeral(buildAllTodosDone(await ops.markAllDone(ctx), platform.slashCommand));
+      // Typed or clicked, marking everything done asks first (with nothing pending there is nothing to ask).
+      const pending = await ops.pendingCount(ctx);
+      if (pending === 0) return ephemeral(buildAllTodosDone(0, platform.slashCommand));
+      return ephemeral(buildMarkAllDonePrompt({ owner: ctx.actor.userId, place: null }));
     },
   },
   buttons: [

@@ -1,3 +1,4 @@
+import type { GitlabClient } from '../gitlab/client.js';
 import type { Page } from '../gitlab/paginate.js';
 import { type Project, projectOf } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
@@ -58,10 +59,13 @@ export function createTodoOperations(deps: { access: GitlabAccess }) {
      * Marks every pending todo of the person done and answers how many there were (the server does not say:
      * they are counted first). Nothing is sent when there are none; `null` when the server gave no count.
      */
+    /** How many todos the person has pending (null when the server does not say), with one small read. */
+    pendingCount(ctx: RequestContext): Promise<number | null> {
+      return deps.access.withClient(ctx, (c) => countPending(c));
+    },
     async markAllDone(ctx: RequestContext): Promise<number | null> {
       return deps.access.withClient(ctx, async (c) => {
-        const pending = await c.todos.list({ per_page: 1 });
-        const count = pending.total ?? (pending.nextPage === null ? pending.items.length : null);
+        const count = await countPending(c);
         if (count === 0) return 0;
         await c.todos.markAllDone();
         return count;
@@ -71,3 +75,8 @@ export function createTodoOperations(deps: { access: GitlabAccess }) {
 }
 
 export type TodoOperations = ReturnType<typeof createTodoOperations>;
+
+async function countPending(c: GitlabClient): Promise<number | null> {
+  const pending = await c.todos.list({ per_page: 1 });
+  return pending.total ?? (pending.nextPage === null ? pending.items.length : null);
+}

@@ -11,7 +11,7 @@ import { formatDateTime } from './format.js';
 import { LIMITS } from './limits.js';
 import { bold, code, link, linked, Md, md, type Text, toMrkdwn } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
-import { todoSubject, todoWhy } from './todos.js';
+import { MARK_ALL_DONE, todoSubject, todoWhy } from './todos.js';
 
 // The posted digest: events grouped by what they happened to, newest last, or pending todos by project.
 
@@ -360,7 +360,15 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
   if (input.todos.length === 0) blocks.push(section(':tada: No pending todos.'));
   const markAll =
     input.todos.length > 0
-      ? [button({ text: 'Mark all done', def: DigestButtons.alldone, value: { d: d.id }, style: 'primary' as const })]
+      ? [
+          button({
+            text: 'Mark all done',
+            def: DigestButtons.alldone,
+            value: { d: d.id },
+            style: 'primary' as const,
+            confirm: MARK_ALL_DONE,
+          }),
+        ]
       : [];
   blocks.push(digestActions(d, markAll));
   const text = md`${input.todos.length} pending todo${input.todos.length === 1 ? '' : 's'}${input.ownerName && !d.inDm ? md` of @${input.ownerName}` : ''}`;

@@ -242,10 +242,14 @@ describe('typed', () => {
     expect(await pendingIds('bob')).toEqual([9, 8, 7]);
   });
 
-  it('`todos done` marks all done and says how many; with none left it sends nothing', async () => {
-    const first = await h.ask('bob', 'todos done', /Marked 3 todos done/);
+  it('`todos done` asks first as the button does, then marks all done and says how many; with none left it sends nothing', async () => {
+    const asked = await h.ask('bob', 'todos done', /Mark every pending todo of yours done/);
+    // Nothing is marked before the answer: one count, no POST.
+    expect(h.calls()).toEqual([call('GET', TODOS, 'bob', { query: { per_page: '1' } })]);
+    const first = await h.press('bob', buttonOf(asked, /^Yes, mark all done$/), /Marked 3 todos done/);
     const again = await h.ask('bob', 'todos done', /no pending todos/);
     expect(h.calls()).toEqual([
+      call('GET', TODOS, 'bob', { query: { per_page: '1' } }),
       call('GET', TODOS, 'bob', { query: { per_page: '1' } }),
       call('POST', `${TODOS}/mark_as_done`, 'bob', { status: 204 }),
       call('GET', TODOS, 'bob', { query: { per_page: '1' } }),

@@ -180,6 +180,21 @@ describe('a todos digest', () => {
     expect(text).toContain(`…and ${90 - shown} more: <${SERVER}/dashboard/todos|all your todos>`);
     expect(text).toContain(":ballot_box_with_check: @alice's pending todos");
   });
+
+  it('asks before Mark all done, with the same question as the todo list', () => {
+    const m = buildTodosDigest({
+      digest: digest({ kind: 'todos' }),
+      todos: [todo(1, 'demo/web')],
+      truncated: false,
+      serverUrl: SERVER,
+      now: new Date('2026-03-02T08:00:00Z'),
+      ownerName: 'alice',
+    });
+    const markAll = m.blocks
+      ?.flatMap((b) => (b.type === 'actions' ? b.elements : []))
+      .find((e) => e.type === 'button' && e.text.text === 'Mark all done') as { confirm?: { title: { text: string } } };
+    expect(markAll?.confirm?.title.text).toBe('Mark all todos done?');
+  });
 });
 
 describe('an events digest reads as people say it (issue 29, item 5)', () => {
