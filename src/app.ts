@@ -166,6 +166,7 @@ export function createApp(deps: AppDeps): BotApp {
     transport,
     checkTransport,
     logger,
+    now,
     ...(deps.revokeCheckDelayMs !== undefined ? { revokeCheckDelayMs: deps.revokeCheckDelayMs } : {}),
     ...(deps.revokeCheckWait ? { revokeCheckWait: deps.revokeCheckWait } : {}),
     // A token accepted again resumes the digests its refusal paused, as connecting again does.

@@ -86,6 +86,8 @@ export function createGitlabAccess(deps: {
   revokeCheckWait?: () => Promise<void>;
   /** Told when a token marked revoked was accepted again (the app resumes what the refusal paused). */
   onRestored?: (teamId: string, userId: string) => Promise<void>;
+  /** The clock a re-check's time is taken from. */
+  now?: () => Date;
 }): GitlabAccess {
   const trouble = createTroubleLog();
   const audit = deps.logger.child({ component: 'audit' });
@@ -150,7 +152,7 @@ export function createGitlabAccess(deps: {
       });
       return false;
     }
-    if (await deps.tokens.restore(teamId, userId)) {
+    if (await deps.tokens.restore(teamId, userId, (deps.now ?? (() => new Date()))())) {
       deps.logger.info('a token marked revoked was accepted by the server again; it is valid again', {
         team: teamId,
         user: userId,

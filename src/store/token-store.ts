@@ -56,7 +56,8 @@ export interface TokenStore {
   /** Marks the token refused by the server; true when this changed the status (so people are told once). */
   markRevoked(teamId: string, userId: string): Promise<boolean>;
   /** Marks a token marked revoked valid again (the server accepted it after all); true when this changed it. */
-  restore(teamId: string, userId: string): Promise<boolean>;
+  /** `checkedAt` is when the server accepted it again: whoami's "token last checked" moves with it. */
+  restore(teamId: string, userId: string, checkedAt: Date): Promise<boolean>;
   remove(teamId: string, userId: string): Promise<boolean>;
   /**
    * Re-seals every value sealed under the previous key; returns how many rows changed. A value that does not
@@ -218,10 +219,10 @@ export function createTokenStore(
       );
       return changed > 0;
     },
-    async restore(teamId, userId) {
+    async restore(teamId, userId, checkedAt) {
       const changed = await writeRow(
-        `UPDATE user_tokens SET status = 'valid' WHERE team_id = $1 AND user_id = $2 AND status = 'revoked'`,
-        [teamId, userId],
+        `UPDATE user_tokens SET status = 'valid', verified_at = $3 WHERE team_id = $1 AND user_id = $2 AND status = 'revoked'`,
+        [teamId, userId, checkedAt.toISOString()],
       );
       return changed > 0;
     },

@@ -38,6 +38,8 @@ describe('a good token marked revoked by a 401 outage', () => {
     expect(next.it.text()).not.toMatch(REFUSED);
     expect(next.it.text()).not.toMatch(/connect/i);
     expect(await statusOf()).toBe('valid');
+    // whoami's "token last checked" moves to the re-check.
+    expect((await h.bot.tokens.find('T0TEST', PEOPLE.alice.id))?.verifiedAt).toEqual(h.clock.now());
     // One plain read asked the server, then the command ran.
     const asked = h.calls(from).map((c) => `${c.method} ${c.path} ${c.status}`);
     expect(asked.slice(0, 2)).toEqual(['GET /api/v4/todos 200', 'GET /api/v4/projects/demo%2Fweb/jobs/8 200']);

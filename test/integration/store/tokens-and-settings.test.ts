@@ -74,9 +74,11 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await tokens.markRevoked('T1', 'U1')).toBe(true);
     expect(await tokens.markRevoked('T1', 'U1')).toBe(false);
     expect((await tokens.find('T1', 'U1'))?.status).toBe('revoked');
-    expect(await tokens.restore('T1', 'U1')).toBe(true);
-    expect(await tokens.restore('T1', 'U1')).toBe(false);
+    const rechecked = new Date(t0.getTime() + 60_000);
+    expect(await tokens.restore('T1', 'U1', rechecked)).toBe(true);
+    expect(await tokens.restore('T1', 'U1', rechecked)).toBe(false);
     expect((await tokens.find('T1', 'U1'))?.status).toBe('valid');
+    expect((await tokens.find('T1', 'U1'))?.verifiedAt).toEqual(rechecked);
     expect(await tokens.markRevoked('T1', 'U1')).toBe(true);
     await save();
     expect((await tokens.find('T1', 'U1'))?.status).toBe('valid');
