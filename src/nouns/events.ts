@@ -24,8 +24,11 @@ async function projectPaths({
   scope: EventScope;
 }): Promise<Map<number, string>> {
   const paths = new Map<number, string>();
+  // A project asked about once per answer, whatever it answered: one that cannot be read is not asked again per row.
+  const asked = new Set<number>();
   for (const event of events) {
-    if (event.project_id === null || paths.has(event.project_id)) continue;
+    if (event.project_id === null || asked.has(event.project_id)) continue;
+    asked.add(event.project_id);
     if (scope.kind === 'project') {
       if (scope.project.path) paths.set(event.project_id, scope.project.path);
       continue;
