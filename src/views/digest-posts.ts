@@ -6,7 +6,7 @@ import type { Digest } from '../store/digest-store.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, linkButton, type TimeContext, when } from './common.js';
 import { digestFilters, digestTitle, removeConfirmation, slackTime } from './digests.js';
-import { commentExcerpt, eventTargetKey } from './events.js';
+import { commentExcerpt, commitRange, eventTargetKey } from './events.js';
 import { formatDateTime } from './format.js';
 import { LIMITS } from './limits.js';
 import { bold, code, link, linked, Md, md, type Text, toMrkdwn } from './mrkdwn.js';
@@ -161,8 +161,11 @@ function pushLine(events: readonly Event[], url: string | null): Text {
   if (data.action === 'created') return md`${who} pushed the new ${data.ref_type} ${refLink}`;
   if (data.action === 'removed') return md`${who} deleted the ${data.ref_type} ${ref}`;
   const commits = events.reduce((n, e) => n + (e.push_data?.commit_count ?? 0), 0);
-  const lastTitle = events.at(-1)?.push_data?.commit_title;
-  return md`${who} pushed ${commits} commit${commits === 1 ? '' : 's'} to ${refLink}${lastTitle ? md` (latest: “${shortTitle(lastTitle)}”)` : ''}`;
+  const last = events.at(-1)?.push_data;
+  const lastTitle = last?.commit_title;
+  // The pushes of a group, oldest first: the range runs from the first one's start to the last one's end.
+  const range = commitRange(data.commit_from, last?.commit_to);
+  return md`${who} pushed ${commits} commit${commits === 1 ? '' : 's'} to ${refLink}${range}${lastTitle ? md` (latest: “${shortTitle(lastTitle)}”)` : ''}`;
 }
 
 function groupLine(g: Group, input: EventsDigestInput, withProject: boolean): Text {

@@ -171,10 +171,15 @@ const shortSha = (sha: string) => sha.slice(0, 7);
 
 /** " (a1b2c3d…e4f5a6b)": what the push moved the ref from and to, when the server says. */
 function pushRange(pd: NonNullable<Event['push_data']>): Md | '' {
-  const to = pd.commit_to && /^[0-9a-f]{7,64}$/i.test(pd.commit_to) ? shortSha(pd.commit_to) : null;
-  if (!to) return '';
-  const from = pd.commit_from && /^[0-9a-f]{7,64}$/i.test(pd.commit_from) ? shortSha(pd.commit_from) : null;
-  return md` (${code(from ? `${from}…${to}` : to)})`;
+  return commitRange(pd.commit_from, pd.commit_to);
+}
+
+/** " (a1b2c3d…e4f5a6b)" from the shas a ref moved between (short, and only what looks like a sha); '' without an end. */
+export function commitRange(from: string | null | undefined, to: string | null | undefined): Md | '' {
+  const end = to && /^[0-9a-f]{7,64}$/i.test(to) ? shortSha(to) : null;
+  if (!end) return '';
+  const start = from && /^[0-9a-f]{7,64}$/i.test(from) ? shortSha(from) : null;
+  return md` (${code(start ? `${start}…${end}` : end)})`;
 }
 
 /** What an event's target is, as a linked reference: "issue #12", "!3", "snippet $2", "milestone v1.0". */

@@ -247,6 +247,35 @@ describe('an events digest reads as people say it (issue 29, item 5)', () => {
       }),
     );
 
+  it('gives a push row the range of commits it moved the branch over, short shas from the first push to the last', () => {
+    const push = (minute: number, from: string, to: string, title: string): Event =>
+      on(
+        {
+          action_name: 'pushed to',
+          target_type: null,
+          target_id: null,
+          target_iid: null,
+          target_title: null,
+          push_data: {
+            commit_count: 1,
+            action: 'pushed',
+            ref_type: 'branch',
+            commit_from: from,
+            commit_to: to,
+            ref: 'main',
+            commit_title: title,
+          },
+        } as Partial<Event>,
+        minute,
+      );
+    const t = text([
+      push(1, '1111111aaaaaaa', '2222222bbbbbbb', 'First'),
+      push(2, '2222222bbbbbbb', '3333333ccccccc', 'Second'),
+    ]);
+    expect(t).toContain('@bob pushed 2 commits to <');
+    expect(t).toContain('main> (`1111111…3333333`) (latest: “Second”)');
+  });
+
   it('says "merged" for what the server calls "accepted", and "reopened" for an "opened" after a close', () => {
     const mr = on({ action_name: 'accepted', target_type: 'MergeRequest', target_iid: 7, target_title: 'Fix' }, 1);
     const t = text([mr, on({}, 2), on({ action_name: 'closed' }, 3, 'eve'), on({}, 4, 'eve')]);
