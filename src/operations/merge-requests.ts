@@ -1,6 +1,7 @@
+import { RefusedError } from '../errors.js';
 import type { Changed } from '../gitlab/call.js';
 import type { GitlabClient } from '../gitlab/client.js';
-import { GitlabError, NotFoundError } from '../gitlab/errors.js';
+import { BadRequestError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type {
   MergeOptions,
   MergeRequestCreateOptions,
@@ -158,13 +159,27 @@ export function createMergeRequestOperations(deps: { access: GitlabAccess }) {
     },
 
     /** Opens a merge request; a 409 means one from that source into that target is already open. */
-    create(ctx: RequestContext, project: Project, options: MergeRequestCreateOptions): Promise<MergeRequest> {
-      return refusing(
-        'create',
-        { kind: 'project', project },
-        { 403: true, 409: 'exists' },
-        deps.access.withClient(ctx, (c) => c.mergeRequests.create(project.key, options)),
-      );
+    async create(ctx: RequestContext, project: Project, options: MergeRequestCreateOptions): Promise<MergeRequest> {
+      try {
+        return await refusing(
+          'create',
+          { kind: 'project', project },
+          { 403: true, 409: 'exists' },
+          deps.access.withClient(ctx, (c) => c.mergeRequests.create(project.key, options)),
+        );
+      } catch (err) {
+        // GitLab says `source_branch is invalid` (or target_branch) for a branch that does not exist: name it.
+        const which =
+          err instanceof BadRequestError
+            ? /\b(source|target)_branch is invalid\b/i.exec(err.serverMessage ?? '')
+            : null;
+        if (!which) throw err;
+        const ref = which[1]?.toLowerCase() === 'source' ? options.source_branch : options.target_branch;
+        throw new RefusedError(
+          { action: 'create', subject: { kind: 'ref', project, ref }, status: 400, reason: 'no_ref' },
+          err,
+        );
+      }
     },
 
     edit(ctx: RequestContext, project: Project, iid: number, options: MergeRequestEditOptions): Promise<MergeRequest> {

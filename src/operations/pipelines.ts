@@ -1,5 +1,5 @@
 import { RefusedError } from '../errors.js';
-import { BadRequestError } from '../gitlab/errors.js';
+import { BadRequestError, ForbiddenError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { PipelineListOptions } from '../gitlab/pipelines.js';
 import type { Project, Resource } from '../gitlab/project.js';
@@ -44,6 +44,10 @@ export function createPipelineOperations(deps: { access: GitlabAccess }) {
           deps.access.withClient(ctx, (c) => c.pipelines.create(project.key, { ref })),
         );
       } catch (err) {
+        // Refused for the person's role (or a protected branch): said in words, about the ref they named.
+        if (err instanceof ForbiddenError) {
+          throw new RefusedError({ action: 'run', subject: { kind: 'ref', project, ref }, status: 403 }, err);
+        }
         // GitLab words it `{"message":{"base":["Reference not found"]}}`.
         if (!(err instanceof BadRequestError) || !/reference not found/i.test(err.serverMessage ?? '')) throw err;
         throw new RefusedError(

@@ -179,8 +179,16 @@ export function buildRefMissing(project: string, slashCommand: string): SlackMes
 
 /** A branch or tag a command named that the project does not have. */
 export function refRefusal(r: Refusal): Md | null {
-  if (r.subject.kind !== 'ref' || r.reason !== 'no_ref') return null;
-  return md`${projectLabel(r.subject.project)} has no branch or tag ${code(r.subject.ref)} (400), so no pipeline was started.`;
+  if (r.subject.kind !== 'ref') return null;
+  const project = projectLabel(r.subject.project);
+  if (r.reason === 'no_ref') {
+    const so = r.action === 'create' ? 'no merge request was opened' : 'no pipeline was started';
+    return md`${project} has no branch or tag ${code(r.subject.ref)} (400), so ${so}. Check the name.`;
+  }
+  if (r.status === 403 && r.action === 'run') {
+    return md`You may not run pipelines on ${code(r.subject.ref)} in ${project} (403): that needs at least the Developer role in the project, and a protected branch may need more. Nothing was started.`;
+  }
+  return null;
 }
 
 export function pipelineRefusal(r: Refusal, label: string): Md | null {

@@ -59,6 +59,15 @@ describe('pipeline run', () => {
     expect(seen.text).toContain('demo/web has no branch or tag `nosuchbranch` (400), so no pipeline was started.');
     expect(seen.text).not.toContain('base Reference');
   });
+
+  it('says in words that running pipelines needs the Developer role, not the server’s “403 Forbidden”', async () => {
+    const seen = await h.ask('eve', 'pipeline run demo/web main', /may not run pipelines/);
+    expect(h.calls()).toEqual([call('POST', `${WEB}/pipeline`, 'eve', { body: { ref: 'main' }, status: 403 })]);
+    expect(seen.text).toContain(
+      'You may not run pipelines on `main` in demo/web (403): that needs at least the Developer role in the project',
+    );
+    expect(seen.text).not.toContain('403 Forbidden');
+  });
 });
 
 describe('cron expressions', () => {

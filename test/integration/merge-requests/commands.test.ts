@@ -41,9 +41,9 @@ describe('mr create', () => {
     expect(seen.text).toContain('`feature/i18n-de` is deleted once merged');
   });
 
-  it('says a merge request between those branches is already open (409), and what the server refused otherwise', async () => {
+  it('says a merge request between those branches is already open (409), and names a branch that does not exist', async () => {
     const twice = await h.ask('bob', 'mr create demo/web fix/currency-rounding main "Again"', /already open/);
-    const bad = await h.ask('bob', 'mr new demo/web no-such-branch main "Nothing"', /refused/);
+    const bad = await h.ask('bob', 'mr new demo/web no-such-branch main "Nothing"', /no branch or tag/);
     expect(h.calls().map((c) => [c.method, c.path, c.status])).toEqual([
       ['POST', `${WEB}/merge_requests`, 409],
       ['POST', `${WEB}/merge_requests`, 400],
@@ -51,8 +51,10 @@ describe('mr create', () => {
     expect(twice.text).toContain(
       'A merge request from `fix/currency-rounding` into `main` is already open (409), so no second one was made.',
     );
-    expect(bad.text).toContain('The server refused the request (400).');
-    expect(bad.text).toContain('source_branch');
+    expect(bad.text).toContain(
+      'demo/web has no branch or tag `no-such-branch` (400), so no merge request was opened. Check the name.',
+    );
+    expect(bad.text).not.toContain('source_branch');
   });
 });
 
