@@ -24,7 +24,6 @@ import {
   buildIssueCard,
   buildIssueDeleted,
   buildIssueList,
-  buildIssueTime,
   type IssueCardOptions,
   issueConfirmation,
   issueRef,
@@ -34,6 +33,7 @@ import {
 import { describeFilters, pageSize } from '../views/lists.js';
 import { code, linked, md } from '../views/mrkdwn.js';
 import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
+import { buildTimeTracking, trackedDetail } from '../views/time-tracking.js';
 import { submitIssueFromMessage } from './issue-from-message.js';
 import { cardContext, readOrWhy, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
@@ -300,9 +300,9 @@ async function trackTime({
   const project = await platform.resolveProject(ctx, command.target.project);
   const iid = command.target.iid;
   const stats = await ops.time(ctx, project, { iid, action, duration });
-  const detail = duration ? `${duration} on issue ${issueRef(project, iid)}` : `issue ${issueRef(project, iid)}`;
+  const detail = trackedDetail('issue', project, iid, duration);
   return ephemeral(
-    buildIssueTime(project, iid, stats, {
+    buildTimeTracking('issue', project, iid, stats, {
       serverUrl: platform.serverUrl,
       notice: done(action, { actorId: ctx.actor.userId, detail }),
     }),
@@ -541,7 +541,7 @@ export const issues = issueNoun.define({
     async 'issue.time'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const stats = await ops.timeStats(ctx, project, command.target.iid);
-      const message = buildIssueTime(project, command.target.iid, stats, { serverUrl: platform.serverUrl });
+      const message = buildTimeTracking('issue', project, command.target.iid, stats, { serverUrl: platform.serverUrl });
       return { kind: 'message', message, inChannel: command.share };
     },
 

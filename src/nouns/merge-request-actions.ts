@@ -8,16 +8,11 @@ import type { MergeRequestOperations, TimeAction } from '../operations/merge-req
 import { type SlackMessage, section } from '../views/blocks.js';
 import { buildDiffAnswer, type DiffAnswer, diffFilename } from '../views/merge-request-details.js';
 import { autoMergeDetail, mergedDetail, mergeJoinedText, mergeRefusedText } from '../views/merge-request-merging.js';
-import {
-  buildMergeRequestCard,
-  buildTimeStats,
-  mergeRequestUrl,
-  mrRef,
-  timeHeadline,
-} from '../views/merge-requests.js';
+import { buildMergeRequestCard, mergeRequestUrl, mrRef } from '../views/merge-requests.js';
 import { code, md } from '../views/mrkdwn.js';
 import { buildNoticeOnly, done, type Notice, stale, unreadAfter } from '../views/notice.js';
 import { shortSha } from '../views/status.js';
+import { buildTimeTracking, trackedDetail } from '../views/time-tracking.js';
 import { cardContext, readOrWhy } from './support.js';
 import { ephemeral, type Platform, type Reply } from './types.js';
 
@@ -315,9 +310,11 @@ export async function time({
 }) {
   const { project, iid } = await resolve(ctx, platform, target);
   const stats = await ops.time(ctx, project, { iid, action, duration });
-  return ephemeral(
-    buildTimeStats(project, iid, stats, timeHeadline({ action, project, iid, actorId: ctx.actor.userId, duration })),
-  );
+  const notice = done(action, {
+    actorId: ctx.actor.userId,
+    detail: trackedDetail('merge_request', project, iid, duration),
+  });
+  return ephemeral(buildTimeTracking('merge_request', project, iid, stats, { serverUrl: platform.serverUrl, notice }));
 }
 
 /** A person named in a list filter, as the Filters line shows it. */

@@ -13,13 +13,13 @@ import { buildMergeModal, mergeBlocker, mergeConfirmation, shaMismatchText } fro
 import {
   buildMergeRequestDeleted,
   buildMergeRequestList,
-  buildTimeStats,
   deleteConfirmation,
   mrAlreadyOpenText,
   mrRef,
 } from '../views/merge-requests.js';
 import { code, md } from '../views/mrkdwn.js';
 import { done, stale } from '../views/notice.js';
+import { buildTimeTracking } from '../views/time-tracking.js';
 import {
   addTodo,
   cancelAutoMerge,
@@ -336,7 +336,8 @@ export const mergeRequests = mrNoun.define({
     },
     async 'mr.time'(command, ctx, platform, ops) {
       const { project, iid } = await resolve(ctx, platform, command.target);
-      const message = buildTimeStats(project, iid, await ops.timeStats(ctx, project, iid));
+      const stats = await ops.timeStats(ctx, project, iid);
+      const message = buildTimeTracking('merge_request', project, iid, stats, { serverUrl: platform.serverUrl });
       return { kind: 'message', message, inChannel: command.share };
     },
   },

@@ -11,7 +11,6 @@ import {
   projectPageUrl,
 } from '../gitlab/project.js';
 import type { Issue, MergeRequest, TimeStats, UserAgentDetail, UserBasic } from '../gitlab/schemas.js';
-import { formatSeconds } from '../grammar/duration.js';
 import {
   actions,
   type Block,
@@ -28,7 +27,8 @@ import { type CardContext, commentCount, descriptionBlock, openButton, when } fr
 import { truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
 import { bold, code, joinMd, linked, type Md, md, mention, type Text } from './mrkdwn.js';
-import { type Notice, noticeBlocks } from './notice.js';
+import { noticeBlocks } from './notice.js';
+import { humanTime } from './time-tracking.js';
 
 // Issue cards, rows and lists, and the answers of the issue commands that are not cards (time tracking,
 // the merge requests that close an issue, how it was created).
@@ -70,10 +70,6 @@ export function projectOfIssue(issue: Pick<Issue, 'project_id' | 'web_url'>, ser
 const person = (u: Pick<UserBasic, 'username'>) => `@${u.username}`;
 
 /** A duration in GitLab's human form: what the server said, else computed the same way. */
-export function humanTime(human: string | null | undefined, seconds: number): string | null {
-  if (human) return human;
-  return seconds > 0 ? formatSeconds(seconds) : null;
-}
 
 function timeText(t: TimeStats | undefined): Text {
   if (!t) return '—';
@@ -274,26 +270,6 @@ export function buildIssueList(
     page,
     place: o.place,
   });
-}
-
-export function buildIssueTime(
-  project: Project,
-  iid: number,
-  stats: TimeStats,
-  options: { serverUrl: string; notice?: Notice | undefined },
-): SlackMessage {
-  const ref = issueRef(project, iid);
-  const url = projectPageUrl(options.serverUrl, project, `issues/${iid}`);
-  const estimate = humanTime(stats.human_time_estimate, stats.time_estimate);
-  const spent = humanTime(stats.human_total_time_spent, stats.total_time_spent);
-  const blocks: Block[] = [
-    section(md`:stopwatch: ${bold(md`Time tracking of ${linked(url, ref)}`)}`),
-    fields([md`*Estimate*\n${estimate ?? 'none'}`, md`*Spent*\n${spent ?? 'nothing yet'}`]),
-  ];
-  const over = stats.time_estimate > 0 && stats.total_time_spent > stats.time_estimate;
-  if (over) blocks.push(context([md`:warning: More time spent than estimated.`]));
-  blocks.push(...noticeBlocks(options.notice));
-  return message(md`Issue ${ref}: estimate ${estimate ?? 'none'}, spent ${spent ?? 'nothing'}`, blocks);
 }
 
 export function buildClosedBy(

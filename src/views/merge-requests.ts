@@ -10,7 +10,7 @@ import {
   projectOf,
   projectPageUrl,
 } from '../gitlab/project.js';
-import type { MergeRequest, MergeRequestSimple, PipelineBasic, TimeStats } from '../gitlab/schemas.js';
+import type { MergeRequest, MergeRequestSimple, PipelineBasic } from '../gitlab/schemas.js';
 import {
   actions,
   type Block,
@@ -302,45 +302,9 @@ export function mrAlreadyOpenText(source: string, target: string, serverMessage:
   return md`A merge request from ${code(source)} into ${code(target)} is already open (409), so no second one was made.${said}`;
 }
 
-const TIME_DONE: Record<string, string> = {
-  estimate: 'Time estimate set to',
-  'reset-estimate': 'Time estimate cleared',
-  spend: 'Logged',
-  'reset-spent': 'Time spent cleared',
-};
-
-/** The line above the time figures after a time-tracking change. */
-export function timeHeadline({
-  action,
-  project,
-  iid,
-  actorId,
-  duration,
-}: {
-  action: string;
-  project: Project;
-  iid: number;
-  actorId: string;
-  duration?: string;
-}): Md {
-  const what = duration ? md`${TIME_DONE[action] ?? action} ${duration}` : md`${TIME_DONE[action] ?? action}`;
-  return md`:stopwatch: ${what} on ${mrRef(project, iid)} by ${mention(actorId)}.`;
-}
-
 export function buildMergeRequestDeleted(project: Project, iid: number, actorId: string): SlackMessage {
   const text = md`:wastebasket: Merge request ${mrRef(project, iid)} was deleted by ${mention(actorId)}.`;
   return message(text, [section(text)]);
-}
-
-/** Estimate and time spent in GitLab's human form, with what was just done. */
-export function buildTimeStats(project: Project, iid: number, stats: TimeStats, headline?: Text): SlackMessage {
-  const estimate = stats.human_time_estimate ?? (stats.time_estimate > 0 ? `${stats.time_estimate}s` : 'none');
-  const spent = stats.human_total_time_spent ?? (stats.total_time_spent !== 0 ? `${stats.total_time_spent}s` : 'none');
-  const title = md`:stopwatch: Time tracking of ${mrRef(project, iid)}`;
-  return message(md`Time tracking of ${mrRef(project, iid)}: estimate ${estimate}, spent ${spent}`, [
-    ...(headline ? [section(headline)] : []),
-    section(md`${headline ? '' : md`${title}\n`}*Estimate* ${estimate} · *Spent* ${spent}`),
-  ]);
 }
 
 const FORBIDDEN: Record<string, string> = {

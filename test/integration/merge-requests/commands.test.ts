@@ -189,13 +189,13 @@ describe('mr subscribe, unsubscribe and todo', () => {
 });
 
 describe('time tracking', () => {
-  it('sets, logs, reads and clears time in GitLab’s human form', async () => {
-    const estimate = await h.ask('alice', 'mr estimate demo/web!3 2d', /Time estimate set/);
-    const spend = await h.ask('alice', 'mr spend demo/web!3 1h30m', /Logged/);
-    const less = await h.ask('alice', 'mr add-spent-time demo/web!3 -30m', /Logged/);
+  it('sets, logs, reads and clears time in GitLab’s human form, on the card issues use', async () => {
+    const estimate = await h.ask('alice', 'mr estimate demo/web!3 2d', /Estimate set/);
+    const spend = await h.ask('alice', 'mr spend demo/web!3 1h30m', /Time logged/);
+    const less = await h.ask('alice', 'mr add-spent-time demo/web!3 -30m', /Time logged/);
     const stats = await h.ask('bob', 'mr time demo/web!3', /Time tracking of/);
-    const noEstimate = await h.ask('alice', 'mr reset-estimate demo/web!3', /estimate cleared/);
-    const noSpent = await h.ask('alice', 'mr reset-spent demo/web!3', /spent cleared/);
+    const noEstimate = await h.ask('alice', 'mr reset-estimate demo/web!3', /Estimate reset/);
+    const noSpent = await h.ask('alice', 'mr reset-spent demo/web!3', /Spent time reset/);
     expect(h.calls()).toEqual([
       call('POST', `${MR(3)}/time_estimate`, 'alice', { body: { duration: '2d' } }),
       call('POST', `${MR(3)}/add_spent_time`, 'alice', { status: 201, body: { duration: '1h 30m' } }),
@@ -204,12 +204,17 @@ describe('time tracking', () => {
       call('POST', `${MR(3)}/reset_time_estimate`, 'alice'),
       call('POST', `${MR(3)}/reset_spent_time`, 'alice'),
     ]);
-    expect(estimate.text).toContain(':stopwatch: Time estimate set to 2d on demo/web!3 by <@U0ALICE>.');
-    expect(estimate.text).toContain('*Estimate* 2d · *Spent* none');
-    expect(spend.text).toContain('Logged 1h 30m on demo/web!3 by <@U0ALICE>.');
-    expect(less.text).toContain('*Estimate* 2d · *Spent* 1h');
-    expect(stats.text).toContain('*Estimate* 2d · *Spent* 1h');
-    expect(noEstimate.text).toContain('*Estimate* none · *Spent* 1h');
-    expect(noSpent.text).toContain('*Estimate* none · *Spent* none');
+    expect(estimate.text).toContain(
+      `:stopwatch: *Time tracking of <${h.sim.url}/demo/web/merge_requests/3|demo/web!3>*`,
+    );
+    expect(estimate.text).toContain('Estimate set by <@U0ALICE> · 2d on merge request demo/web!3');
+    expect(estimate.text).toContain('*Estimate*\n2d');
+    expect(estimate.text).toContain('*Spent*\nnothing yet');
+    expect(spend.text).toContain('Time logged by <@U0ALICE> · 1h 30m on merge request demo/web!3');
+    expect(less.text).toContain('*Spent*\n1h');
+    expect(stats.text).toContain('*Estimate*\n2d');
+    expect(stats.text).not.toContain(' by <@');
+    expect(noEstimate.text).toContain('*Estimate*\nnone');
+    expect(noSpent.text).toContain('*Spent*\nnothing yet');
   });
 });
