@@ -2,7 +2,6 @@ import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import { ResponseShapeError } from './errors.js';
 import type { HttpMethod, Transport, TransportResponse } from './http.js';
-import { checkInPlace, leanParse } from './lean-parse.js';
 import { type HeaderBag, type Page, toPage } from './paginate.js';
 import type { Params } from './params.js';
 import { toApiPath } from './paths.js';
@@ -14,11 +13,6 @@ export type Changed<T> = { changed: true; value: T } | { changed: false };
 export interface Caller {
   get<S extends z.ZodType>(path: string, schema: S, query?: Params): Promise<z.output<S>>;
   list<S extends z.ZodType>(path: string, itemSchema: S, query?: Params): Promise<Page<z.output<S>>>;
-  /**
-   * A list checked where it is, not copied (see `checkInPlace`): its items keep keys the schema does not name, so
-   * only for lists a view reads field by field and nothing stores, copies or serialises.
-   */
-  readList<S extends z.ZodType>(path: string, itemSchema: S, query?: Params): Promise<Page<z.output<S>>>;
   send<S extends z.ZodType>(method: HttpMethod, path: string, schema: S, form?: Params): Promise<z.output<S>>;
   sendVoid(method: HttpMethod, path: string, form?: Params): Promise<void>;
   sendChanged<S extends z.ZodType>(
@@ -39,8 +33,6 @@ export function parseAnswer<S extends z.ZodType>(
   method: HttpMethod,
   path: string,
 ): z.output<S> {
-  const lean = leanParse(schema, response.body);
-  if (lean) return lean.data;
   const result = schema.safeParse(response.body);
   if (result.success) return result.data;
   throw new ResponseShapeError({ status: response.status, method, path: toApiPath(path), issues: result.error.issues });
@@ -72,12 +64,6 @@ export function createCaller(transport: Transport, token: string): Caller {
         parseAnswer(arrayOf(itemSchema), response, 'GET', path) as z.output<typeof itemSchema>[],
         response.headers,
       );
-    },
-    async readList(path, itemSchema, query) {
-      const response = await transport.request({ method: 'GET', path, token, query });
-      const schema = arrayOf(itemSchema);
-      const items = checkInPlace(schema, response.body)?.data ?? parseAnswer(schema, response, 'GET', path);
-      return toPage(items as z.output<typeof itemSchema>[], response.headers);
     },
     async send(method, path, schema, form) {
       return parseAnswer(schema, await raw(method, path, form), method, path);

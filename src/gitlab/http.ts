@@ -3,9 +3,7 @@ import https from 'node:https';
 import type { Readable } from 'node:stream';
 import { setTimeout as timer } from 'node:timers/promises';
 import type {
-  CancelableRequest,
   Method,
-  NativeRequestOptions,
   NormalizedOptions,
   OptionsInit,
   PlainResponse,
@@ -14,7 +12,7 @@ import type {
   Response,
   RetryObject,
 } from 'got';
-import got, { HTTPError, Options, TimeoutError } from 'got';
+import got, { HTTPError, type Options, TimeoutError } from 'got';
 import { type Logger, silentLogger } from '../logger.js';
 import {
   cleanMessage,
@@ -92,6 +90,9 @@ export interface Transport {
   close(): void;
 }
 
+/** What one call adds to its kind's got options (its context, its headers, its method and body). */
+type CallInit = Pick<OptionsInit, 'context' | 'headers' | 'method' | 'body'>;
+
 /** One call's own facts, handed to got's hooks as `context.call`: they outlive each attempt's options. */
 type Call = { where: { method: string; path: string }; token: string; started: number };
 const callOf = (options: Options): Call => options.context.call as Call;
@@ -118,38 +119,6 @@ class OtherOriginRedirect extends Error {}
 function refuseOtherOrigin(options: NormalizedOptions, response: PlainResponse): void {
   if (otherOrigin(options, response)) throw new OtherOriginRedirect('redirected to another origin');
 }
-
-/**
- * Node's request with only the options got set. got hands every request an object of some thirty TLS, DNS and cache
- * keys, most of them undefined; Node copies that object twice more (the request, the agent), each copy as slow to
- * build as the original: left out, they mean the same to Node (an undefined option is its default).
- */
-function requestWithSetOptions(url: URL, options: NativeRequestOptions) {
-  const set: Record<string, unknown> = {};
-  for (const key in options) {
-    const value = options[key as keyof NativeRequestOptions];
-    if (value !== undefined) set[key] = value;
-  }
-  return (url.protocol === 'https:' ? https : http).request(url, set);
-}
-
-/**
- * One kind of call's got options, built and checked once: each request starts from a copy of them. The cache
- * options are emptied (the cache is off): got spreads them into every request's options, and an object built
- * from that spread is many times slower to build than one without it.
- */
-function callDefaults(init: OptionsInit, parent?: Options): Options {
-  const defaults = new Options(undefined, init, parent);
-  defaults.cacheOptions = {};
-  defaults.freeze();
-  return defaults;
-}
-
-/** got's request function, given the defaults each request starts from (as got's own pagination passes them). */
-const gotWith = got as unknown as {
-  (url: string, init: OptionsInit & { isStream: true }, defaults: Options): Request;
-  <T>(url: string, init: OptionsInit, defaults: Options): CancelableRequest<Response<T>>;
-};
 
 export function createTransport(options: TransportOptions): Transport {
   const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now, sleep = timer } = options;
@@ -218,19 +187,18 @@ export function createTransport(options: TransportOptions): Transport {
     timeout: { request: Math.min(timeoutMs, maxTotalMs) }, // no attempt outlasts the call's budget
     retry: { ...READS, limit, maxRetryAfter: Infinity, calculateDelay }, // calculateDelay weighs Retry-After
     hooks: { beforeError: [toGitlabError] },
-    request: requestWithSetOptions,
   };
-  // got concatenates hooks when it merges options: each kind of call gets its own redirect rule, not both.
-  const reads = callDefaults({ hooks: { beforeRedirect: [refuseOtherOrigin] } }, callDefaults(base));
-  const writes = callDefaults({ retry: WRITES }, reads);
-  // Reads are streamed and gathered by `readWhole`: a GET unless the call says HEAD.
-  const wholeReads = callDefaults({ isStream: true, method: 'GET' }, reads);
-  const downloads = callDefaults(
-    { timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)), hooks: { beforeRedirect: [dropTokenAcrossOrigins] } },
-    callDefaults(base),
-  );
+  // Instances made once with got.extend (got concatenates hooks when it merges options: each kind of call gets its own
+  // redirect rule, not both).
+  const api = got.extend(base);
+  const reads = api.extend({ hooks: { beforeRedirect: [refuseOtherOrigin] } });
+  const writes = reads.extend({ retry: WRITES });
+  const downloads = api.extend({
+    timeout: downloadTimeout(Math.min(timeoutMs, maxTotalMs)),
+    hooks: { beforeRedirect: [dropTokenAcrossOrigins] },
+  });
 
-  function openStream(url: string, init: OptionsInit): Promise<{ answer: PlainResponse; body: Request }> {
+  function openStream(url: string, init: CallInit): Promise<{ answer: PlainResponse; body: Request }> {
     return new Promise((resolve, reject) => {
       const follow = (stream: Request): void => {
         stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
@@ -240,31 +208,7 @@ export function createTransport(options: TransportOptions): Transport {
           resolve({ answer, body: stream });
         });
       };
-      follow(gotWith(url, { ...init, isStream: true }, downloads));
-    });
-  }
-
-  /**
-   * A read's whole answer through got's stream interface: the promise interface adds a cancelable promise, an
-   * event emitter with its proxied events and an async iterator over the body to every call, which an idle poll
-   * pays for in CPU and collected garbage. Retries are taken until the body has ended, as the promise interface
-   * takes them; HTTP errors, timeouts and redirects are got's own either way.
-   */
-  function readWhole(url: string, init: OptionsInit): Promise<{ answer: PlainResponse; raw: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const follow = (stream: Request): void => {
-        stream.on('error', reject); // stays attached: an error nobody else listens for must not crash the process
-        stream.once('retry', (_count: number, _error: unknown, next: () => Request) => follow(next()));
-        stream.once('response', (answer: PlainResponse) => {
-          const chunks: Buffer[] = [];
-          stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-          stream.once('end', () => {
-            stream.destroy(); // as the promise interface does: its timers and listeners go now
-            resolve({ answer, raw: chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks) });
-          });
-        });
-      };
-      follow(gotWith(url, init as OptionsInit & { isStream: true }, wholeReads)); // the defaults say stream
+      follow(downloads.stream(url, init));
     });
   }
 
@@ -279,15 +223,11 @@ export function createTransport(options: TransportOptions): Transport {
     }
   }
 
-  /** What got is given for one call, on top of its kind's defaults: only what is set (got copies every key). */
-  function initOf(req: RequestOptions<ResponseKind>, call: Call): OptionsInit {
+  /** What got is given for one call, on top of its kind's defaults. */
+  function initOf(req: RequestOptions<ResponseKind>, call: Call): CallInit {
     const headers: Record<string, string> = req.token ? { 'private-token': req.token } : {};
-    // A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see request).
-    const init: OptionsInit = { context: { call }, headers };
+    const init: CallInit = { context: { call }, headers };
     if (req.method !== 'GET') init.method = req.method; // every kind's defaults say GET
-    // Reads are gathered as bytes by `readWhole` and downloads streamed: only a write's answer is got's to read.
-    if (req.method !== 'GET' && req.method !== 'HEAD' && req.responseType !== 'stream')
-      init.responseType = req.responseType === 'text' ? 'text' : 'buffer';
     if (req.form) {
       headers['content-type'] = FORM;
       init.body = encodeParams(req.form);
@@ -305,12 +245,14 @@ export function createTransport(options: TransportOptions): Transport {
     outstanding++;
     try {
       if (req.responseType === 'stream') ({ answer, body } = await openStream(url, init));
-      else if (req.method === 'GET' || req.method === 'HEAD') {
-        let raw: Buffer;
-        ({ answer, raw } = await readWhole(url, init));
-        body = req.responseType === 'text' ? raw.toString('utf8') : raw;
-      } else {
-        answer = await gotWith<unknown>(url, init, writes);
+      else {
+        const kind = req.method === 'GET' || req.method === 'HEAD' ? reads : writes;
+        // A JSON answer comes back as its bytes: it is decoded by `decodeJson` once its turn has come (see below).
+        const got =
+          req.responseType === 'text'
+            ? kind(url, { ...init, responseType: 'text' })
+            : kind(url, { ...init, responseType: 'buffer' });
+        answer = await got;
         body = (answer as Response<unknown>).body; // BodyOf<K> types it
       }
     } finally {

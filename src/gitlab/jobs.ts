@@ -22,11 +22,6 @@ export interface Artifacts {
 
 export interface JobsApi {
   list(project: ProjectRef, options?: JobListOptions): Promise<Page<Job>>;
-  /**
-   * The same list checked as the server sent it instead of copied: its jobs may carry keys `Job` does not name, so
-   * only for a view that reads them field by field and keeps nothing.
-   */
-  readList(project: ProjectRef, options?: JobListOptions): Promise<Page<Job>>;
   listForPipeline(project: ProjectRef, pipelineId: number, options?: JobListOptions): Promise<Page<Job>>;
   get(project: ProjectRef, jobId: number): Promise<Job>;
   cancel(project: ProjectRef, jobId: number): Promise<Job>;
@@ -92,7 +87,6 @@ export function createJobsApi(transport: Transport, token: string): JobsApi {
 
   return {
     list: (project, options) => call.list(`${base(project)}/jobs`, JobSchema, listQuery(options)),
-    readList: (project, options) => call.readList(`${base(project)}/jobs`, JobSchema, listQuery(options)),
     listForPipeline: (project, pipelineId, options) =>
       call.list(`${base(project)}/pipelines/${encodeSegment(pipelineId)}/jobs`, JobSchema, listQuery(options)),
     get: (project, jobId) => call.get(job(project, jobId), JobSchema),

@@ -47,9 +47,7 @@ export function createJobOperations(deps: { access: GitlabAccess }) {
       return about(
         subject,
         deps.access.withClient(ctx, (c) =>
-          q.pipelineId
-            ? c.jobs.listForPipeline(project.key, q.pipelineId, options)
-            : c.jobs.readList(project.key, options),
+          q.pipelineId ? c.jobs.listForPipeline(project.key, q.pipelineId, options) : c.jobs.list(project.key, options),
         ),
       );
     },
