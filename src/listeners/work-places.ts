@@ -5,7 +5,7 @@
 // was copied into the old generation, and collecting it cost more CPU per command than the overlap of two hundred
 // calls to the server saved. A place held longer than `holdMs` (a slow or unreachable server) is given to the next
 // request waiting, and its holder goes on without one: a slow server holds nobody back for longer than that.
-// (`npm run bench` measures the effect; the figures are in the README's Benchmarks.)
+// Measured only together with turns.ts (acks at 200 in flight, the figures are there), not apart from it.
 
 export interface WorkPlaces {
   /** Resolves once `holder` may do its work: at once when a place is free or it holds one already. */
