@@ -106,6 +106,11 @@ export interface BotHarness {
   click(person: PersonName, button: FoundButton): Promise<Interaction>;
   /** Polls the simulator's log until `pred` holds (for calls still under way when the person was answered). */
   waitForCalls(pred: (calls: Call[]) => boolean, timeoutMs?: number): Promise<Call[]>;
+  /**
+   * Resolves once the bot has no request in flight (each one acknowledged has finished its work): the signal a test
+   * waits for before it checks that something did not happen, instead of a real wait of some milliseconds.
+   */
+  idle(): Promise<void>;
 }
 
 /** One entry of the simulator's log as tests expect it: GET answers 200 unless told otherwise. */
@@ -213,6 +218,14 @@ export function useBot(o: Omit<UseAppOptions, 'connected'> = {}): BotHarness {
         if (pred(now)) return now;
         if (Date.now() > deadline) expect.fail(`the simulator's log never matched; it has ${JSON.stringify(now)}`);
         await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    },
+    async idle() {
+      // The deadline only ends a test that would otherwise hang; nothing is decided by how soon the bot is idle.
+      const deadline = Date.now() + 15_000;
+      while (app.bot.bot.inFlight() > 0) {
+        if (Date.now() > deadline) expect.fail(`the bot still has ${app.bot.bot.inFlight()} requests in flight`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
       }
     },
   };

@@ -42,7 +42,7 @@ async function stepUntilDone(max = 12): Promise<number> {
 
 /** Waits until `n` follows are stored (a shared card's follow is stored once its post answered). */
 async function following(n: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
+  for (const end = Date.now() + 15_000; Date.now() < end; ) {
     if ((await h.bot.bot.follows.store.countActive()) === n) return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }

@@ -95,7 +95,7 @@ describe('"Create issue" on a message', () => {
     // The same form submitted again (a double click on Create) creates nothing more.
     const twice = await h.bot.slack.submitView(PEOPLE.alice, view, { labels: 'bug' });
     expect(twice.ack.status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await h.idle();
     expect(h.calls(from + 1).filter((c) => c.method === 'POST')).toHaveLength(1);
     expect(twice.records((r) => r.method === 'chat.postMessage')).toEqual([]);
   });

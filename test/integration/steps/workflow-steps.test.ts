@@ -35,7 +35,7 @@ async function questionFor(person: PersonName, from: number): Promise<FakeMessag
   );
   if (!r?.message) expect.fail(`${person} was not asked`);
   const { channel, ts } = r.message;
-  for (let i = 0; i < 200; i++) {
+  for (const end = Date.now() + 15_000; Date.now() < end; ) {
     const row = await h.bot.engine.get('SELECT 1 AS ok FROM step_executions WHERE dm_channel = $1 AND dm_ts = $2', [
       channel,
       ts,
@@ -75,7 +75,8 @@ async function redrawn(m: FakeMessage, from: number): Promise<string> {
   return messageText(r.message);
 }
 
-const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+/** Nothing more is under way: every request Slack sent has finished (not a real wait). */
+const settle = () => h.idle();
 
 /** The DM that tells a person a step acted as them under their "Always". */
 async function noticeFor(person: PersonName, from: number): Promise<FakeMessage> {
