@@ -5,7 +5,7 @@ import type { SqlEngine } from './engine.js';
 // click that lands on two replicas. The first to insert a key holds it until its time; a key whose time has
 // passed may be claimed again. Written only against the SqlEngine port: the same SQL on SQLite and PostgreSQL.
 
-/** The table as it first shipped, on each engine; claim-tables-lean.ts reshapes it (no rowid, no held_until index). */
+/** The table as it first shipped, on each engine, and as step 14 leaves it again (claim-table-steps.ts). */
 export const CLAIMS_POSTGRES_DDL = `CREATE TABLE claims (
   claim_key TEXT PRIMARY KEY,
   held_until TEXT NOT NULL

@@ -1,6 +1,11 @@
 import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
-import { CLAIMS_LEAN_POSTGRES, CLAIMS_LEAN_SQLITE } from './claim-tables-lean.js';
+import {
+  CLAIMS_LEAN_POSTGRES,
+  CLAIMS_LEAN_SQLITE,
+  CLAIMS_PLAIN_POSTGRES,
+  CLAIMS_PLAIN_SQLITE,
+} from './claim-table-steps.js';
 import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
 import { LEASE_GEN_STEP } from './lease-fence.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
@@ -112,10 +117,12 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   ALERT_TABLES_SQLITE,
   // 11: the once-only DM of a workflow step that acted under its person's "Always" (step-notice-tables.ts).
   STEP_NOTICE_SQLITE,
-  // 12: the claims table without a rowid or a held_until index: one B-tree written per claim (claim-tables-lean.ts).
+  // 12: the claims table without a rowid or a held_until index (claim-table-steps.ts; undone by 14).
   CLAIMS_LEAN_SQLITE,
   // 13: the generation of each lease (alerts, watches, follows, digests), which fences posts (lease-fence.ts).
   LEASE_GEN_STEP,
+  // 14: the claims table as it first shipped: SQLite chooses its rowids, pruning uses the held_until index.
+  CLAIMS_PLAIN_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -213,6 +220,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CLAIMS_LEAN_POSTGRES,
   // 13
   LEASE_GEN_STEP,
+  // 14
+  CLAIMS_PLAIN_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

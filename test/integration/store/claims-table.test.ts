@@ -4,7 +4,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClaimStore } from '../../../src/store/claim-store.js';
-import { CLAIMS_LEAN_POSTGRES, CLAIMS_LEAN_SQLITE } from '../../../src/store/claim-tables-lean.js';
+import { CLAIMS_PLAIN_POSTGRES, CLAIMS_PLAIN_SQLITE } from '../../../src/store/claim-table-steps.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
 import { POSTGRES_MIGRATIONS, SCHEMA_VERSION, SQLITE_MIGRATIONS } from '../../../src/store/migrations.js';
@@ -12,8 +12,9 @@ import { createPostgresEngine, openPostgres } from '../../../src/store/postgres-
 import { fakeClock } from '../../support/clock.js';
 import { freshPostgresUrl } from '../../support/postgres.js';
 
-// Store conformance: the claims table rebuilt to be written once per claim keeps every key a database held when
-// it is upgraded, and claims, refuses, takes over and prunes as before, on both engines.
+// Store conformance: a database whose claims table step 12 rebuilt without a rowid or held_until index keeps every
+// key it held when step 14 gives the table back its rowid (SQLite's to choose) and index, and claims, refuses, takes
+// over and prunes as before, on both engines.
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -24,7 +25,7 @@ const HELD_UNTIL = '2100-01-01T00:00:00.000Z';
 const PASSED = '2000-01-01T00:00:00.000Z';
 
 interface Upgrade {
-  /** A database at the schema just before the rebuild, holding one live and one passed key; then upgraded. */
+  /** A database at the schema just before step 14 (the lean table), holding one live and one passed key; then upgraded. */
   upgraded(): Promise<SqlEngine>;
   /** The indexes on the claims table (the primary key's excepted). */
   indexes(engine: SqlEngine): Promise<string[]>;
@@ -38,16 +39,19 @@ const UPGRADES: [string, Upgrade][] = [
         const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-claims-lean-'));
         cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
         const file = path.join(dir, 'bot.db');
-        const step = SQLITE_MIGRATIONS.indexOf(CLAIMS_LEAN_SQLITE);
+        const step = SQLITE_MIGRATIONS.indexOf(CLAIMS_PLAIN_SQLITE);
         const old = new Database(file);
         for (const sql of SQLITE_MIGRATIONS.slice(0, step)) old.exec(sql);
         old.pragma(`user_version = ${step}`);
+        expect(old.prepare('SELECT sql FROM sqlite_master WHERE name = ?').get('claims')).toEqual({
+          sql: expect.stringMatching(/WITHOUT ROWID/),
+        });
         old.prepare('INSERT INTO claims VALUES (?, ?), (?, ?)').run('signature:live', HELD_UNTIL, 'event:old', PASSED);
         old.close();
         const engine = createSqliteEngine(openDatabase(file));
         cleanups.unshift(() => engine.close());
         expect(await engine.get('SELECT sql FROM sqlite_master WHERE name = $1', ['claims'])).toEqual({
-          sql: expect.stringMatching(/WITHOUT ROWID/),
+          sql: expect.not.stringMatching(/WITHOUT ROWID/),
         });
         return engine;
       },
@@ -64,7 +68,7 @@ const UPGRADES: [string, Upgrade][] = [
     {
       async upgraded() {
         const url = await freshPostgresUrl();
-        const step = POSTGRES_MIGRATIONS.indexOf(CLAIMS_LEAN_POSTGRES);
+        const step = POSTGRES_MIGRATIONS.indexOf(CLAIMS_PLAIN_POSTGRES);
         const old = createPostgresEngine(url);
         await old.run('CREATE TABLE schema_version (version INTEGER NOT NULL)');
         await old.run('INSERT INTO schema_version (version) VALUES ($1)', [step]);
@@ -91,17 +95,17 @@ const UPGRADES: [string, Upgrade][] = [
   ],
 ];
 
-describe.each(UPGRADES)('the lean claims table on %s', (_name, under) => {
-  it('keeps the keys held before the upgrade, with no index but the key', async () => {
+describe.each(UPGRADES)('the claims table after step 14 on %s', (_name, under) => {
+  it('keeps the keys held before the upgrade, with the held_until index again', async () => {
     const engine = await under.upgraded();
     expect(await engine.all('SELECT claim_key, held_until FROM claims ORDER BY claim_key')).toEqual([
       { claim_key: 'event:old', held_until: PASSED },
       { claim_key: 'signature:live', held_until: HELD_UNTIL },
     ]);
-    expect(await under.indexes(engine)).toEqual([]);
+    expect(await under.indexes(engine)).toEqual(['claims_held_until']);
   });
 
-  it('refuses a key held before the upgrade, gives a passed one again, and prunes by scanning', async () => {
+  it('refuses a key held before the upgrade, gives a passed one again, and prunes', async () => {
     const engine = await under.upgraded();
     const clock = fakeClock();
     const claims = createClaimStore(engine, clock.now);
