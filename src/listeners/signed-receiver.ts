@@ -83,9 +83,23 @@ export class SignedReceiver implements Receiver {
     return this.accepting;
   }
 
+  /** The request's path as WHATWG parses it (as Bolt's receiver routes): another spelling means the same path. */
+  private pathOf(req: IncomingMessage): string | null {
+    if (req.url === this.path) return this.path;
+    try {
+      return new URL(req.url ?? '/', 'http://localhost').pathname;
+    } catch {
+      return null; // e.g. `//[`: no path at all
+    }
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
-    // Routed on the URL's path as WHATWG parses it (as Bolt's receiver does): another spelling means the same path.
-    const path = req.url === this.path ? this.path : new URL(req.url ?? '/', 'http://localhost').pathname;
+    const path = this.pathOf(req);
+    if (path === null) {
+      req.resume();
+      HTTPModuleFunctions.buildNoBodyResponse(res, 400);
+      return;
+    }
     if (path === this.path && req.method === 'POST') {
       this.takeEvent(req, res);
       return;

@@ -55,3 +55,24 @@ describe('the HTTP receiver', () => {
     expect(app.bot.logs.slice(logsBefore).filter((l) => l.includes('command received'))).toEqual([]);
   });
 });
+
+describe('the receiver, for what Slack never sends', () => {
+  it('answers a path it cannot parse with 400, another path or method with 404, and stays up', async () => {
+    const { port } = new URL(app.bot.url);
+    const net = await import('node:net');
+    const raw = (line: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(`${line}\r\nHost: x\r\n\r\n`));
+        let answer = '';
+        socket.on('data', (chunk) => {
+          answer += chunk.toString();
+        });
+        socket.on('end', () => resolve(answer.split('\r\n')[0] ?? ''));
+        socket.on('error', reject);
+      });
+    expect(await raw('GET //[ HTTP/1.1')).toBe('HTTP/1.1 400 Bad Request');
+    expect((await fetch(`${app.bot.url}/nowhere`)).status).toBe(404);
+    expect((await fetch(`${app.bot.url}/slack/events`)).status).toBe(404);
+    expect((await fetch(`${app.bot.url}/healthz`)).status).toBe(200);
+  });
+});
