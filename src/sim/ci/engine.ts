@@ -200,6 +200,14 @@ export function createPipeline(state: State, project: ProjectRecord, input: NewP
     };
     state.jobs.set(job.id, job);
   }
+  // As GitLab does, a pipeline for the head of an open merge request's source branch becomes its head pipeline, so
+  // "merge when the pipeline succeeds" waits for it.
+  if (!input.tag) {
+    for (const mr of state.mergeRequests.values()) {
+      if (mr.state !== 'opened' || mr.source_project_id !== project.id) continue;
+      if (mr.source_branch === input.ref && mr.sha === input.sha) mr.head_pipeline_id = pipeline.id;
+    }
+  }
   processPipeline(state, pipeline);
   refreshPipeline(state, pipeline, at);
   return pipeline;

@@ -215,6 +215,15 @@ describe('merging', () => {
     expect((await s.put(`${MR(merged.iid)}/cancel_merge_when_pipeline_succeeds`)).status).toBe(405);
   });
 
+  it('makes a pipeline run at the head of an open merge request’s branch its head pipeline, so merging waits for it', async () => {
+    const mr = (await s.get(MR(7))).data;
+    const run = await s.post(`/projects/${WEB}/pipeline`, { form: { ref: mr.source_branch } });
+    expect(run.status).toBe(201);
+    expect(run.data.sha).toBe(mr.sha);
+    const waits = await s.put(`${MR(7)}/merge`, { form: { merge_when_pipeline_succeeds: true } });
+    expect(waits.data).toMatchObject({ state: 'opened', merge_when_pipeline_succeeds: true });
+  });
+
   it('merges at once when asked to wait for a pipeline that is not running', async () => {
     const res = await s.put(`${MR(7)}/merge`, { form: { merge_when_pipeline_succeeds: true } });
     expect(res.data.state).toBe('merged');
