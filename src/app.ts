@@ -7,6 +7,8 @@ import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
 import { createFollowService, type FollowService, type FollowServiceOptions } from './follow/service.js';
 import { createTransport, type Transport } from './gitlab/http.js';
+import { routeOf } from './gitlab/route-template.js';
+import { healthzHandler, readyzHandler } from './health/readiness.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
 import { createAlertSlack } from './listeners/alert-slack.js';
@@ -19,6 +21,7 @@ import { registerEventListeners } from './listeners/events.js';
 import { createFollowSlack } from './listeners/follow-slack.js';
 import { createInFlight, type Running } from './listeners/in-flight.js';
 import { registerMessageShortcut } from './listeners/message-shortcut.js';
+import { createRequestObserver } from './listeners/observe-requests.js';
 import { createRoutes } from './listeners/routes.js';
 import type { GetRoutes } from './listeners/signed-receiver.js';
 import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
@@ -30,6 +33,10 @@ import { createWatchSlack } from './listeners/watch-slack.js';
 import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listeners/work-places.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './logger.js';
+import { type MetricsServer, metricsOnBotPort, startMetricsServer } from './metrics/endpoint.js';
+import { createMetrics, type Metrics } from './metrics/metrics.js';
+import { observeEngine } from './metrics/observed-engine.js';
+import { createMeteredFetch } from './metrics/slack-fetch.js';
 import { assemble, type Dispatch } from './nouns/assemble.js';
 import { NOUNS } from './nouns/index.js';
 import type { Platform } from './nouns/types.js';
@@ -102,6 +109,10 @@ export interface AppDeps {
    * alike: exact path → handler (listeners/signed-receiver.ts, GetRoutes). A handler answers the request itself.
    */
   routes?: GetRoutes;
+  /** Where the app's metrics are recorded (default: a registry of its own, as the config says). */
+  metrics?: Metrics;
+  /** Whether Slack accepted the bot token (auth.test) since the start: /readyz says 503 until then (default yes). */
+  slackChecked?: () => boolean;
 }
 
 export interface BotApp {
@@ -114,6 +125,7 @@ export interface BotApp {
   follows: FollowService;
   watches: WatchService;
   alerts: AlertService;
+  metrics: Metrics;
   /** Starts listening; resolves with the HTTP port (also serving /healthz in Socket Mode). */
   start(): Promise<{ port: number }>;
   /** After `start()`: resolves with the HTTP port once it is bound, in Socket Mode before Slack's hello. */
@@ -122,6 +134,8 @@ export interface BotApp {
   stop(): Promise<void>;
   /** How many requests are being handled right now (from arrival until their answer was delivered). */
   inFlight(): number;
+  /** The port of the metrics server of its own (METRICS_PORT), once started; null without one. */
+  metricsPort(): number | null;
   /**
    * Stops gracefully: takes no new request (HTTP answers 503), lets what was taken finish for up to `graceMs`,
    * tells each person whose request is still running that it may not have completed, then stops.
@@ -137,8 +151,19 @@ const STEP_SWEEP_MS = 30_000;
 const NOTICE_MS = 5000;
 
 export function createApp(deps: AppDeps): BotApp {
-  const { config, logger, engine } = deps;
+  const { config, logger } = deps;
   registerOwnSecrets(config);
+  const metrics =
+    deps.metrics ?? createMetrics({ enabled: config.metrics.enabled, projectLabel: config.metrics.projectLabel });
+  const engine = observeEngine(deps.engine, metrics);
+  /** Each attempt of a GitLab call, by its route template (never the raw path). */
+  const onAttempt = metrics.registry
+    ? (a: { method: string; path: string; status: number | null; ms: number }) => {
+        const { route, resource } = routeOf(a.path);
+        const project = config.metrics.projectLabel ? String(resource.project ?? '') : undefined;
+        metrics.gitlabCall({ method: a.method, route, status: a.status, seconds: a.ms / 1000, project });
+      }
+    : undefined;
   // Links people open point at the public address; calls and connections use GITLAB_URL.
   const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
   const now = deps.now ?? (() => new Date());
@@ -151,6 +176,7 @@ export function createApp(deps: AppDeps): BotApp {
       baseUrl: config.gitlabUrl,
       logger: logger.child({ component: 'gitlab' }),
       nextTurn: (others) => turns.nextUnlessAlone(others),
+      ...(onAttempt ? { onAttempt } : {}),
     });
   const checkTransport =
     deps.checkTransport ??
@@ -159,6 +185,7 @@ export function createApp(deps: AppDeps): BotApp {
       timeoutMs: 2500,
       retry: { limit: 0 },
       logger: logger.child({ component: 'gitlab' }),
+      ...(onAttempt ? { onAttempt } : {}),
     });
   const access = createGitlabAccess({
     serverUrl: config.gitlabUrl,
@@ -179,13 +206,26 @@ export function createApp(deps: AppDeps): BotApp {
 
   // What must happen once across replicas and restarts: seen signatures, events delivered again, clicks.
   const claims = createClaimStore(engine);
+  const readiness = {
+    mode: config.slack.mode,
+    databaseOk: () => engine.ping(),
+    slackChecked: deps.slackChecked ?? (() => true),
+    slackProblem: () => slack.problem(),
+  };
   const slack = createSlackApp({
     claims,
     config,
     logger,
-    databaseOk: () => engine.ping(),
+    routes: {
+      '/healthz': healthzHandler(config.slack.mode),
+      '/readyz': readyzHandler(readiness),
+      '/metrics': metricsOnBotPort(metrics.registry, config.metrics.token),
+      ...deps.routes,
+    },
+    ...(metrics.registry
+      ? { fetch: createMeteredFetch(metrics, config.slack.apiUrl ?? 'https://slack.com/api/') }
+      : {}),
     ...(deps.slackTiming ? { timing: deps.slackTiming } : {}),
-    ...(deps.routes ? { routes: deps.routes } : {}),
   });
   const { app } = slack;
 
@@ -301,6 +341,12 @@ export function createApp(deps: AppDeps): BotApp {
 
   const shared = { serverUrl: linkUrl, slashCommand: config.slashCommand };
   const inFlight = createInFlight({ turns, places });
+  metrics.watch({
+    queues: () => ({ work_places: places.waiting }),
+    pool: () => engine.poolStats?.() ?? null,
+  });
+  // Before everything: the request's id (its log lines, its error reference), its ack and answer times.
+  app.use(createRequestObserver({ metrics, logger }));
   // In flight first: every request that is acknowledged (a repeated event included) passes its end, where its work
   // place is given back (work-places.ts).
   app.use(inFlight.middleware);
@@ -365,6 +411,7 @@ export function createApp(deps: AppDeps): BotApp {
   };
 
   let stepSweep: NodeJS.Timeout | undefined;
+  let metricsServer: MetricsServer | null = null;
   const sweepSteps = () => {
     steps
       .sweep()
@@ -382,7 +429,11 @@ export function createApp(deps: AppDeps): BotApp {
     follows,
     watches,
     alerts,
+    metrics,
+    metricsPort: () => metricsServer?.port ?? null,
     async start() {
+      const listen = config.metrics.listen;
+      if (listen && metrics.registry) metricsServer = await startMetricsServer(metrics.registry, listen);
       const started = await slack.start();
       await digests.start();
       await alerts.start();
@@ -401,6 +452,7 @@ export function createApp(deps: AppDeps): BotApp {
       await follows.stop();
       await watches.stop();
       await app.stop();
+      await metricsServer?.close();
     },
     async shutdown(graceMs) {
       await slack.stopAccepting();
@@ -426,6 +478,7 @@ export function createApp(deps: AppDeps): BotApp {
         await tellInterrupted(cut);
       }
       await app.stop();
+      await metricsServer?.close();
       return { interrupted: cut.length };
     },
   };

@@ -27,6 +27,16 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often a card that follows a pipeline or a job reads it again (FOLLOW_POLL_SECONDS). */
   followPollMs: number;
+  metrics: {
+    /** METRICS=off records nothing (the benchmark's run without metrics); on by default. */
+    enabled: boolean;
+    /** METRICS_TOKEN: GET /metrics on the bot's port answers to `Authorization: Bearer <token>` only; null: 404. */
+    token: string | null;
+    /** METRICS_PORT: /metrics on a port of its own, no token (`9464`, or `127.0.0.1:9464` to bind one address). */
+    listen: { host: string | null; port: number } | null;
+    /** METRICS_PROJECT_LABEL=on labels GitLab calls with their project path (unbounded, so off by default). */
+    projectLabel: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -90,7 +100,29 @@ const EnvSchema = z.object({
   LOG_LEVEL: optionalText,
   SHUTDOWN_GRACE_MS: optionalText,
   FOLLOW_POLL_SECONDS: optionalText,
+  METRICS: optionalText,
+  METRICS_TOKEN: optionalText,
+  METRICS_PORT: optionalText,
+  METRICS_PROJECT_LABEL: optionalText,
 });
+
+/** `9464`, `127.0.0.1:9464` or `[::1]:9464`: where the metrics server listens, or null when it cannot be read. */
+function parseListen(value: string): { host: string | null; port: number } | null {
+  const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value);
+  if (!m) return null;
+  const port = Number(m[2]);
+  if (port < 1 || port > 65535) return null;
+  return { host: m[1] ? m[1].replace(/^\[|\]$/g, '') : null, port };
+}
+
+/** on/off switches: the usual spellings of each, anything else is a problem. */
+function onOff(value: string | undefined, fallback: boolean): boolean | null {
+  if (value === undefined) return fallback;
+  const v = value.toLowerCase();
+  if (['on', 'true', '1', 'yes'].includes(v)) return true;
+  if (['off', 'false', '0', 'no'].includes(v)) return false;
+  return null;
+}
 
 /** Reads the environment table; throws one ConfigError naming every bad or missing variable. */
 export function loadConfig(env: Record<string, string | undefined>): Config {
@@ -201,6 +233,21 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     else followPollMs = n * 1000;
   }
 
+  const metricsEnabled = onOff(e.METRICS, true);
+  if (metricsEnabled === null) problems.push('METRICS must be on or off (default on).');
+  const projectLabel = onOff(e.METRICS_PROJECT_LABEL, false);
+  if (projectLabel === null) problems.push('METRICS_PROJECT_LABEL must be on or off (default off).');
+  if (e.METRICS_TOKEN && e.METRICS_TOKEN.length < 16)
+    problems.push('METRICS_TOKEN must be at least 16 characters: anyone who guesses it reads the metrics.');
+  let metricsListen: { host: string | null; port: number } | null = null;
+  if (e.METRICS_PORT) {
+    metricsListen = parseListen(e.METRICS_PORT);
+    if (!metricsListen)
+      problems.push('METRICS_PORT must be a port (9464) or an address and a port (127.0.0.1:9464), port 1 to 65535.');
+    else if (metricsListen.port === port && port !== 0)
+      problems.push('METRICS_PORT must differ from PORT: the port Slack reaches never serves metrics without a token.');
+  }
+
   if (problems.length > 0 || !key) throw new ConfigError(problems);
   return {
     slack: {
@@ -220,5 +267,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     logLevel,
     shutdownGraceMs,
     followPollMs,
+    metrics: {
+      enabled: metricsEnabled !== false,
+      token: e.METRICS_TOKEN ?? null,
+      listen: metricsListen,
+      projectLabel: projectLabel === true,
+    },
   };
 }

@@ -14,6 +14,9 @@ import { createTokenStore } from './store/token-store.js';
 
 // The only reader of process.env: config → database → app; graceful shutdown.
 
+/** How often a bot token Slack could not be asked about at start is checked again (for /readyz). */
+const SLACK_RECHECK_MS = 15_000;
+
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
@@ -25,7 +28,7 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  for (const secret of [config.slack.botToken, config.slack.signingSecret, config.slack.appToken])
+  for (const secret of [config.slack.botToken, config.slack.signingSecret, config.slack.appToken, config.metrics.token])
     registerSecret(secret);
   for (const key of [config.encryption.key, config.encryption.previousKey])
     if (key) registerSecret(key.toString('base64'));
@@ -70,6 +73,18 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
+  // /readyz waits for Slack to have accepted the token: checked again until it has, refused later stops nothing.
+  let slackChecked = slack.ok;
+  const recheck = setInterval(async () => {
+    const again = await checkBotToken(config);
+    if (again.ok) {
+      slackChecked = true;
+      clearInterval(recheck);
+      logger.info('Slack accepted the bot token');
+    }
+  }, SLACK_RECHECK_MS);
+  recheck.unref();
+  if (slackChecked) clearInterval(recheck);
 
   const bot = createApp({
     config,
@@ -81,6 +96,7 @@ async function main(): Promise<void> {
     follows: followTestSeam(),
     watches: watchTestSeam(),
     alerts: alertTestSeam(),
+    slackChecked: () => slackChecked,
   });
 
   // Signals are handled from before the first request can arrive, so a stop is always graceful: no new
@@ -103,6 +119,7 @@ async function main(): Promise<void> {
     } catch (err) {
       logger.warn('error while stopping the app', { error: err instanceof Error ? err : new Error(String(err)) });
     }
+    clearInterval(recheck);
     await engine.close().catch(() => {});
     process.exit(0);
   };
@@ -113,6 +130,7 @@ async function main(): Promise<void> {
   logger.info('bot started', {
     mode: config.slack.mode,
     port,
+    ...(bot.metricsPort() !== null ? { metricsPort: bot.metricsPort() } : {}),
     gitlabUrl: config.gitlabUrl,
     command: config.slashCommand,
   });

@@ -57,6 +57,16 @@ export interface TransportOptions {
   nextTurn?: (otherCallsOutstanding: number) => Promise<void>;
   /** Spends the wait before a retry (default: a timer); tests pass one that returns at once, so no test sleeps. */
   sleep?: (ms: number) => Promise<void>;
+  /** Told of every attempt once it ended, answered or not (the metrics of GitLab calls). */
+  onAttempt?: (attempt: AttemptEnded) => void;
+}
+
+/** One attempt of a call: its path as sent (below `/api/v4`), its status (null: no answer) and how long it took. */
+export interface AttemptEnded {
+  method: string;
+  path: string;
+  status: number | null;
+  ms: number;
 }
 
 export interface RequestOptions<K extends ResponseKind = 'json'> {
@@ -124,6 +134,7 @@ export function createTransport(options: TransportOptions): Transport {
   const { timeoutMs = 10_000, logger = silentLogger, random = Math.random, now = Date.now, sleep = timer } = options;
   const { limit = 3, baseDelayMs = 250, maxDelayMs = 4000, maxTotalMs = 15_000 } = options.retry ?? {};
   const debug = logger.level === 'debug';
+  const { onAttempt } = options;
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   let lastRateLimit: RateLimit | null = null;
   /** Calls sent and not yet answered: answers that may arrive together (see listeners/turns.ts). */
@@ -133,10 +144,12 @@ export function createTransport(options: TransportOptions): Transport {
   function attemptEnded(call: Call, attempt: number, answer?: PlainResponse, failed?: RequestError) {
     const rateLimit = answer ? parseRateLimit(answer.headers) : null;
     if (rateLimit) lastRateLimit = rateLimit;
-    if (debug) {
-      const error = answer ? undefined : failed instanceof TimeoutError ? 'timeout' : failed?.code;
+    if (debug || onAttempt) {
       const ms = Date.now() - ((answer ?? failed)?.timings?.start ?? Date.now());
-      logger.debug('gitlab request', { ...call.where, status: answer?.statusCode ?? null, error, ms, attempt });
+      const status = answer?.statusCode ?? null;
+      onAttempt?.({ ...call.where, status, ms });
+      const error = answer ? undefined : failed instanceof TimeoutError ? 'timeout' : failed?.code;
+      if (debug) logger.debug('gitlab request', { ...call.where, status, error, ms, attempt });
     }
     return rateLimit;
   }

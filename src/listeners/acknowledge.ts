@@ -1,4 +1,5 @@
 import type { Context } from '@slack/bolt';
+import { markAcked } from './observe-requests.js';
 
 // Bolt hands every listener a fresh copy of its arguments but one shared context: the
 // mark lives there, so the error middleware knows whether the request still needs its ack.
@@ -11,6 +12,7 @@ export async function acknowledge(context: Context, ack: unknown, body?: unknown
   if (typeof ack !== 'function' || context[ACKED]) return;
   context[ACKED] = true;
   await (ack as AnyAck)(body as never);
+  markAcked(context);
   // The request's own work (an API call, a view, a post) waits for what the in-flight middleware put in its context
   // (a work place, then its event-loop turn: in-flight.ts).
   const afterAck = context[AFTER_ACK];

@@ -10,6 +10,7 @@ import { buildConnectPrompt } from '../views/account.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
+import { markCommand, markRefused } from './observe-requests.js';
 import { respondTo } from './respond.js';
 import type { Routes } from './routes.js';
 
@@ -36,6 +37,8 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
         ? secretRefusal({ kind: 'generic' }, o.slashCommand)
         : parseCommand(text, { serverUrl: [o.serverUrl, o.gitlabUrl], slashCommand: o.slashCommand });
     if (!parsed.ok) {
+      markCommand(context, `${parsed.error.noun ?? 'unknown'}.unknown`);
+      markRefused(context);
       await acknowledge(context, ack, { response_type: 'ephemeral', ...buildUsageMessage(parsed.error) });
       return;
     }
@@ -43,6 +46,7 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
     // command's context (its session among it) is made once the ack is on its way.
     if (parsed.command.needsToken) await acknowledge(context, ack);
     const cmd = parsed.command;
+    markCommand(context, cmd.key);
     const actor = { teamId: command.team_id, userId: command.user_id, userName: command.user_name };
     const ctx: CommandContext = {
       text: command.text ?? '',
@@ -73,6 +77,7 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
     // Acknowledged above. A person without a usable token is told so, and nothing is asked of the server.
     const problem = connectionProblem(await ctx.session.connection(), o.gitlabUrl);
     if (problem) {
+      markRefused(context);
       await deliver(delivery, { kind: 'message', message: buildConnectPrompt(problem, o.serverUrl, o.slashCommand) });
       return;
     }

@@ -4,6 +4,7 @@ import { UnexpectedError } from '../errors.js';
 import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
 import { acknowledge, answerChannelOf, isAcknowledged } from './acknowledge.js';
 import { say } from './deliver.js';
+import { markRefused, requestIdOf } from './observe-requests.js';
 import { respondTo } from './respond.js';
 
 export interface ErrorMiddlewareOptions {
@@ -21,7 +22,9 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
       await args.next();
     } catch (error) {
       const known = buildErrorMessage(error, { serverUrl: o.serverUrl, slashCommand: o.slashCommand });
-      const refId = known ? null : crypto.randomBytes(4).toString('hex');
+      // The reference a person reads is the request's id, which every log line of the request carries.
+      const refId = known ? null : (requestIdOf(args.context) ?? crypto.randomBytes(4).toString('hex'));
+      if (known) markRefused(args.context);
       const text = known ?? buildUnexpectedErrorMessage(refId as string);
       const a = args as unknown as {
         ack?: (b?: unknown) => Promise<void>;

@@ -7,8 +7,8 @@ import { createReplayMemory, createStoredReplayMemory } from './request-guard.js
 import { type GetRoutes, SignedReceiver } from './signed-receiver.js';
 import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
 
-// The Bolt app in HTTP or Socket Mode, with /healthz on the same port either way. In Socket Mode the
-// health check also says whether the socket to Slack is up: without it no request reaches the bot.
+// The Bolt app in HTTP or Socket Mode, with the operator's GET routes (/healthz, /readyz, /metrics) on the same port
+// either way. `problem()` says why Slack's requests cannot be taken (draining; in Socket Mode, the socket down).
 
 const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
   debug: LogLevel.DEBUG,
@@ -52,9 +52,11 @@ export interface SlackApp {
   listening(): Promise<{ port: number }>;
   /**
    * The first step of a shutdown: no new request is taken from now on (HTTP answers 503, Socket Mode closes
-   * the socket) and /healthz says 503, while requests already taken go on.
+   * the socket) and /readyz says 503, while requests already taken go on.
    */
   stopAccepting(): Promise<void>;
+  /** Why no request from Slack can be taken now (shutting down, socket down), or null. */
+  problem(): string | null;
 }
 
 /** The port a server bound (port 0 asks for any free one), once it listens. */
@@ -74,41 +76,33 @@ function boundPort(server: () => Server | undefined, fallback: number): Promise<
 export function createSlackApp(o: {
   config: Config;
   logger: Logger;
-  databaseOk(): Promise<boolean>;
+  /** The Web API client's `fetch` (the metrics of Slack calls); default the global one. */
+  fetch?: webApi.WebClientOptions['fetch'];
   timing?: SlackTiming;
   /** Where seen signatures are claimed, so that every replica (and a restart) refuses a replay. */
   claims?: ClaimStore;
-  /** More GET routes on the same port as /healthz, in either mode (see GetRoutes). */
-  routes?: GetRoutes;
+  /** GET routes on the same port as Slack's requests (/healthz, /readyz, /metrics), in either mode (GetRoutes). */
+  routes: GetRoutes;
 }): SlackApp {
   const { config } = o;
   const boltLogger = boltLoggerFrom(o.logger);
   const clientOptions = {
     ...(config.slack.apiUrl ? { slackApiUrl: config.slack.apiUrl } : {}),
     ...(o.timing?.retry ? { retryConfig: o.timing.retry } : {}),
+    ...(o.fetch ? { fetch: o.fetch } : {}),
     logger: boltLogger,
   };
   let socketProblem: () => string | null = () => null;
   let accepting = true;
 
-  const healthz = async (_req: IncomingMessage, res: ServerResponse) => {
-    const database = await o.databaseOk();
-    const slack = socketProblem();
-    const status = !accepting ? 'shutting down' : !database ? 'database unavailable' : (slack ?? 'ok');
-    res.writeHead(status === 'ok' ? 200 : 503, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ status, mode: config.slack.mode }));
-  };
+  const problem = () => (accepting ? socketProblem() : 'shutting down');
 
   if (config.slack.mode === 'socket') {
     const receiver = new SocketModeReceiver({
       appToken: config.slack.appToken ?? '',
       logger: boltLogger,
       // The same table as in HTTP mode, as Bolt's custom routes.
-      customRoutes: Object.entries({ ...o.routes, '/healthz': healthz }).map(([path, handler]) => ({
-        path,
-        method: ['GET'],
-        handler,
-      })),
+      customRoutes: Object.entries(o.routes).map(([path, handler]) => ({ path, method: ['GET'], handler })),
       installerOptions: { port: config.port, clientOptions },
       // Reconnecting is ours (socket-connection.ts): Bolt's lets some failures end the process.
       autoReconnectEnabled: false,
@@ -146,6 +140,7 @@ export function createSlackApp(o: {
         accepting = false;
         await connection.stop();
       },
+      problem,
     };
   }
 
@@ -163,7 +158,7 @@ export function createSlackApp(o: {
     signingSecret: config.slack.signingSecret ?? '',
     port: config.port,
     memory,
-    routes: { ...o.routes, '/healthz': healthz },
+    routes: o.routes,
     boltLogger,
     logger: log,
   });
@@ -184,6 +179,7 @@ export function createSlackApp(o: {
       accepting = false;
       receiver.stopAccepting();
     },
+    problem,
   };
 }
 

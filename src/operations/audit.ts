@@ -1,5 +1,6 @@
 import { GitlabError, UnavailableError } from '../gitlab/errors.js';
 import type { BodyOf, RequestOptions, ResponseKind, Transport, TransportResponse } from '../gitlab/http.js';
+import { routeOf } from '../gitlab/route-template.js';
 import type { Logger } from '../logger.js';
 
 // One structured line for every call that may change something on the server (POST, PUT, DELETE), made as
@@ -13,59 +14,6 @@ export interface AuditWho {
   user: string;
   /** The server account of the token (null for connections made before the bot asked). */
   username: string | null;
-}
-
-/** What a route's path parameters are called in the resource field, by the collection they follow. */
-const NAMES: Record<string, string> = {
-  projects: 'project',
-  groups: 'group',
-  jobs: 'job',
-  pipelines: 'pipeline',
-  pipeline_schedules: 'schedule',
-  variables: 'variable',
-  deployments: 'deployment',
-  environments: 'environment',
-  issues: 'issue',
-  merge_requests: 'merge_request',
-  notes: 'note',
-  award_emoji: 'award',
-  todos: 'todo',
-  users: 'user',
-  keys: 'key',
-  snippets: 'snippet',
-};
-
-/** Collections named by path (a project's `group/app`, a username); the others only by number. */
-const BY_NAME = new Set(['projects', 'groups', 'users']);
-
-/**
- * `projects/demo%2Fweb/jobs/8/retry` → route `/projects/:project/jobs/:job/retry`, resource
- * `{ project: 'demo/web', job: 8 }`. A segment is a parameter when it follows a known collection and is a
- * number (or any name, after projects, groups and users).
- */
-export function routeOf(path: string): { route: string; resource: Record<string, string | number> } {
-  const segments = path.split('?')[0]?.replace(/^\/+/, '').split('/') ?? [];
-  const route: string[] = [];
-  const resource: Record<string, string | number> = {};
-  for (let i = 0; i < segments.length; i++) {
-    const segment = segments[i] as string;
-    const collection = i > 0 ? (segments[i - 1] as string) : '';
-    const name = NAMES[collection];
-    const isParameter = /^\d+$/.test(segment) || (BY_NAME.has(collection) && segment !== '' && !NAMES[segment]);
-    if (name && isParameter) {
-      let value: string;
-      try {
-        value = decodeURIComponent(segment);
-      } catch {
-        value = segment;
-      }
-      resource[name] = /^\d+$/.test(value) ? Number(value) : value;
-      route.push(`:${name}`);
-    } else {
-      route.push(segment);
-    }
-  }
-  return { route: `/${route.join('/')}`, resource };
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

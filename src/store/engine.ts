@@ -30,8 +30,10 @@ export interface SqlEngine extends SqlRunner {
    * PostgreSQL: a session advisory lock on one connection (`fn`'s statements run on it, each committed at once).
    */
   lock<T>(name: string, fn: (db: SqlRunner) => Promise<T>): Promise<T>;
-  /** A cheap round trip: whether the database answers (for /healthz). */
+  /** A cheap round trip: whether the database answers (for /readyz). */
   ping(): Promise<boolean>;
+  /** The connection pool's use, where there is one (PostgreSQL): for the metrics. */
+  poolStats?(): { total: number; idle: number; waiting: number };
   close(): Promise<void>;
 }
 

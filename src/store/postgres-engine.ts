@@ -180,6 +180,7 @@ export function createPostgresEngine(url: string, options: PostgresEngineOptions
       if (!pinged || now - pinged.at >= pingCacheMs) pinged = { at: now, answer: pingNow() };
       return pinged.answer;
     },
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
     async close() {
       await pool.end();
     },

@@ -32,7 +32,7 @@ export interface BuiltBot {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts the built bot with `env` (on a port the system picks) and waits until /healthz answers 200. */
+/** Starts the built bot with `env` (on a port the system picks) and waits until /readyz answers 200. */
 export async function startBuiltBot(buildDir: string, env: Record<string, string>): Promise<BuiltBot> {
   const child = spawn(process.execPath, [path.join(buildDir, 'main.js')], {
     cwd: buildDir,
@@ -56,7 +56,7 @@ export async function startBuiltBot(buildDir: string, env: Record<string, string
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   for (;;) {
-    const status = await fetch(`${url}/healthz`).then(
+    const status = await fetch(`${url}/readyz`).then(
       (r) => r.status,
       () => 0,
     );

@@ -49,9 +49,9 @@ export interface SpawnedBot {
   output(): string;
   /** Resolves with the exit code once the process has ended. */
   exited: Promise<number | null>;
-  /** Resolves once /healthz answers 200; fails with the output (and closes the bot) if it ends or never does. */
+  /** Resolves once /readyz answers 200; fails with the output (and closes the bot) if it ends or never does. */
   healthy(): Promise<void>;
-  /** GET /healthz: its status and JSON body (status 0 when nothing answered, or the bot has no port yet). */
+  /** GET /readyz: its status and JSON body (status 0 when nothing answered, or the bot has no port yet). */
   health(): Promise<{ status: number; body: { status?: string } | null }>;
   connect(person: SlackPerson, token: string): Promise<Interaction>;
   /** Kills the process if it still runs, closes the fake Slack, removes the data unless `keepData`. */
@@ -64,7 +64,7 @@ export interface SpawnBotOptions {
   env?: Record<string, string>;
   /** Reuse a data directory (a database made earlier). */
   dataDir?: string;
-  /** Wait for the port and /healthz to answer 200 (default), or only for the process to start (see `healthy()`). */
+  /** Wait for the port and /readyz to answer 200 (default), or only for the process to start (see `healthy()`). */
   waitHealthy?: boolean;
   /** Socket Mode: the bot gets this app-level token (SLACK_APP_TOKEN), which the fake Slack accepts. */
   appToken?: string;
@@ -161,7 +161,7 @@ export async function spawnBot(o: SpawnBotOptions): Promise<SpawnedBot> {
       const url = address();
       if (!url) return { status: 0, body: null };
       try {
-        const res = await fetch(`${url}/healthz`);
+        const res = await fetch(`${url}/readyz`);
         const body = (await res.json().catch(() => null)) as { status?: string } | null;
         return { status: res.status, body };
       } catch {

@@ -65,6 +65,8 @@ export interface StartAppOptions {
   slackTiming?: AppDeps['slackTiming'];
   /** The places of requests' work after their acks, for a test that watches them. */
   workPlaces?: AppDeps['workPlaces'];
+  /** More environment for the config (METRICS_TOKEN, METRICS_PORT…). */
+  env?: Record<string, string>;
 }
 
 /** Slack's retry steps and Socket Mode's reconnect step at test size: the same behaviour, in milliseconds. */
@@ -120,6 +122,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.databaseUrl ? { DATABASE_URL: o.databaseUrl } : { DATABASE_PATH: dbPath }),
     LOG_LEVEL: 'debug',
     ...(o.slashCommand ? { SLASH_COMMAND: o.slashCommand } : {}),
+    ...o.env,
   });
   const logs: string[] = [];
   const logger = createLogger({ level: 'debug', sink: (line) => logs.push(line) });

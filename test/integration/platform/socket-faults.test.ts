@@ -60,7 +60,7 @@ describe('Socket Mode with an app-level token Slack refuses', () => {
     expect(said).not.toContain(wrong);
   }, 60_000);
 
-  it('after a dropped socket: /healthz says so, the bot stays up and reconnects once Slack takes the token', async () => {
+  it('after a dropped socket: /readyz says so, the bot stays up and reconnects once Slack takes the token', async () => {
     sim = await startSim(fakeClock());
     bot = await spawnBot({ gitlabUrl: sim.url, appToken: appToken() });
     const b = bot;
@@ -96,7 +96,7 @@ describe('Socket Mode with an app-level token Slack refuses', () => {
 });
 
 describe('Socket Mode when the socket drops', () => {
-  it('says so on /healthz at once, reconnects, and takes commands on the new socket', async () => {
+  it('says so on /readyz at once, reconnects, and takes commands on the new socket', async () => {
     sim = await startSim(fakeClock());
     bot = await spawnBot({ gitlabUrl: sim.url, appToken: appToken() });
     const b = bot;

@@ -18,14 +18,14 @@ import { PEOPLE, QUICK_SLACK } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
 // Socket Mode end to end: the bot opens its socket through the fake Slack's apps.connections.open,
-// /healthz says 503 until Slack's hello and whenever the socket is down, and a slash command sent
+// /readyz says 503 until Slack's hello and whenever the socket is down (/healthz: alive), and a slash command sent
 // over the socket is acknowledged and answered through its response_url.
 
 const BOT_TOKEN = `xoxb-socket-${crypto.randomBytes(6).toString('hex')}`;
 const APP_TOKEN = `xapp-1-socket-${crypto.randomBytes(6).toString('hex')}`;
 
 async function health(port: number): Promise<{ status: number; body: string }> {
-  const res = await fetch(`http://127.0.0.1:${port}/healthz`);
+  const res = await fetch(`http://127.0.0.1:${port}/readyz`);
   return { status: res.status, body: await res.text() };
 }
 
@@ -97,7 +97,7 @@ afterAll(async () => {
 });
 
 describe('Socket Mode', () => {
-  it('answers /healthz with 503 until Slack says hello on the socket, then 200', async () => {
+  it('answers /readyz with 503 until Slack says hello on the socket, then 200', async () => {
     const before = await until(
       () => health(port),
       () => fake.socketMode.connections > 0,

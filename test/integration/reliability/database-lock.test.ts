@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 describe('a write lock held by another process', () => {
-  it('leaves reads and /healthz working, and a write that stays locked says the database is busy', async () => {
+  it('leaves reads and /readyz working, and a write that stays locked says the database is busy', async () => {
     other.exec('BEGIN IMMEDIATE');
     try {
       const whoami = await bot.slack.command(PEOPLE.alice, 'whoami');

@@ -6,7 +6,7 @@ import { spawnBot } from '../../support/spawn-bot.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
-// PostgreSQL going away and coming back: /healthz says so, a command says so and changes nothing, and the bot
+// PostgreSQL going away and coming back: /readyz says so (and /healthz that the process lives), a command says so and changes nothing, and the bot
 // carries on by itself when the server is back. This file stops and starts a server of its own (the run's shared
 // server serves the other files meanwhile).
 
@@ -16,11 +16,11 @@ let server: PostgresServer;
 let bot: StartedApp;
 
 async function health(): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(`${bot.url}/healthz`);
+  const res = await fetch(`${bot.url}/readyz`);
   return { status: res.status, body: await res.json() };
 }
 
-/** Polls /healthz until it answers `status` (the answer is cached for a second). */
+/** Polls /readyz until it answers `status` (the answer is cached for a second). */
 async function healthBecomes(status: number): Promise<{ status: number; body: unknown }> {
   let last = await health();
   for (let i = 0; i < 100 && last.status !== status; i++) {
@@ -51,7 +51,7 @@ describe.concurrent('when PostgreSQL is down for a moment', () => {
     await server?.stop();
   });
 
-  it('says 503 on /healthz and "try again" to a command, changes nothing, and recovers once it is back', async () => {
+  it('says 503 on /readyz and "try again" to a command, changes nothing, and recovers once it is back', async () => {
     expect(await health()).toEqual({ status: 200, body: { status: 'ok', mode: 'http' } });
     await server.halt();
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { routeOf } from '../../../src/operations/audit.js';
+import { routeOf } from '../../../src/gitlab/route-template.js';
 
 describe('the route template and resource of an audited call', () => {
   it.each([

@@ -117,6 +117,39 @@ describe('loadConfig', () => {
     expect(problems.join('\n')).not.toMatch(/hunter2|deploy/);
   });
 
+  it('reads the metrics variables: on by default, no token, no port of their own, no project label', () => {
+    expect(loadConfig(valid()).metrics).toEqual({ enabled: true, token: null, listen: null, projectLabel: false });
+    const c = loadConfig({
+      ...valid(),
+      METRICS: 'off',
+      METRICS_TOKEN: 'a-metrics-token-of-length',
+      METRICS_PORT: '127.0.0.1:9464',
+      METRICS_PROJECT_LABEL: 'on',
+    });
+    expect(c.metrics).toEqual({
+      enabled: false,
+      token: 'a-metrics-token-of-length',
+      listen: { host: '127.0.0.1', port: 9464 },
+      projectLabel: true,
+    });
+    expect(loadConfig({ ...valid(), METRICS_PORT: '9464' }).metrics.listen).toEqual({ host: null, port: 9464 });
+    expect(loadConfig({ ...valid(), METRICS_PORT: '[::1]:9464' }).metrics.listen).toEqual({ host: '::1', port: 9464 });
+  });
+
+  it('refuses a short METRICS_TOKEN without echoing it, a METRICS_PORT it cannot read or equal to PORT', () => {
+    const problems = problemsOf({
+      ...valid(),
+      METRICS_TOKEN: 'short-secret',
+      METRICS_PORT: 'ninety',
+      METRICS: 'maybe',
+    });
+    expect(problems.map((p) => p.split(' ')[0])).toEqual(['METRICS', 'METRICS_TOKEN', 'METRICS_PORT']);
+    expect(problems.join('\n')).not.toContain('short-secret');
+    expect(problemsOf({ ...valid(), PORT: '3000', METRICS_PORT: '3000' })).toEqual([
+      'METRICS_PORT must differ from PORT: the port Slack reaches never serves metrics without a token.',
+    ]);
+  });
+
   it('reads SHUTDOWN_GRACE_MS (default 10 s) and refuses what is not a whole number of ms', () => {
     expect(loadConfig(valid()).shutdownGraceMs).toBe(10_000);
     expect(loadConfig({ ...valid(), SHUTDOWN_GRACE_MS: '2500' }).shutdownGraceMs).toBe(2500);
