@@ -10,7 +10,7 @@ import { buildConnectPrompt } from '../views/account.js';
 import { buildUsageMessage } from '../views/help.js';
 import { acknowledge } from './acknowledge.js';
 import { deliver } from './deliver.js';
-import { markCommand, markRefused } from './observe-requests.js';
+import { markCommand, markRefused, requestLogger } from './observe-requests.js';
 import { respondTo } from './respond.js';
 import type { Routes } from './routes.js';
 
@@ -26,7 +26,7 @@ export interface CommandListenerOptions {
 }
 
 export function registerCommandListener(routes: Routes, o: CommandListenerOptions): void {
-  routes.command(o.slashCommand, async ({ command, ack, client, context, logger }) => {
+  routes.command(o.slashCommand, async ({ command, ack, client, context }) => {
     const text = command.text ?? '';
     // A secret the bot knows (someone's token, its own keys) is refused like a token-shaped word: never run,
     // never shown back, and the person is told to revoke it. The text as Slack escaped it is checked, and as the
@@ -56,7 +56,8 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
       session: o.sessionOf(actor),
       responseUrl: command.response_url ?? null,
     };
-    if (logger.getLevel?.() === 'debug') logger.debug('command received', { key: cmd.key, team: actor.teamId });
+    const log = requestLogger(context);
+    if (log?.level === 'debug') log.debug('command received', { key: cmd.key, team: actor.teamId });
     // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).
     const handler = o.dispatch.command(cmd.key);
     if (!handler) throw new Error(`no handler for ${cmd.key}`);

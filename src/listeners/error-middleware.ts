@@ -4,7 +4,7 @@ import { UnexpectedError } from '../errors.js';
 import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
 import { acknowledge, answerChannelOf, isAcknowledged } from './acknowledge.js';
 import { say } from './deliver.js';
-import { markRefused, requestIdOf } from './observe-requests.js';
+import { markRefused, requestIdOf, requestLogger } from './observe-requests.js';
 import { respondTo } from './respond.js';
 
 export interface ErrorMiddlewareOptions {
@@ -60,7 +60,9 @@ export function createErrorMiddleware(o: ErrorMiddlewareOptions): Middleware<Any
           );
         }
       } catch (deliveryError) {
-        args.logger.warn(`could not tell the person about an error: ${String(deliveryError)}`);
+        const log = requestLogger(args.context);
+        if (log) log.warn('could not tell the person about an error', { error: String(deliveryError) });
+        else args.logger.warn(`could not tell the person about an error: ${String(deliveryError)}`);
       }
       if (refId) throw new UnexpectedError(refId, error);
     }

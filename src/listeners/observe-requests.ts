@@ -18,6 +18,8 @@ interface Observed {
   refused: boolean;
   log: Logger | null;
   metrics: Metrics;
+  /** The app's logger, whose child with the request's id is made when the request first logs. */
+  base: Logger;
 }
 
 const observedOf = (context: Context): Observed | undefined => context[OBSERVED] as Observed | undefined;
@@ -53,6 +55,7 @@ export function createRequestObserver(o: { metrics: Metrics; logger: Logger }): 
       refused: false,
       log: null,
       metrics,
+      base: o.logger,
     };
     context[OBSERVED] = seen;
     let outcome: CommandOutcome = 'ok';
@@ -99,10 +102,10 @@ export function requestIdOf(context: Context): string | null {
   return observedOf(context)?.id ?? null;
 }
 
-/** A logger whose lines carry the request's id (`req`); the app's logger outside a request. */
-export function requestLogger(context: Context, logger: Logger): Logger {
+/** A logger whose lines carry the request's id (`req`), or null outside a request the app observed. */
+export function requestLogger(context: Context): Logger | null {
   const seen = observedOf(context);
-  if (!seen) return logger;
-  seen.log ??= logger.child({ req: seen.id });
+  if (!seen) return null;
+  seen.log ??= seen.base.child({ req: seen.id });
   return seen.log;
 }

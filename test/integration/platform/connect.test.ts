@@ -165,6 +165,14 @@ describe('unexpected errors', () => {
       const lines = logged();
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0] as string)).toMatchObject({ level: 'error', ref });
+      // The reference is the request's id: the request's own lines carry it too.
+      const ofRequest = broken.logs.map((l) => JSON.parse(l) as { req?: string; msg: string });
+      expect(ofRequest.filter((l) => l.req === ref).map((l) => l.msg)).toContain('command received');
+      const counted = await broken.bot.metrics.registry?.getSingleMetric('glbot_commands_total')?.get();
+      expect(counted?.values).toContainEqual({
+        labels: { noun: 'whoami', verb: 'default', outcome: 'error' },
+        value: 1,
+      });
     } finally {
       await broken.bot.stop();
       await broken.fake.close();
