@@ -106,6 +106,9 @@ const EnvSchema = z.object({
   METRICS_PROJECT_LABEL: optionalText,
 });
 
+/** Every variable the bot reads (deployment files are checked against it). */
+export const ENV_VARIABLES: readonly string[] = Object.keys(EnvSchema.shape);
+
 /** `9464`, `127.0.0.1:9464` or `[::1]:9464`: where the metrics server listens, or null when it cannot be read. */
 function parseListen(value: string): { host: string | null; port: number } | null {
   const m = /^(?:(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):)?(\d{1,5})$/.exec(value);
