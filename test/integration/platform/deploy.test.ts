@@ -136,9 +136,10 @@ describe('deploy/', () => {
     for (const [, service] of botServices()) expect(service.ports).toBeUndefined();
   });
 
-  it("starts the image with the README's command", () => {
+  it("starts the image with the README's command, which is npm start's", () => {
     const command = imageCommand();
-    expect(command).toBe('node dist/main.js');
+    expect(command).toMatch(/^node .*dist\/main\.js$/);
+    expect(JSON.parse(read('package.json')).scripts.start).toBe(command);
     expect(read('README.md')).toContain(command);
     expect(containerOf(deployment()).command?.join(' ')).toBe(command);
   });
