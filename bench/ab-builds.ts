@@ -168,7 +168,7 @@ async function main() {
         args: [...(name === 'B' ? (process.env.BENCH_AB_B_ARGS ?? '').split(' ').filter(Boolean) : []), script],
         ipc: false,
         env: { ...env, ...probed(script) },
-        ready: /"msg":"bot started".*?"port":(\d+)/,
+        ready: /^(?=[^\n]*"msg":"bot started")[^\n]*?"port":(\d+)/m,
       });
       started.push(child);
       child.measure(script);

@@ -16,7 +16,7 @@ import { createApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { DEMO_PEOPLE } from '../src/console/demo.js';
 import { startFakeSlack } from '../src/console/fake-slack.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/log.js';
 import { createChannelStore } from '../src/store/channel-store.js';
 import { openDatabase } from '../src/store/database.js';
 import { createDigestStore, type NewDigest } from '../src/store/digest-store.js';

@@ -69,7 +69,7 @@ try {
     const { child: bot, match: port } = await Child.start(`bot on ${engine}`, {
       args: ['--expose-gc', '--import', PROBE, 'dist/main.js'],
       env: { ...envs[engine], BENCH_PROBE_TIMINGS: '0' },
-      ready: /"msg":"bot started".*?"port":(\d+)/,
+      ready: /^(?=[^\n]*"msg":"bot started")[^\n]*?"port":(\d+)/m,
     });
     started.push(bot);
     bots[engine] = bot;

@@ -119,7 +119,7 @@ export async function startAll(): Promise<Processes> {
         ...probed('dist/main.js', BOT_NODE_ARGS),
         BENCH_PROBE_TIMINGS: process.env.BENCH_BOT_TIMINGS ?? '0',
       },
-      ready: /"msg":"bot started".*?"port":(\d+)/,
+      ready: /^(?=[^\n]*"msg":"bot started")[^\n]*?"port":(\d+)/m,
       readyTimeoutMs: 180_000,
     });
     started.push(bot);

@@ -32,7 +32,7 @@ import { registerViewListeners } from './listeners/views.js';
 import { createWatchSlack } from './listeners/watch-slack.js';
 import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listeners/work-places.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
-import type { Logger } from './logger.js';
+import type { Logger } from './log.js';
 import { type MetricsServer, metricsOnBotPort, startMetricsServer } from './metrics/endpoint.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { observeEngine } from './metrics/observed-engine.js';

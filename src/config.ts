@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LOG_LEVELS, type LogLevel } from './logger.js';
+import { LOG_LEVELS, type LogLevel } from './log.js';
 
 // The operator interface (ARCHITECTURE §6). Every variable is checked at once so that
 // a person fixing a deployment sees every problem in one go; values are never echoed,

@@ -1,7 +1,7 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { checkBotToken } from './listeners/slack-app.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './log.js';
 import { redact, registerSecret } from './redact.js';
 import { createChannelStore } from './store/channel-store.js';
 import { DatabaseOpenError, SchemaTooNewError } from './store/database.js';

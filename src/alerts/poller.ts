@@ -5,7 +5,7 @@ import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import type { GitlabClient } from '../gitlab/client.js';
 import { GitlabError } from '../gitlab/errors.js';
 import type { Todo } from '../gitlab/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting } from '../store/alert-store.js';

@@ -9,7 +9,7 @@ import {
   realClock,
 } from '../digest/pacing.js';
 import type { Transport } from '../gitlab/http.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import { type ClaimedAlert, createAlertStore } from '../store/alert-store.js';

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { type AppDeps, createApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import type { DigestService } from '../digest/types.js';
-import { createLogger, type LogLevel } from '../logger.js';
+import { createLogger, type LogLevel } from '../log.js';
 import { startSimulator } from '../sim/index.js';
 import { createChannelStore } from '../store/channel-store.js';
 import { openDatabase } from '../store/database.js';

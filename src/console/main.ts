@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import PinoPretty from 'pino-pretty';
 import { redact } from '../redact.js';
 import { DEMO_CHANNELS, DEMO_PEOPLE, startDemo } from './demo.js';
 import { createConsoleIO } from './terminal.js';
@@ -56,10 +57,12 @@ async function main(): Promise<void> {
   // The bot's log stays after the demo, so that the reference of an error it showed can be looked up.
   const logFile = path.join(os.tmpdir(), `glbot-demo-${new Date().toISOString().replace(/[:.]/g, '-')}.log`);
   const log = fs.createWriteStream(logFile, { flags: 'a', mode: 0o600 });
+  // For a person to read: one line per entry with its time and level, the fields (a request's `req`) below it.
+  const pretty = PinoPretty.prettyFactory({ colorize: false, translateTime: 'SYS:HH:MM:ss.l' });
   const demo = await startDemo({
     write,
     ask: (question, o) => io.read(question, o),
-    log: (line) => log.write(`${line}\n`),
+    log: (line) => log.write(pretty(line)),
     logLevel: 'info',
   });
   let page: WebDemo | null = null;

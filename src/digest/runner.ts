@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type { Event, Todo } from '../gitlab/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { ClaimedDigest, DigestLeaseStore } from '../store/digest-lease-store.js';

@@ -1,5 +1,5 @@
 import { createTask, type RunCoordinator, type ScheduledTask } from 'node-cron';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { Digest } from '../store/digest-store.js';
 import { type PacingClock, realClock } from './pacing.js';
 

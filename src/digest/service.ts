@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import type { RunCoordinator } from 'node-cron';
 import { InvalidInputError } from '../errors.js';
 import type { Transport } from '../gitlab/http.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';

@@ -14,7 +14,7 @@ import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js'
 import type { Transport } from '../gitlab/http.js';
 import { type Project, projectOf } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import { createJobOperations } from '../operations/jobs.js';

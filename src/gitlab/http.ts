@@ -13,7 +13,7 @@ import type {
   RetryObject,
 } from 'got';
 import got, { HTTPError, type Options, TimeoutError } from 'got';
-import { type Logger, silentLogger } from '../logger.js';
+import { type Logger, silentLogger } from '../log.js';
 import {
   cleanMessage,
   errorForStatus,

@@ -1,5 +1,5 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { ClaimStore } from '../store/claim-store.js';
 import { acknowledge } from './acknowledge.js';
 

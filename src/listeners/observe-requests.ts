@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { CommandOutcome, Metrics, RequestKind } from '../metrics/metrics.js';
 
 // Every request from Slack gets an id when it reaches the app: its log lines carry it (`req`), and so does the

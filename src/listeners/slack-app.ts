@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { ClaimStore } from '../store/claim-store.js';
 import { createReplayMemory, createStoredReplayMemory } from './request-guard.js';
 import { type GetRoutes, SignedReceiver } from './signed-receiver.js';
@@ -10,14 +10,14 @@ import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-c
 // The Bolt app in HTTP or Socket Mode, with the operator's GET routes (/healthz, /readyz, /metrics) on the same port
 // either way. `problem()` says why Slack's requests cannot be taken (draining; in Socket Mode, the socket down).
 
-const BOLT_LEVELS: Record<Logger['level'], LogLevel> = {
+const BOLT_LEVELS: Record<string, LogLevel> = {
   debug: LogLevel.DEBUG,
   info: LogLevel.INFO,
   warn: LogLevel.WARN,
   error: LogLevel.ERROR,
 };
 
-/** Bolt and its Web API client log through our logger, so their lines are redacted too. */
+/** Bolt and its Web API client log through our (pino) logger, so their lines are JSON and redacted too. */
 function boltLoggerFrom(logger: Logger): BoltLogger {
   const line = (msg: unknown[]) =>
     msg.map((m) => (typeof m === 'string' ? m : m instanceof Error ? m.message : JSON.stringify(m))).join(' ');
@@ -31,7 +31,8 @@ function boltLoggerFrom(logger: Logger): BoltLogger {
     warn: (...msg) => child.warn(line(msg)),
     error: (...msg) => child.error(line(msg)),
     setLevel: () => {},
-    getLevel: () => BOLT_LEVELS[logger.level],
+    // pino's `silent` (nothing at all) is nearest Bolt's ERROR.
+    getLevel: () => BOLT_LEVELS[logger.level] ?? LogLevel.ERROR,
     setName: () => {},
   };
 }

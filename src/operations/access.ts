@@ -9,7 +9,7 @@ import {
   UnavailableError,
 } from '../gitlab/errors.js';
 import type { Transport } from '../gitlab/http.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import { forgetSecret } from '../redact.js';
 import type { TokenStore } from '../store/token-store.js';
 import { auditedTransport } from './audit.js';

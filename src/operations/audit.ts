@@ -1,7 +1,7 @@
 import { GitlabError, UnavailableError } from '../gitlab/errors.js';
 import type { BodyOf, RequestOptions, ResponseKind, Transport, TransportResponse } from '../gitlab/http.js';
 import { routeOf } from '../gitlab/route-template.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 
 // One structured line for every call that may change something on the server (POST, PUT, DELETE), made as
 // a person: who in Slack, who on the server, what (method, route template, resource), how it ended and how

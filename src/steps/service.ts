@@ -1,6 +1,6 @@
 import { connectionProblem } from '../connection.js';
 import { NotConnectedError } from '../errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { StepExecution, StepStore } from '../store/step-store.js';
 import type { SlackMessage } from '../views/blocks.js';

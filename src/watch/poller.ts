@@ -5,7 +5,7 @@ import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type {

@@ -8,7 +8,7 @@ import {
   realClock,
 } from '../digest/pacing.js';
 import type { Transport } from '../gitlab/http.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import { readTokensByTeam } from '../store/batch-tokens.js';

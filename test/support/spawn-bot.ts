@@ -17,8 +17,8 @@ import { PEOPLE } from './start-app.js';
 
 /** The port a bot process named in its "bot started" log line (LOG_LEVEL info or debug), or null before it. */
 export function reportedPort(output: string): number | null {
-  // The line may still be arriving: the port counts once the field after it has begun.
-  const m = /"msg":"bot started"[^\n]*?"port":(\d+)[,}]/.exec(output);
+  // pino writes the message last: once it is there, the port before it is whole.
+  const m = /^(?=[^\n]*"msg":"bot started")[^\n]*?"port":(\d+)/m.exec(output);
   return m ? Number(m[1]) : null;
 }
 

@@ -6,7 +6,7 @@ import { type AppDeps, type BotApp, createApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
 import { DEMO_PEOPLE } from '../../src/console/demo.js';
 import type { Transport } from '../../src/gitlab/http.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger } from '../../src/log.js';
 import { createChannelStore } from '../../src/store/channel-store.js';
 import { type Db, openDatabase } from '../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../src/store/engine.js';

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createTransport, type RequestOptions, type ResponseKind, type Transport } from '../../../src/gitlab/http.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/log.js';
 import { expectNoUnexpectedErrors, expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 import { PEOPLE, startApp } from '../../support/start-app.js';

@@ -7,7 +7,7 @@ import { type BotApp, createApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
 import { type FakeSlack, startFakeSlack } from '../../../src/console/fake-slack.js';
 import { slashCommandBody } from '../../../src/console/payloads.js';
-import { createLogger } from '../../../src/logger.js';
+import { createLogger } from '../../../src/log.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
 import { type Db, openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine } from '../../../src/store/engine.js';

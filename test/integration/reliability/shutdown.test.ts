@@ -68,7 +68,7 @@ describe('SIGTERM with a command in flight', () => {
     ]);
     // One answer, and no notice that it might not have completed.
     expect(retry.messages()).toHaveLength(1);
-    expect(bot.output()).toMatch(/"msg":"stopped","interrupted":0/);
+    expect(bot.output()).toMatch(/"interrupted":0,"msg":"stopped"/);
   }, 60_000);
 
   it('after the grace period tells the person their command may not have completed, then exits 0', async () => {
@@ -86,6 +86,6 @@ describe('SIGTERM with a command in flight', () => {
       ),
     ]);
     expect(retry.messages()[0]).toMatchObject({ ephemeral: true, visibleTo: PEOPLE.alice.id });
-    expect(bot.output()).toMatch(/"msg":"stopped","interrupted":1/);
+    expect(bot.output()).toMatch(/"interrupted":1,"msg":"stopped"/);
   }, 60_000);
 });

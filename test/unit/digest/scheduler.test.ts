@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDigestScheduler } from '../../../src/digest/scheduler.js';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/log.js';
 import type { Digest } from '../../../src/store/digest-store.js';
 import { sleepingClock } from '../../support/clock.js';
 

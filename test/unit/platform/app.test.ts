@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { createApp } from '../../../src/app.js';
 import { loadConfig } from '../../../src/config.js';
-import { silentLogger } from '../../../src/logger.js';
+import { silentLogger } from '../../../src/log.js';
 import { createChannelStore } from '../../../src/store/channel-store.js';
 import { openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine } from '../../../src/store/engine.js';

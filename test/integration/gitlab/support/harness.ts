@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { createGitlabClient, type GitlabClient } from '../../../../src/gitlab/client.js';
 import { createTransport, type Transport, type TransportOptions } from '../../../../src/gitlab/http.js';
-import { createLogger } from '../../../../src/logger.js';
+import { createLogger } from '../../../../src/log.js';
 import { type RecordedRequest, type RecordingServer, startRecordingServer } from './recording-server.js';
 
 /** Deliberately not shaped like any token the redactor knows, so only our own care keeps it out. */
