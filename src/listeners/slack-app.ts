@@ -1,4 +1,4 @@
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
