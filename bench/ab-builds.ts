@@ -12,7 +12,8 @@
 //
 // Knobs: BENCH_AB_C1 (N commands per round at 1 in flight, reporting ack and answer p50, instead of 200 and 50),
 // BENCH_ROUNDS (3), BENCH_C200 (2000), BENCH_C50 (1000), BENCH_AB_B_ARGS (node flags for B only, e.g.
-// `--heap-growing-percent=0`), BENCH_LATENCY (that many commands per bot at 200 in flight with the simulator 50 ms
+// `--heap-growing-percent=0`), BENCH_AB_A_ENV (variables for A only, e.g. `METRICS=off`: with BENCH_AB_A unset, the
+// same build with and without metrics), BENCH_LATENCY (that many commands per bot at 200 in flight with the simulator 50 ms
 // late, at the end; 0 skips it).
 
 import crypto from 'node:crypto';
@@ -45,6 +46,12 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const PROBE = path.join(ROOT, 'bench/probe.mjs');
 const A_MAIN = process.env.BENCH_AB_A ?? path.join(ROOT, 'dist/main.js');
 const B_MAIN = path.join(ROOT, 'dist/main.js');
+const A_ENV = Object.fromEntries(
+  (process.env.BENCH_AB_A_ENV ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+);
 const GC_METER = path.join(ROOT, 'bench/gc-meter.mjs');
 const TIMELINE = path.join(ROOT, 'bench/timeline.mjs');
 const progress = (line: string) => process.stderr.write(`ab: ${line}\n`);
@@ -159,7 +166,7 @@ async function main() {
       ['B', B_MAIN],
     ] as const) {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-ab-'));
-      const env = { ...base, DATABASE_PATH: path.join(dataDir, 'bot.db') };
+      const env = { ...base, DATABASE_PATH: path.join(dataDir, 'bot.db'), ...(name === 'A' ? A_ENV : {}) };
       const config = loadConfig(env);
       const db = openDatabase(config.databasePath);
       await connectBenchPeople(db, config);
