@@ -30,6 +30,8 @@ export interface MetricSources {
   pool?: () => { total: number; idle: number; waiting: number } | null;
   /** Leases this replica holds now, by kind of scheduled work. */
   leases?: () => Record<string, number>;
+  /** Scheduled runs waiting for their turn on this replica, by kind. */
+  delivery?: () => Record<string, number>;
 }
 
 export interface Metrics {
@@ -174,6 +176,7 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     collect() {
       this.reset();
       for (const [queue, n] of Object.entries(sources.queues?.() ?? {})) this.set({ queue }, n);
+      for (const [kind, n] of Object.entries(sources.delivery?.() ?? {})) this.set({ queue: `delivery_${kind}` }, n);
     },
   });
   new Gauge({

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { deliveryMetrics } from '../../../src/metrics/delivery-hooks.js';
 import { createMetrics } from '../../../src/metrics/metrics.js';
 import { createMeteredFetch, methodOf } from '../../../src/metrics/slack-fetch.js';
 import { parsePrometheusText, total } from '../../support/prometheus-text.js';
@@ -76,5 +77,23 @@ describe('Slack Web API calls', () => {
     expect([of('chat.postMessage', 'ok'), of('chat.postMessage', 'error')]).toEqual([1, 1]);
     expect([of('chat.update', 'rate_limited'), of('chat.update', 'unreachable')]).toEqual([1, 1]);
     expect(total(s, 'glbot_slack_rate_limited_total', { method: 'chat.update' })).toBe(1);
+  });
+});
+
+describe('scheduled deliveries', () => {
+  it("count the kernel's runs by kind and outcome, their lag, and what this replica holds and keeps waiting", async () => {
+    const m = createMetrics({ defaults: false });
+    const hooks = deliveryMetrics(m);
+    hooks.delivered({ kind: 'digest', outcome: 'posted', lagMs: 1500 });
+    hooks.delivered({ kind: 'digest', outcome: 'empty', lagMs: null });
+    hooks.leasesHeld({ kind: 'digest', held: 3 });
+    hooks.leasesHeld({ kind: 'digest', held: 2 });
+    hooks.queueDepth({ kind: 'alert', depth: 5 });
+    const s = parsePrometheusText((await m.registry?.metrics()) ?? '');
+    expect(total(s, 'glbot_deliveries_total', { kind: 'digest' })).toBe(2);
+    expect(total(s, 'glbot_delivery_lag_seconds_count', { kind: 'digest' })).toBe(1);
+    expect(total(s, 'glbot_delivery_lag_seconds_sum', { kind: 'digest' })).toBe(1.5);
+    expect(total(s, 'glbot_leases_held', { kind: 'digest' })).toBe(2);
+    expect(total(s, 'glbot_queue_waiting', { queue: 'delivery_alert' })).toBe(5);
   });
 });
