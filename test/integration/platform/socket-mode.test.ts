@@ -23,6 +23,7 @@ import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim
 
 const BOT_TOKEN = `xoxb-socket-${crypto.randomBytes(6).toString('hex')}`;
 const APP_TOKEN = `xapp-1-socket-${crypto.randomBytes(6).toString('hex')}`;
+const METRICS_TOKEN = crypto.randomBytes(18).toString('hex');
 
 async function health(port: number): Promise<{ status: number; body: string }> {
   const res = await fetch(`http://127.0.0.1:${port}/readyz`);
@@ -61,6 +62,7 @@ beforeAll(async () => {
     GITLAB_URL: sim.url,
     TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     DATABASE_PATH: path.join(dir, 'bot.db'),
+    METRICS_TOKEN,
   });
   db = openDatabase(config.databasePath);
   const tokens = createTokenStore(db, createSealer(config.encryption));
@@ -135,6 +137,16 @@ describe('Socket Mode', () => {
     expect(sim.requests().some((r) => r.path === '/api/v4/projects/demo%2Fweb/jobs/8' && r.user === 'alice')).toBe(
       true,
     );
+  });
+
+  it('serves /metrics on its port to the metrics token only, the command counted', async () => {
+    expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(401);
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toMatch(/^glbot_commands_total\{noun="job",verb="show",outcome="ok"\} 1$/m);
+    expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
   });
 
   it('answers 503 again while the socket is down, and 200 once the client has reconnected', async () => {
