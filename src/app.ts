@@ -7,7 +7,6 @@ import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
 import { createFollowService, type FollowService, type FollowServiceOptions } from './follow/service.js';
 import { createTransport, type Transport } from './gitlab/http.js';
-import { routeOf } from './gitlab/route-template.js';
 import { healthzHandler, readyzHandler } from './health/readiness.js';
 import { encodeConnectMetadata } from './ids.js';
 import { registerActionListener } from './listeners/actions.js';
@@ -34,6 +33,7 @@ import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listen
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './log.js';
 import { type MetricsServer, metricsOnBotPort, startMetricsServer } from './metrics/endpoint.js';
+import { recordGitlabAttempts } from './metrics/gitlab-calls.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
 import { observeEngine } from './metrics/observed-engine.js';
 import { createMeteredFetch } from './metrics/slack-fetch.js';
@@ -156,14 +156,7 @@ export function createApp(deps: AppDeps): BotApp {
   const metrics =
     deps.metrics ?? createMetrics({ enabled: config.metrics.enabled, projectLabel: config.metrics.projectLabel });
   const engine = observeEngine(deps.engine, metrics);
-  /** Each attempt of a GitLab call, by its route template (never the raw path). */
-  const onAttempt = metrics.registry
-    ? (a: { method: string; path: string; status: number | null; ms: number }) => {
-        const { route, resource } = routeOf(a.path);
-        const project = config.metrics.projectLabel ? String(resource.project ?? '') : undefined;
-        metrics.gitlabCall({ method: a.method, route, status: a.status, seconds: a.ms / 1000, project });
-      }
-    : undefined;
+  const onAttempt = recordGitlabAttempts(metrics, { projectLabel: config.metrics.projectLabel });
   // Links people open point at the public address; calls and connections use GITLAB_URL.
   const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
   const now = deps.now ?? (() => new Date());

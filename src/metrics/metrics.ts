@@ -83,6 +83,23 @@ const GITLAB_BUCKETS = [0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 /** Deliveries are due to the minute: seconds to an hour late. */
 const LAG_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 3600];
 
+/**
+ * A metric's child for one set of label values, made once: prom-client's record with a labels object sorts and
+ * joins its keys on every call, which a command would pay several times. The label sets are bounded, so is this.
+ */
+function childrenOf<C>(make: (...values: string[]) => C): (...values: string[]) => C {
+  const made = new Map<string, C>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = made.get(key);
+    if (child === undefined) {
+      child = make(...values);
+      made.set(key, child);
+    }
+    return child;
+  };
+}
+
 /** A status as a bounded label: the number, or `none` when no answer came. */
 const statusLabel = (status: number | null) => (status === null ? 'none' : String(status));
 
@@ -201,17 +218,21 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   });
 
+  const commandOf = childrenOf((...v) => commands.labels(...v));
+  const ackOf = childrenOf((kind) => ack.labels(kind));
+  const answerOf = childrenOf((kind) => answer.labels(kind));
+  const gitlabCallOf = childrenOf((...v) => gitlabCalls.labels(...v));
+  const gitlabSecondsOf = childrenOf((...v) => gitlabSeconds.labels(...v));
   return {
     registry,
-    command: (noun, verb, outcome) => commands.inc({ noun, verb, outcome }),
-    acked: (kind, seconds) => ack.observe({ kind }, seconds),
-    answered: (kind, seconds) => answer.observe({ kind }, seconds),
+    command: (noun, verb, outcome) => commandOf(noun, verb, outcome).inc(),
+    acked: (kind, seconds) => ackOf(kind).observe(seconds),
+    answered: (kind, seconds) => answerOf(kind).observe(seconds),
     gitlabCall(call) {
       const status = statusLabel(call.status);
-      const labels: Record<string, string> = { method: call.method, route: call.route, status };
-      if (options.projectLabel) labels.project = call.project ?? '';
-      gitlabCalls.inc(labels);
-      gitlabSeconds.observe({ method: call.method, route: call.route }, call.seconds);
+      if (options.projectLabel) gitlabCallOf(call.method, call.route, status, call.project ?? '').inc();
+      else gitlabCallOf(call.method, call.route, status).inc();
+      gitlabSecondsOf(call.method, call.route).observe(call.seconds);
       if (call.status === 401) gitlabUnauthorized.inc();
       if (call.status === 429) gitlabRateLimited.inc();
     },
