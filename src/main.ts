@@ -75,16 +75,15 @@ async function main(): Promise<void> {
   if (!slack.ok) logger.warn('could not check the bot token with Slack; starting anyway', { error: slack.error });
   // /readyz waits for Slack to have accepted the token: checked again until it has, refused later stops nothing.
   let slackChecked = slack.ok;
-  const recheck = setInterval(async () => {
-    const again = await checkBotToken(config);
-    if (again.ok) {
-      slackChecked = true;
-      clearInterval(recheck);
-      logger.info('Slack accepted the bot token');
-    }
-  }, SLACK_RECHECK_MS);
-  recheck.unref();
-  if (slackChecked) clearInterval(recheck);
+  const recheck = slackChecked
+    ? undefined
+    : setInterval(async () => {
+        if (slackChecked || !(await checkBotToken(config)).ok) return;
+        slackChecked = true;
+        clearInterval(recheck);
+        logger.info('Slack accepted the bot token');
+      }, SLACK_RECHECK_MS);
+  recheck?.unref();
 
   const bot = createApp({
     config,
