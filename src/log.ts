@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { REDACTED, redact } from './redact.js';
 
-// The bot's log: pino's JSON lines (a level by name, an ISO time, pid and host, the fields, the message), child
+// The bot's log: pino's JSON lines (a level by name, an ISO time, the fields, the message), child
 // loggers with bindings (a component, a request's id). Secrets are kept out twice: fields known to hold one are
 // censored by pino's `redact` paths, and every finished line passes through redact() (registered secrets, token
 // shapes) just before it is written, so no caller can leak a secret by accident.
@@ -84,6 +84,8 @@ export function createLogger(options: LoggerOptions = {}): Logger {
   const logger = pino(
     {
       level: options.level ?? 'info',
+      // No pid or hostname on every line: where a line came from is the log shipper's to say (container, pod).
+      base: null,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: REDACTED },
