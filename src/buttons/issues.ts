@@ -16,6 +16,8 @@ export const IssueButtons = defineButtons('issue', {
   /** 👍: awards `thumbsup` as the person who clicks. */
   thumbsup: IssueValue,
   delete: IssueValue,
-  /** Posts an ephemeral card (a new issue's) into the channel for everyone. */
+  /** Posts an ephemeral card (a new issue's) into the channel for everyone; a confidential one asks first. */
   share: IssueValue,
+  /** "Yes, share it": the person's answer to the question before a confidential issue is shared. */
+  shareConfidential: IssueValue,
 });

@@ -15,6 +15,7 @@ import {
   type IssueStateEvent,
   type TimeAction,
 } from '../operations/issues.js';
+import { askBeforeSharing, audienceOf, issueFor } from '../views/audience.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
 import { buildIssueForm, readIssueForm, unknownAssignee } from '../views/issue-form.js';
@@ -68,6 +69,28 @@ async function issueCard({
   options?: IssueCardOptions;
 }): Promise<SlackMessage> {
   return buildIssueCard(issue, project, await cardContext(ctx, platform, { notice }), options);
+}
+
+/**
+ * The issue's card posted into the channel. A confidential one is first asked about ("#7 is confidential: share
+ * its title and description in #demo?"), unless the person answered Yes to that already (`confirmed`).
+ */
+async function shareCard(o: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: IssueOperations;
+  project: Project;
+  iid: number;
+  confirmed: boolean;
+}): Promise<Reply> {
+  const issue = await o.ops.withTimeStats(o.ctx, o.project, o.iid);
+  if (issue.confidential && !o.confirmed) {
+    const value = { p: projectButtonKey(o.project), i: issue.iid };
+    const question = askBeforeSharing(issueRef(o.project, issue.iid), o.ctx.channelId);
+    const asked = { title: 'Share a confidential issue?', question, confirm: 'Share', yes: 'Yes, share it' };
+    return ephemeral(buildConfirmPrompt(asked, IssueButtons.shareConfidential, value));
+  }
+  return { kind: 'message', message: await issueCard({ ...o, issue }), inChannel: true };
 }
 
 /** The issue as it is now (with its time tracking), drawn as a card. */
@@ -381,22 +404,28 @@ export const issues = issueNoun.define({
             : // GET /issues reads the issues the person created unless told otherwise.
               MINE[flags.scope ?? 'created-by-me'];
       const title = `Issues ${where}`;
-      return buildIssueList(result.items, result, {
-        title,
-        filters,
-        place,
-        ctx: await cardContext(ctx, platform, { notice }),
-        project: scope.kind === 'project' ? scope.project : null,
-        empty: md`No issues ${where}${filters ? md` match (${filters})` : ''}.`,
-        ...(state === 'opened' && !flags.state
-          ? { hint: md`Open issues only: ${code('--state all')} shows the closed ones too.` }
-          : {}),
-      });
+      const audience = audienceOf(command.share);
+      return buildIssueList(
+        result.items.map((issue) => issueFor(audience, issue)),
+        result,
+        {
+          title,
+          filters,
+          place,
+          ctx: await cardContext(ctx, platform, { notice }),
+          project: scope.kind === 'project' ? scope.project : null,
+          empty: md`No issues ${where}${filters ? md` match (${filters})` : ''}.`,
+          ...(state === 'opened' && !flags.state
+            ? { hint: md`Open issues only: ${code('--state all')} shows the closed ones too.` }
+            : {}),
+        },
+      );
     },
   },
   commands: {
     async 'issue.show'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
+      if (command.share) return shareCard({ ctx, platform, ops, project, iid: command.target.iid, confirmed: false });
       const message = await freshCard({ ctx, platform, ops, project, iid: command.target.iid });
       return { kind: 'message', message, inChannel: command.share };
     },
@@ -615,11 +644,11 @@ export const issues = issueNoun.define({
     }),
     issueNoun.on(IssueButtons.share, async (value, ctx, platform, ops): Promise<Reply> => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return {
-        kind: 'message',
-        message: await freshCard({ ctx, platform, ops, project, iid: value.i }),
-        inChannel: true,
-      };
+      return shareCard({ ctx, platform, ops, project, iid: value.i, confirmed: false });
+    }),
+    issueNoun.on(IssueButtons.shareConfidential, async (value, ctx, platform, ops): Promise<Reply> => {
+      const project = await platform.resolveProject(ctx, refOf(value.p));
+      return shareCard({ ctx, platform, ops, project, iid: value.i, confirmed: true });
     }),
   ],
   modals: [

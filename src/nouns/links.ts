@@ -21,13 +21,14 @@ import {
   buildPreviewShown,
   buildUnfurlCard,
   notYourPreview,
+  opennessOf,
 } from '../views/unfurls.js';
 import { ephemeral, noun, type Platform, type Reply, type Unfurls, type UnfurlTarget } from './types.js';
 
 // Link previews (unfurls) of the configured server's issues, merge requests, jobs, pipelines and schedules, read
 // with the token of the person who posted the link. A public project's are shown at once. Anything else would
 // show the channel what only the poster may see: the poster is asked first (Show / Not now / Always in this
-// channel), unless they said Always for that channel. Someone who is not connected gets nothing, not even a
+// channel), unless they said Always for that channel; a confidential issue is asked about every time. Someone who is not connected gets nothing, not even a
 // word: posting a link must not nag.
 
 const unfurlNoun = noun('unfurl', (deps) => createLinkOperations(deps));
@@ -120,10 +121,12 @@ export const links = unfurlNoun.define({
         composing && event.unfurl_id
           ? { unfurlId: event.unfurl_id, source: 'composer' }
           : { channel: event.channel, ts: event.message_ts };
-      const closed = previews.filter((preview) => !preview.isPublic);
-      const always = closed.length > 0 && !composing && (await ops.allows(ctx, event.channel));
-      const shown = always ? previews : previews.filter((preview) => preview.isPublic);
-      const asked = always || composing ? [] : closed;
+      // What the channel may see decides it (audience.ts): public at once, a non-public project's after the
+      // poster's Always for the channel, a confidential issue only each time its poster says Show.
+      const members = previews.filter((preview) => opennessOf(preview) === 'members');
+      const always = members.length > 0 && !composing && (await ops.allows(ctx, event.channel));
+      const shown = previews.filter((p) => opennessOf(p) === 'public' || (always && opennessOf(p) === 'members'));
+      const asked = composing ? [] : previews.filter((preview) => !shown.includes(preview));
       const prompt =
         asked.length > 0 && /^[A-Z][A-Z0-9]{1,30}$/.test(event.channel) && /^\d{1,12}\.\d{1,8}$/.test(event.message_ts)
           ? ephemeral(

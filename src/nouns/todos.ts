@@ -1,6 +1,7 @@
 import { TodoButtons } from '../buttons/todo.js';
 import { InvalidInputError, RefusedError } from '../errors.js';
 import { createTodoOperations } from '../operations/todos.js';
+import { audienceOf, todoFor } from '../views/audience.js';
 import { describeFilters, type ListPlace, pageSize } from '../views/lists.js';
 import { done, stale } from '../views/notice.js';
 import {
@@ -44,21 +45,26 @@ export const todos = todoNoun.define({
       // Shown in a channel, "your" would read as everyone's: the title names whose todos they are.
       const username = command.share ? ((await ctx.session.connection())?.username ?? null) : null;
       const whose = username ? `Todos of @${username}` : 'Your todos';
-      return buildTodoList(result.items, result, {
-        title: pending ? whose : `${whose} (done)`,
-        filters: describeFilters({
-          action: flags.action,
-          author: flags.author ? await platform.people.idOrUsername(ctx, flags.author) : undefined,
-          project: flags.project,
-          state: flags.state,
-          type: flags.type,
-        }),
-        place,
-        ctx: await cardContext(ctx, platform, { notice }),
-        owner: ctx.actor.userId,
-        pending,
-        shared: command.share,
-      });
+      const audience = audienceOf(command.share);
+      return buildTodoList(
+        result.items.map((todo) => todoFor(audience, todo)),
+        result,
+        {
+          title: pending ? whose : `${whose} (done)`,
+          filters: describeFilters({
+            action: flags.action,
+            author: flags.author ? await platform.people.idOrUsername(ctx, flags.author) : undefined,
+            project: flags.project,
+            state: flags.state,
+            type: flags.type,
+          }),
+          place,
+          ctx: await cardContext(ctx, platform, { notice }),
+          owner: ctx.actor.userId,
+          pending,
+          shared: command.share,
+        },
+      );
     },
   },
   commands: {

@@ -3,6 +3,7 @@ import { DigestButtons } from '../buttons/digests.js';
 import { onServer, projectOf, projectPageUrl, projectUrl } from '../gitlab/project.js';
 import type { Event, Todo } from '../gitlab/schemas.js';
 import type { Digest } from '../store/digest-store.js';
+import { type Audience, todoFor } from './audience.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, linkButton, type TimeContext, when } from './common.js';
 import { digestFilters, digestTitle, removeConfirmation, slackTime } from './digests.js';
@@ -324,8 +325,9 @@ export interface TodosDigestInput {
 /** Pending todos grouped by project, each with why it is there and a Done button; Mark all done at the end. */
 export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
   const d = input.digest;
+  const audience: Audience = d.inDm ? 'person' : 'channel';
   const byProject = new Map<string, Todo[]>();
-  for (const t of input.todos) {
+  for (const t of input.todos.map((todo) => todoFor(audience, todo))) {
     const key = t.project.path_with_namespace;
     byProject.set(key, [...(byProject.get(key) ?? []), t]);
   }

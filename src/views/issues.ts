@@ -11,6 +11,7 @@ import {
   projectPageUrl,
 } from '../gitlab/project.js';
 import type { Issue, MergeRequest, TimeStats, UserAgentDetail, UserBasic } from '../gitlab/schemas.js';
+import { issueFor } from './audience.js';
 import {
   actions,
   type Block,
@@ -360,15 +361,15 @@ export function issueRefusal(r: Refusal, label: string): Md | null {
 
 /**
  * The answer in a message's thread after "Create issue" on it: "Issue `demo/web#42` *Title* created by @alice",
- * the title linking to the issue on the configured server. Everyone in the channel reads it: a confidential issue's
- * title is not shown.
+ * the title linking to the issue on the configured server. Everyone in the channel reads it (audience.ts).
  */
 export function buildIssueCreatedFromMessage(
   project: Project,
-  issue: Pick<Issue, 'iid' | 'title' | 'web_url' | 'confidential'>,
+  created: Pick<Issue, 'iid' | 'title' | 'web_url' | 'confidential'>,
   { actorId, serverUrl }: { actorId: string; serverUrl: string },
 ): SlackMessage {
-  const title = issue.confidential ? 'Confidential issue' : truncate(issue.title, 255);
+  const issue = issueFor('channel', created);
+  const title = truncate(issue.title, 255);
   const text = md`Issue ${code(issueRef(project, issue.iid))} ${bold(linked(issueUrl(serverUrl, project, issue), title))} created by ${mention(actorId)}`;
   return message(text, [section(md`:memo: ${text}`)]);
 }

@@ -1,6 +1,7 @@
 import { type PreviewButtonValue, UnfurlButtons } from '../buttons/links.js';
 import { type Project, projectLabel } from '../gitlab/project.js';
 import type { Issue, Job, MergeRequest, Pipeline, PipelineSchedule } from '../gitlab/schemas.js';
+import { type PreviewOpenness, previewOpenness } from './audience.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
 import { when } from './common.js';
 import { formatDuration } from './format.js';
@@ -131,12 +132,20 @@ export function buildUnfurlCard(
 }
 
 /** Asks the poster before previews of their non-public links are shown to a channel. */
+/** How a preview may reach a channel (audience.ts): a confidential issue is asked about every time. */
+export function opennessOf(p: LinkPreview): PreviewOpenness {
+  return previewOpenness({ isPublic: p.isPublic, confidential: p.kind === 'issue' && p.item.confidential === true });
+}
+
 export function buildPreviewPrompt(previews: readonly LinkPreview[], value: PreviewButtonValue): SlackMessage {
   const one = previews.length === 1;
   const channel = channelMention(value.c);
+  const kind = previews.every((p) => opennessOf(p) === 'confidential') ? 'confidential' : 'private';
   const question = one
-    ? md`Show a preview of this private link to ${channel}?`
-    : md`Show previews of these ${previews.length} private links to ${channel}?`;
+    ? md`Show a preview of this ${kind} link to ${channel}?`
+    : md`Show previews of these ${previews.length} ${kind} links to ${channel}?`;
+  // "Always" covers links into non-public projects; a confidential issue is asked about each time.
+  const always = previews.some((p) => opennessOf(p) === 'members');
   const list = joinMd(
     previews.map((p) => md`• ${linked(p.url, previewLabel(p))}`),
     '\n',
@@ -149,7 +158,7 @@ export function buildPreviewPrompt(previews: readonly LinkPreview[], value: Prev
     actions([
       button({ text: 'Show', def: UnfurlButtons.show, value, style: 'primary' }),
       button({ text: 'Not now', def: UnfurlButtons.skip, value: {} }),
-      button({ text: 'Always in this channel', def: UnfurlButtons.always, value }),
+      ...(always ? [button({ text: 'Always in this channel', def: UnfurlButtons.always, value })] : []),
     ]),
   ]);
 }

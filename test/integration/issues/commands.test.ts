@@ -73,8 +73,13 @@ describe('creating an issue', () => {
       'Open in GitLab',
     ]);
 
-    const shared = await h.press('alice', buttonOf(created, /^Share$/), /Login fails on Safari/);
-    expect(h.calls(from + 2)).toEqual([
+    // Issue 46: it is confidential, so Share asks first; only "Yes, share it" posts it.
+    const asked = await h.press('alice', buttonOf(created, /^Share$/), /is confidential/);
+    expect(asked.text).toContain('demo/web#32 is confidential: share its title and description in <#C0TEST>?');
+    expect(asked.message).toMatchObject({ ephemeral: true, visibleTo: 'U0ALICE' });
+    expect(labels(asked.message)).toEqual(['Yes, share it', 'Never mind']);
+    const shared = await h.press('alice', buttonOf(asked, /^Yes, share it$/), /Login fails on Safari/);
+    expect(h.calls(from + 4)).toEqual([
       call('GET', `${WEB}/issues/32`, 'alice'),
       call('GET', `${WEB}/issues/32/time_stats`, 'alice'),
     ]);
@@ -206,7 +211,9 @@ describe('the form for a new issue (no title given)', () => {
     expect(buttonsOf(card as never).map((b) => b.text)).toContain('Share');
     expectWithinLimits(good);
 
-    const shared = await h.press('alice', buttonOf(card as never, /^Share$/), /Search is slow/);
+    const asked = await h.press('alice', buttonOf(card as never, /^Share$/), /is confidential/);
+    expect(asked.message).toMatchObject({ ephemeral: true });
+    const shared = await h.press('alice', buttonOf(asked, /^Yes, share it$/), /Search is slow/);
     expect(shared.message).toMatchObject({ ephemeral: false, channel: 'C0TEST' });
   });
 
