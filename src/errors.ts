@@ -62,6 +62,17 @@ export class ProjectRequiredError extends BotError {
   }
 }
 
+/**
+ * The command leaned on the channel's default project, one the channel was told is not public, and the person
+ * cannot see it: they are told so without its name (`setBy` is who to ask).
+ */
+export class ChannelDefaultUnseenError extends BotError {
+  readonly code = 'channel_default_unseen';
+  constructor(readonly setBy: string) {
+    super("the channel's default project is one the person cannot see");
+  }
+}
+
 /** A button or modal payload that does not decode, or refers to something that is gone. */
 export class StaleActionError extends BotError {
   readonly code = 'stale_action';

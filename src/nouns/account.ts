@@ -74,7 +74,7 @@ export const account = accountNoun.define({
         };
       }
       if (command.target.kind !== 'project' || !command.target.project) {
-        return ephemeral(buildChannelDefaultShown(await ops.channelProject(ctx), platform.slashCommand));
+        return ephemeral(buildChannelDefaultShown(await ops.channelDefault(ctx), platform.slashCommand));
       }
       const { project, webUrl, isPublic } = await ops.useProject(ctx, command.target.project);
       const set = {

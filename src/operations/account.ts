@@ -1,11 +1,10 @@
 import type { AlertService } from '../alerts/types.js';
 import { projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
-import type { ChannelStore } from '../store/channel-store.js';
+import type { ChannelDefault, ChannelStore } from '../store/channel-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { GitlabAccess, TokenCheck } from './access.js';
 import type { Actor, RequestContext } from './context.js';
-import { channelDefaultProject } from './projects.js';
 import { about } from './subject.js';
 
 /** A connection's check, and when it was stored over another account's, that account's username. */
@@ -59,21 +58,26 @@ export function createAccountOperations(deps: {
         deps.access.withClient(ctx, (c) => c.projects.get(key)),
       );
       const path = project.path_with_namespace ?? String(project.id);
+      // A server that does not say is taken as private: the name is then not told to the whole channel.
+      const isPublic = project.visibility === 'public';
       await deps.channels.set({
         teamId: ctx.actor.teamId,
         channelId: channelOf(ctx),
         project: path,
         setBy: ctx.actor.userId,
+        hidden: !isPublic,
       });
-      // A server that does not say is taken as private: the name is then not told to the whole channel.
-      return { project: path, webUrl: project.web_url ?? null, isPublic: project.visibility === 'public' };
+      return { project: path, webUrl: project.web_url ?? null, isPublic };
     },
-    async clearProject(ctx: RequestContext): Promise<string | null> {
+    /** Clears the channel's default; the one it was (with whether the channel was told its name), or null. */
+    async clearProject(ctx: RequestContext): Promise<ChannelDefault | null> {
       const previous = await deps.channels.get(ctx.actor.teamId, channelOf(ctx));
       await deps.channels.clear(ctx.actor.teamId, channelOf(ctx));
-      return previous?.project ?? null;
+      return previous;
     },
-    channelProject: (ctx: RequestContext) => channelDefaultProject(ctx, deps.channels),
+    /** The channel's default, with who set it and whether its name is hidden from the channel; null without one. */
+    channelDefault: (ctx: RequestContext): Promise<ChannelDefault | null> =>
+      ctx.channelId ? deps.channels.get(ctx.actor.teamId, ctx.channelId) : Promise.resolve(null),
   };
 }
 

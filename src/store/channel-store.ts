@@ -8,11 +8,13 @@ export interface ChannelDefault {
   project: string;
   setBy: string;
   setAt: Date;
+  /** The project is not public: the channel was told a default was set, never which, and is never told later. */
+  hidden: boolean;
 }
 
 export interface ChannelStore {
   get(teamId: string, channelId: string): Promise<ChannelDefault | null>;
-  set(input: { teamId: string; channelId: string; project: string; setBy: string }): Promise<void>;
+  set(input: { teamId: string; channelId: string; project: string; setBy: string; hidden: boolean }): Promise<void>;
   clear(teamId: string, channelId: string): Promise<boolean>;
 }
 
@@ -22,6 +24,7 @@ interface Row {
   project: string;
   set_by: string;
   set_at: string;
+  hidden: number;
 }
 
 export function createChannelStore(
@@ -37,14 +40,22 @@ export function createChannelStore(
         channelId,
       ]);
       return r
-        ? { teamId: r.team_id, channelId: r.channel_id, project: r.project, setBy: r.set_by, setAt: new Date(r.set_at) }
+        ? {
+            teamId: r.team_id,
+            channelId: r.channel_id,
+            project: r.project,
+            setBy: r.set_by,
+            setAt: new Date(r.set_at),
+            hidden: Number(r.hidden) === 1,
+          }
         : null;
     },
-    async set({ teamId, channelId, project, setBy }) {
+    async set({ teamId, channelId, project, setBy, hidden }) {
       await db.run(
-        `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ($1, $2, $3, $4, $5)
-         ON CONFLICT (team_id, channel_id) DO UPDATE SET project = excluded.project, set_by = excluded.set_by, set_at = excluded.set_at`,
-        [teamId, channelId, project, setBy, now().toISOString()],
+        `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at, hidden) VALUES ($1, $2, $3, $4, $5, $6)
+         ON CONFLICT (team_id, channel_id) DO UPDATE SET project = excluded.project, set_by = excluded.set_by,
+           set_at = excluded.set_at, hidden = excluded.hidden`,
+        [teamId, channelId, project, setBy, now().toISOString(), hidden ? 1 : 0],
       );
     },
     async clear(teamId, channelId) {

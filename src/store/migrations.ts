@@ -123,6 +123,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   LEASE_GEN_STEP,
   // 14: the claims table as it first shipped: SQLite chooses its rowids, pruning uses the held_until index.
   CLAIMS_PLAIN_SQLITE,
+  // 15: whether the channel was told its default project only as "one that is not public" (never its name).
+  `ALTER TABLE channel_defaults ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1));`,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -222,6 +224,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   LEASE_GEN_STEP,
   // 14
   CLAIMS_PLAIN_POSTGRES,
+  // 15
+  `ALTER TABLE channel_defaults ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1));`,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

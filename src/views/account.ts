@@ -210,17 +210,38 @@ export function buildChannelDefaultAnnounced(actorId: string): SlackMessage {
   return message(md`${mention(actorId)} set a default project for this channel.`, [section(text)]);
 }
 
-export function buildChannelDefaultCleared(previous: string | null, actorId: string): SlackMessage {
+/** Posted in the channel: a default the channel was told was not public stays unnamed (audience.ts). */
+export function buildChannelDefaultCleared(previous: ChannelDefaultSeen | null, actorId: string): SlackMessage {
   if (!previous) return message('This channel had no default project; nothing changed.');
-  return message(md`This channel no longer has a default project (was ${previous}).`, [
-    section(md`:pushpin: ${mention(actorId)} cleared this channel's default project (was ${code(previous)}).`),
+  if (previous.hidden) {
+    return message(md`This channel no longer has a default project.`, [
+      section(
+        md`:pushpin: ${mention(actorId)} cleared this channel's default project (one that is not public, so it is not named here).`,
+      ),
+    ]);
+  }
+  return message(md`This channel no longer has a default project (was ${previous.project}).`, [
+    section(md`:pushpin: ${mention(actorId)} cleared this channel's default project (was ${code(previous.project)}).`),
   ]);
 }
 
-export function buildChannelDefaultShown(project: string | null, slashCommand: string): SlackMessage {
-  return project
-    ? message(md`This channel's default project is ${project}.`, [
-        section(md`This channel's default project is ${code(project)}.`),
-      ])
-    : message(`This channel has no default project. Set one with ${slashCommand} use group/project.`);
+/** What `/gl use` says of the channel's default; one that is not public is not named to anyone (not all may see it). */
+export interface ChannelDefaultSeen {
+  project: string;
+  setBy: string;
+  hidden: boolean;
+}
+
+export function buildChannelDefaultShown(current: ChannelDefaultSeen | null, slashCommand: string): SlackMessage {
+  if (!current) return message(`This channel has no default project. Set one with ${slashCommand} use group/project.`);
+  if (current.hidden) {
+    return message(md`This channel's default project is one that is not public.`, [
+      section(
+        md`This channel's default project is one that is not public, so it is not named here; ${mention(current.setBy)} set it.`,
+      ),
+    ]);
+  }
+  return message(md`This channel's default project is ${current.project}.`, [
+    section(md`This channel's default project is ${code(current.project)}.`),
+  ]);
 }

@@ -1,5 +1,6 @@
 import {
   BotError,
+  ChannelDefaultUnseenError,
   DatabaseBusyError,
   DatabaseUnavailableError,
   InvalidInputError,
@@ -32,7 +33,7 @@ import { InvalidPathError } from '../gitlab/paths.js';
 import { projectLabel, type Resource } from '../gitlab/project.js';
 import { buildConnectPrompt } from './account.js';
 import { message, type SlackMessage, section } from './blocks.js';
-import { code, Md, md, type Text } from './mrkdwn.js';
+import { code, Md, md, mention, type Text } from './mrkdwn.js';
 import { unknownPerson } from './people.js';
 import { refusalWords } from './refusals.js';
 
@@ -181,6 +182,12 @@ export function buildErrorMessage(err: unknown, o: ErrorViewOptions): SlackMessa
     return say(
       ':warning:',
       md`${o.serverUrl} refused your token just now (401), but a second check did not confirm it, so your connection is kept. The server may be having trouble: try again in a minute.`,
+    );
+  }
+  if (err instanceof ChannelDefaultUnseenError) {
+    return say(
+      ':grey_question:',
+      md`This channel's default project is one you can't see; give a project (${code('group/project')}) or ask ${mention(err.setBy)}.`,
     );
   }
   if (err instanceof ProjectRequiredError) {

@@ -73,7 +73,8 @@ export const ACCOUNT_ROWS = rows([
     projectRequired: true,
     flags: [{ name: 'clear', type: 'bool', excludesProject: true, summary: "forget this channel's default project" }],
     access: 'write',
-    summary: "sets this channel's default project (checked with a read), or clears it with `--clear`",
+    summary:
+      "sets this channel's default project (checked with a read; one that is not public is never named to the channel), or clears it with `--clear`",
     example: 'use demo/web',
   },
 ] as const satisfies readonly RowSpec[]);

@@ -31,6 +31,29 @@ describe('/gl use with a project that is not public', () => {
     expect(jobs.message.ephemeral).toBe(true);
   });
 
+  // Issue 46: on aefc319 bob read "Project demo/secret was not found, or you have no access to it (404). Check the
+  // name and your membership." for a `/gl jobs` he typed without a project, and `--clear` named it to everyone.
+  it('is never named afterwards to someone who cannot see it, and its refusal blames the default', async () => {
+    await h.ask('alice', 'use demo/secret', /default project/, { channel: 'C0HIDDEN' });
+    for (const text of ['jobs', 'issue #1', 'pipelines']) {
+      const from = h.calls().length;
+      const refused = await h.ask('bob', text, /can't see/, { channel: 'C0HIDDEN' });
+      expect(refused.text).toContain(
+        "This channel's default project is one you can't see; give a project (`group/project`) or ask <@U0ALICE>.",
+      );
+      expect(JSON.stringify(refused.message)).not.toMatch(/secret/i);
+      // One read as bob (then remembered a few minutes), and nothing else.
+      expect(h.calls(from).every((c) => c.path === '/api/v4/projects/demo%2Fsecret' && c.user === 'bob')).toBe(true);
+    }
+    // alice still leans on it.
+    await h.ask('alice', 'issue #1', /demo\/secret#1|#1/, { channel: 'C0HIDDEN' });
+
+    const cleared = await h.ask('bob', 'use --clear', /cleared this channel's default project/, { channel: 'C0HIDDEN' });
+    expect(cleared.message.ephemeral).toBe(false);
+    expect(JSON.stringify(cleared.message)).not.toMatch(/secret/i);
+    expect(cleared.text).toContain('one that is not public, so it is not named here');
+  });
+
   it('still announces a public project by name', async () => {
     const seen = await h.ask('alice', 'use demo/web', /default project/, { channel: 'C0PUBLIC' });
     expect(seen.message.ephemeral).toBe(false);

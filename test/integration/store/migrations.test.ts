@@ -42,20 +42,26 @@ describe.each(ENGINES)('on $name', (under) => {
   it('rolls a transaction back when it throws, and keeps statements of others out of it', async () => {
     const engine = await (await database()).open();
     open.push(engine);
-    await engine.run(`INSERT INTO channel_defaults VALUES ('T1', 'C0', 'p', 'U1', 'x')`);
+    await engine.run(
+      `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ('T1', 'C0', 'p', 'U1', 'x')`,
+    );
     let inside!: () => void;
     const reached = new Promise<void>((resolve) => {
       inside = resolve;
     });
     const failing = engine.transaction(async (tx) => {
-      await tx.run(`INSERT INTO channel_defaults VALUES ('T1', 'C1', 'p', 'U1', 'x')`);
+      await tx.run(
+        `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ('T1', 'C1', 'p', 'U1', 'x')`,
+      );
       await tx.run(`DELETE FROM channel_defaults WHERE channel_id = 'C0'`);
       inside();
       await new Promise((r) => setTimeout(r, 5));
       throw new Error('no');
     });
     await reached;
-    const outside = engine.run(`INSERT INTO channel_defaults VALUES ('T1', 'C2', 'p', 'U1', 'x')`);
+    const outside = engine.run(
+      `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ('T1', 'C2', 'p', 'U1', 'x')`,
+    );
     await expect(failing).rejects.toThrow('no');
     await outside;
     expect(await engine.all('SELECT channel_id FROM channel_defaults ORDER BY channel_id')).toEqual([
@@ -68,7 +74,9 @@ describe.each(ENGINES)('on $name', (under) => {
     const d = await database();
     const [a, b] = [await d.open(), await d.open()];
     open.push(a, b);
-    await a.run(`INSERT INTO channel_defaults VALUES ('T1', 'C1', '0', 'U1', 'x')`);
+    await a.run(
+      `INSERT INTO channel_defaults (team_id, channel_id, project, set_by, set_at) VALUES ('T1', 'C1', '0', 'U1', 'x')`,
+    );
     // Read, then write what was read plus one: two of these at once must not lose an increment.
     const increment = (e: SqlEngine) =>
       e.transaction(async (tx) => {

@@ -180,14 +180,15 @@ describe.each(ENGINES)('on $name', (under) => {
   it('keeps one default project per channel, replaced when set again, until cleared', async () => {
     const channels = createChannelStore(await engineOn(await database()), now);
     expect(await channels.get('T1', 'C1')).toBeNull();
-    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' });
-    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/api', setBy: 'U2' });
+    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1', hidden: false });
+    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/api', setBy: 'U2', hidden: true });
     expect(await channels.get('T1', 'C1')).toEqual({
       teamId: 'T1',
       channelId: 'C1',
       project: 'demo/api',
       setBy: 'U2',
       setAt: t0,
+      hidden: true,
     });
     expect(await channels.get('T1', 'C2')).toBeNull();
     expect(await channels.clear('T1', 'C1')).toBe(true);

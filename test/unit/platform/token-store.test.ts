@@ -44,9 +44,9 @@ describe('the SQLite store', () => {
     const channels = createChannelStore(db, undefined, { budgetMs: 100 });
     // Reads do not wait for the writer (WAL).
     expect(await channels.get('T1', 'C1')).toBeNull();
-    await expect(channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' })).rejects.toThrow(
-      DatabaseBusyError,
-    );
+    await expect(
+      channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1', hidden: false }),
+    ).rejects.toThrow(DatabaseBusyError);
     // Released while the bot waits: the write goes through.
     const waits: number[] = [];
     const patient = createChannelStore(db, undefined, {
@@ -55,7 +55,7 @@ describe('the SQLite store', () => {
         if (attempt === 2) other.exec('ROLLBACK');
       },
     });
-    await patient.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' });
+    await patient.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1', hidden: false });
     expect(waits).toEqual([1, 2]);
     expect((await patient.get('T1', 'C1'))?.project).toBe('demo/web');
     other.close();
@@ -169,8 +169,8 @@ describe('the SQLite store', () => {
   it('remembers one default project per channel', async () => {
     const channels = createChannelStore(openDatabase(':memory:'));
     expect(await channels.get('T1', 'C1')).toBeNull();
-    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1' });
-    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/docs', setBy: 'U2' });
+    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/web', setBy: 'U1', hidden: false });
+    await channels.set({ teamId: 'T1', channelId: 'C1', project: 'demo/docs', setBy: 'U2', hidden: true });
     expect((await channels.get('T1', 'C1'))?.project).toBe('demo/docs');
     expect(await channels.get('T1', 'C2')).toBeNull();
     expect(await channels.clear('T1', 'C1')).toBe(true);
