@@ -1,4 +1,4 @@
-import { StaleActionError } from '../errors.js';
+import { InvalidInputError, StaleActionError } from '../errors.js';
 import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../steps/consent-ids.js';
 import { STEP_IDS } from '../steps/definitions.js';
 import type { StepService } from '../steps/service.js';
@@ -44,11 +44,17 @@ export function registerWorkflowSteps(routes: Routes, o: { steps: StepService })
     await acknowledge(context, ack);
     const click = decodeConsentClick(action.action_id, action.value);
     if (!click) throw new StaleActionError('not a question of a workflow step');
-    await o.steps.answered({
+    const answered = await o.steps.answered({
       ...click,
       teamId: body.team?.id ?? body.user.team_id ?? '',
       userId: body.user.id,
       token: text((body as { bot_access_token?: unknown }).bot_access_token),
     });
+    // A button of a step that has ended (answered, failed, timed out) says so instead of doing nothing.
+    if (answered === 'stale') {
+      throw new InvalidInputError(
+        'This step has ended already (it was answered, failed or timed out): this click did nothing.',
+      );
+    }
   });
 }

@@ -150,11 +150,24 @@ export function isStepId(id: unknown): id is StepId {
 }
 
 /**
- * What an "Always" covers. Slack's function_executed names the run of a workflow (workflow_execution_id, new on
- * every run) but no workflow that runs again, so the bot cannot recognise a workflow the next time: an "Always"
- * covers this step on this project, whichever workflow asks.
+ * What an "Always" covers: the step, the project and every input that steers what the step does, as the person
+ * saw them. Slack's function_executed names the run of a workflow (workflow_execution_id, new on every run) and the
+ * function, but no workflow that runs again, so the bot cannot recognise "this workflow" the next time. A pipeline
+ * is steered by its ref: an "Always" covers this step on this project at this ref, and another ref asks again. An
+ * issue is steered by free text (its title, description, labels) that no scope can pin down: it has no "Always",
+ * only "Allow once" (null).
  */
-export function scopeOf(step: StepDefinition, project: string): { key: string; label: string } {
-  const preposition = step.id === 'create_issue' ? 'in' : 'on';
-  return { key: `step:${step.id}:${project.toLowerCase()}`, label: `${step.title} ${preposition} ${project}` };
+export function scopeOf(
+  step: StepDefinition,
+  project: string,
+  inputs: Readonly<Record<string, string>>,
+): { key: string; label: string } | null {
+  if (step.id !== 'run_pipeline') return null;
+  const ref = inputs.ref ?? '';
+  if (project === '' || ref === '') return null;
+  // Refs are case-sensitive; project paths are not. The ref is encoded so no ref can read as another scope.
+  return {
+    key: `step:run_pipeline:${project.toLowerCase()}:ref:${encodeURIComponent(ref)}`,
+    label: `${step.title} on ${project} at ${ref}`,
+  };
 }

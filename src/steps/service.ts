@@ -28,8 +28,8 @@ import {
 } from './definitions.js';
 
 // Workflow Builder steps, from Slack's function_executed to the step completed or failed. A step never acts as a
-// person on the word of whoever built the workflow: unless the person said "Always" to this step on this project,
-// they are asked in a DM first, and the execution waits in the database (any replica, after any restart, takes the
+// person on the word of whoever built the workflow: unless the person said "Always" to this step on this project
+// with these steering inputs (definitions.ts, scopeOf), they are asked in a DM first, and the execution waits in the database (any replica, after any restart, takes the
 // answer; the sweep fails it after an hour). Every move is decided by the store (store/step-store.ts), so a
 // redelivered event or a double click does one thing. Slack is reached through a port (StepSlack) that the
 // listener implements with the Web API.
@@ -102,10 +102,11 @@ export interface StepServiceOptions {
 const HOUR_MS = 60 * 60 * 1000;
 
 /**
- * How long past its expiry an execution still running is taken for abandoned: longer than any run (the server's
- * calls time out in seconds), so a step answered just before its hour is not failed while it runs.
+ * How long a running step holds its lease: longer than any run (the server's calls time out in seconds). Past it,
+ * its replica is taken for dead: the next sweep (every 30 s, on any replica) fails it with a sentence and redraws
+ * its DM, instead of the hour and more a question waits.
  */
-export const ABANDONED_AFTER_MS = 10 * 60 * 1000;
+export const STEP_RUN_LEASE_MS = 2 * 60 * 1000;
 
 export function createStepService(o: StepServiceOptions): StepService {
   const log = o.logger.child({ component: 'steps' });
@@ -119,7 +120,7 @@ export function createStepService(o: StepServiceOptions): StepService {
     executionId: e.executionId,
     inputs: e.inputs,
     workflowExecutionId: e.workflowExecutionId,
-    alwaysLabel: scopeOf(def, e.project).label,
+    alwaysLabel: scopeOf(def, e.project, e.inputs)?.label ?? null,
     serverUrl: o.serverUrl,
     slashCommand: o.slashCommand,
   });
@@ -211,7 +212,8 @@ export function createStepService(o: StepServiceOptions): StepService {
   const tellConsentUsed = async (e: StepExecution, def: StepDefinition, result: StepResult) => {
     try {
       if (!(await o.store.claimConsentNotice(e.executionId))) return;
-      const scope = scopeOf(def, e.project);
+      const scope = scopeOf(def, e.project, e.inputs);
+      if (!scope) return;
       const m = buildConsentUsed({
         step: def,
         project: e.project,
@@ -238,7 +240,7 @@ export function createStepService(o: StepServiceOptions): StepService {
       const raw = (x.inputs && typeof x.inputs === 'object' ? x.inputs : {}) as Record<string, unknown>;
       const userId = decoded.ok ? decoded.step.userId : typeof raw.user_id === 'string' ? raw.user_id : '';
       const project = decoded.ok ? decoded.step.project : '';
-      const scope = scopeOf(def, project);
+      const scope = decoded.ok ? scopeOf(def, project, decoded.step.inputs) : null;
       // Storing it is the claim: a redelivery (a retry, another replica) stores nothing and does nothing.
       const fresh = await o.store.receive({
         executionId: x.executionId,
@@ -248,7 +250,7 @@ export function createStepService(o: StepServiceOptions): StepService {
         project,
         inputs: decoded.ok ? decoded.step.inputs : {},
         workflowExecutionId: x.workflowExecutionId,
-        scope: scope.key,
+        scope: scope?.key ?? '',
         token: x.token,
         expiresAt: new Date(o.now().getTime() + waitMs),
       });
@@ -262,8 +264,8 @@ export function createStepService(o: StepServiceOptions): StepService {
         await settle(stored, [x.token], { kind: 'failed', sentence: badInputSentence(decoded.reason) });
         return 'failed';
       }
-      if (await o.store.allows(x.teamId, userId, scope.key)) {
-        const started = await o.store.startAllowed(x.executionId);
+      if (scope && (await o.store.allows(x.teamId, userId, scope.key))) {
+        const started = await o.store.startAllowed(x.executionId, STEP_RUN_LEASE_MS);
         if (!started) return 'again';
         const end = await run(started, x.token);
         await tellConsentUsed(started, def, end);
@@ -295,7 +297,7 @@ export function createStepService(o: StepServiceOptions): StepService {
     },
 
     async answered(c) {
-      const e = await o.store.decide(c.executionId, c.userId, c.answer);
+      const e = await o.store.decide(c.executionId, c.userId, c.answer, STEP_RUN_LEASE_MS);
       // Answered already (a double click, a click that reached another replica), expired, or not theirs.
       if (!e || e.teamId !== c.teamId) return 'stale';
       const def = definitionOf(e);
@@ -305,8 +307,10 @@ export function createStepService(o: StepServiceOptions): StepService {
         await redraw(e, 'deny', end);
         return 'done';
       }
-      if (c.answer === 'always' && def) {
-        const scope = scopeOf(def, e.project);
+      // An "Always" covers exactly what the question showed; a step with no scope (an issue's free text) had no
+      // Always button, and an old one counts as Allow once.
+      const scope = def ? scopeOf(def, e.project, e.inputs) : null;
+      if (c.answer === 'always' && scope) {
         await o.store.allow({ teamId: e.teamId, userId: e.userId, scope: scope.key, label: scope.label });
       }
       const end = await run(e, c.token);
@@ -315,14 +319,14 @@ export function createStepService(o: StepServiceOptions): StepService {
     },
 
     async sweep() {
-      const expired = await o.store.takeExpired();
+      const expired = await o.store.takeExpired(STEP_RUN_LEASE_MS);
       for (const e of expired) {
         const end: StepResult = { kind: 'expired' };
         await settle(e, tokensOf(null, e), end);
         await redraw(e, 'expired', end);
       }
       // Not run again: a pipeline or an issue may have been created before the replica died.
-      const abandoned = await o.store.takeAbandoned(ABANDONED_AFTER_MS);
+      const abandoned = await o.store.takeAbandoned(STEP_RUN_LEASE_MS);
       for (const e of abandoned) {
         log.warn('a workflow step was left running by a replica that stopped; it is failed, not run again', {
           execution: e.executionId,
@@ -330,8 +334,11 @@ export function createStepService(o: StepServiceOptions): StepService {
         });
         const end: StepResult = { kind: 'failed', sentence: abandonedSentence(e.project) };
         await settle(e, tokensOf(null, e), end);
-        // The person who answered sees it too, instead of a question that no longer says what happened.
+        // The person who answered sees it too, instead of a question that no longer says what happened; one who
+        // was not asked (their "Always") is told as after any run under it.
         if (e.outcome === 'once' || e.outcome === 'always') await redraw(e, e.outcome, end);
+        const def = definitionOf(e);
+        if (e.outcome === 'allowed' && def) await tellConsentUsed(e, def, end);
       }
       await o.store.prune();
       return expired.length + abandoned.length;

@@ -43,9 +43,11 @@ export interface StepExecution extends Omit<NewStepExecution, 'token'> {
 
 export interface StepConsent {
   scope: string;
-  /** What the consent covers, in words ("Run a pipeline on demo/web"). */
+  /** What the consent covers, in words ("Run a pipeline on demo/web at main"). */
   label: string;
   grantedAt: Date;
+  /** The runs made under it without asking (kept a day), newest first: when, and what came of it. */
+  runs: { at: Date; outcome: string | null }[];
 }
 
 export interface StepStore {
@@ -56,24 +58,31 @@ export interface StepStore {
   asked(executionId: string, dm: { channel: string; ts: string }): Promise<boolean>;
   /**
    * new → running, when the person's consent covers it already; the row when this call moved it. The same update
-   * makes the DM that tells the person due (see claimConsentNotice).
+   * makes the DM that tells the person due (see claimConsentNotice). A running execution holds a lease of
+   * `leaseMs` (its expiry moves to then): past it, its replica is taken for dead (takeAbandoned).
    */
-  startAllowed(executionId: string): Promise<StepExecution | null>;
+  startAllowed(executionId: string, leaseMs: number): Promise<StepExecution | null>;
   /** Takes the DM due for an execution that ran under a consent: true for exactly one caller, once. */
   claimConsentNotice(executionId: string): Promise<boolean>;
   /**
    * waiting → running with the person's answer, only by that person and before it expired; the row when this call
    * decided it, null when it was decided already (a double click, another replica) or is no longer waiting.
    */
-  decide(executionId: string, userId: string, decision: 'once' | 'always' | 'deny'): Promise<StepExecution | null>;
-  /** Executions still new or waiting at their expiry, each moved to running for exactly one caller. */
-  takeExpired(): Promise<StepExecution[]>;
+  decide(
+    executionId: string,
+    userId: string,
+    decision: 'once' | 'always' | 'deny',
+    leaseMs: number,
+  ): Promise<StepExecution | null>;
+  /** Executions still new or waiting at their expiry, each moved to running (with a lease) for exactly one caller. */
+  takeExpired(leaseMs: number): Promise<StepExecution[]>;
   /**
-   * Executions left running (their replica died while they ran) whose expiry is at least `graceMs` past, each
-   * handed to exactly one caller: its expiry moves to now, so another replica takes it again only if this caller
-   * also dies before finishing it.
+   * Executions left running past their lease (their replica died while they ran), each handed to exactly one
+   * caller with a new lease, so another replica takes it again only if this caller also dies before finishing it.
    */
-  takeAbandoned(graceMs: number): Promise<StepExecution[]>;
+  takeAbandoned(leaseMs: number): Promise<StepExecution[]>;
+  /** The person's executions that ran under an "Always" (newest first, at most `limit`), kept a day. */
+  runsUnderConsent(teamId: string, userId: string, limit: number): Promise<StepExecution[]>;
   /** running → done with what came of it; the token is forgotten. */
   finish(executionId: string, outcome: string): Promise<void>;
   /** Forgets executions done (or left) for more than a day; how many. */
@@ -85,7 +94,7 @@ export interface StepStore {
   allow(options: { teamId: string; userId: string; scope: string; label: string }): Promise<boolean>;
   /** Takes an "Always" back; true when it was there. */
   revoke(teamId: string, userId: string, scope: string): Promise<boolean>;
-  /** The person's "Always" consents, oldest first. */
+  /** The person's "Always" consents, oldest first, each with the runs made under it lately. */
   consents(teamId: string, userId: string): Promise<StepConsent[]>;
 }
 
@@ -154,6 +163,8 @@ export function createStepStore(
     };
   };
 
+  const leaseEnd = (leaseMs: number) => new Date(now().getTime() + leaseMs).toISOString();
+
   const one = async (sql: string, params: (string | null)[]) => {
     const row = await db.get<Row>(sql, params);
     return row ? fromRow(row) : null;
@@ -193,11 +204,11 @@ export function createStepStore(
       );
       return changed > 0;
     },
-    startAllowed: (executionId) =>
+    startAllowed: (executionId, leaseMs) =>
       one(
-        `UPDATE step_executions SET state = 'running', outcome = 'allowed', consent_notice = 'due'
+        `UPDATE step_executions SET state = 'running', outcome = 'allowed', consent_notice = 'due', expires_at = $2
          WHERE execution_id = $1 AND state = 'new' RETURNING *`,
-        [executionId],
+        [executionId, leaseEnd(leaseMs)],
       ),
     async claimConsentNotice(executionId) {
       const changed = await db.run(
@@ -206,27 +217,34 @@ export function createStepStore(
       );
       return changed > 0;
     },
-    decide: (executionId, userId, decision) =>
+    decide: (executionId, userId, decision, leaseMs) =>
       one(
-        `UPDATE step_executions SET state = 'running', outcome = $3
+        `UPDATE step_executions SET state = 'running', outcome = $3, expires_at = $5
          WHERE execution_id = $1 AND user_id = $2 AND state = 'waiting' AND expires_at > $4 RETURNING *`,
-        [executionId, userId, decision, now().toISOString()],
+        [executionId, userId, decision, now().toISOString(), leaseEnd(leaseMs)],
       ),
-    async takeExpired() {
+    async takeExpired(leaseMs) {
       const rows = await db.all<Row>(
-        // Its expiry moves to now: a sweep that finds it running only takes it over if this one dies as well.
-        `UPDATE step_executions SET state = 'running', outcome = 'expired', expires_at = $1
+        // Its expiry moves to the lease's end: a sweep that finds it running only takes it over if this one dies.
+        `UPDATE step_executions SET state = 'running', outcome = 'expired', expires_at = $2
          WHERE state IN ('new', 'waiting') AND expires_at <= $1 RETURNING *`,
-        [now().toISOString()],
+        [now().toISOString(), leaseEnd(leaseMs)],
       );
       return rows.map(fromRow);
     },
-    async takeAbandoned(graceMs) {
-      const at = now();
+    async takeAbandoned(leaseMs) {
       const rows = await db.all<Row>(
         `UPDATE step_executions SET expires_at = $2
          WHERE state = 'running' AND expires_at <= $1 RETURNING *`,
-        [new Date(at.getTime() - graceMs).toISOString(), at.toISOString()],
+        [now().toISOString(), leaseEnd(leaseMs)],
+      );
+      return rows.map(fromRow);
+    },
+    async runsUnderConsent(teamId, userId, limit) {
+      const rows = await db.all<Row>(
+        `SELECT * FROM step_executions WHERE team_id = $1 AND user_id = $2 AND consent_notice IS NOT NULL
+         ORDER BY created_at DESC, execution_id LIMIT ${Math.max(1, Math.floor(limit))}`,
+        [teamId, userId],
       );
       return rows.map(fromRow);
     },
@@ -271,7 +289,20 @@ export function createStepStore(
          ORDER BY granted_at, scope`,
         [teamId, userId],
       );
-      return rows.map((r) => ({ scope: r.scope, label: r.label, grantedAt: new Date(r.granted_at) }));
+      if (rows.length === 0) return [];
+      const runs = await db.all<Pick<Row, 'scope' | 'created_at' | 'outcome'>>(
+        `SELECT scope, created_at, outcome FROM step_executions
+         WHERE team_id = $1 AND user_id = $2 AND consent_notice IS NOT NULL ORDER BY created_at DESC LIMIT 200`,
+        [teamId, userId],
+      );
+      return rows.map((r) => ({
+        scope: r.scope,
+        label: r.label,
+        grantedAt: new Date(r.granted_at),
+        runs: runs
+          .filter((run) => run.scope === r.scope)
+          .map((run) => ({ at: new Date(run.created_at), outcome: run.outcome })),
+      }));
     },
   };
 }

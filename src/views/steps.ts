@@ -39,8 +39,8 @@ export interface ConsentQuestion {
   inputs: Readonly<Record<string, string>>;
   /** Slack's id of this run of the workflow (the event names no workflow that runs again). */
   workflowExecutionId: string | null;
-  /** What "Always" covers, in words ("Run a pipeline on demo/web"). */
-  alwaysLabel: string;
+  /** What "Always" covers, in words ("Run a pipeline on demo/web at main"); null: only Allow once is offered. */
+  alwaysLabel: string | null;
   serverUrl: string;
   slashCommand: string;
 }
@@ -79,7 +79,7 @@ function consentButtons(q: ConsentQuestion): Button[] {
   });
   return [
     make('once', 'Allow once', 'primary'),
-    make('always', alwaysButtonText(q.alwaysLabel)),
+    ...(q.alwaysLabel ? [make('always', alwaysButtonText(q.alwaysLabel))] : []),
     make('deny', 'Deny', 'danger'),
   ];
 }
@@ -91,7 +91,9 @@ export function buildConsentQuestion(q: ConsentQuestion): SlackMessage {
   blocks.push(
     { type: 'actions', block_id: 'step_consent', elements: consentButtons(q) },
     context([
-      md`Only you can answer; without an answer within an hour the step fails. “Always” covers ${q.alwaysLabel} from any workflow until you revoke it (${code(`${q.slashCommand} whoami`)} and your Home list it).`,
+      q.alwaysLabel
+        ? md`Only you can answer; without an answer within an hour the step fails. “Always” covers ${q.alwaysLabel} from any workflow, and nothing else (another branch or project asks again), until you revoke it (${code(`${q.slashCommand} whoami`)} and your Home list it).`
+        : md`Only you can answer; without an answer within an hour the step fails. There is no “Always” for this step: its title and text are the workflow's to choose, so each one is asked about.`,
     ]),
   );
   return message(
@@ -112,7 +114,9 @@ function answerLine(answer: ConsentAnswer | 'expired', q: ConsentQuestion): Text
     case 'once':
       return ':white_check_mark: You allowed it once.';
     case 'always':
-      return md`:white_check_mark: You allowed ${q.alwaysLabel} always; Revoke it on your Home or with ${code(`${q.slashCommand} whoami`)}.`;
+      return q.alwaysLabel
+        ? md`:white_check_mark: You allowed ${q.alwaysLabel} always; Revoke it on your Home or with ${code(`${q.slashCommand} whoami`)}.`
+        : ':white_check_mark: You allowed it once.';
     case 'deny':
       return ':no_entry: You denied it: nothing was done, and the workflow stops at this step.';
     case 'expired':
@@ -248,17 +252,29 @@ export function badInputSentence(reason: string): string {
   return truncate(`The step's inputs cannot be used: ${reason}.`, 1000);
 }
 
-/** The person's "Always" answers to steps, each with Revoke: on the Home tab and under whoami. Empty when none. */
+/** "Ran under it: 3 times in the last day, the latest 3 Mar 2026, 14:02 (completed)". */
+function ranUnder(runs: StepConsent['runs'], timeZone: string): string {
+  const [latest] = runs;
+  const times = runs.length === 1 ? 'once' : `${runs.length} times`;
+  const outcome = latest?.outcome && latest.outcome !== 'allowed' ? ` (${latest.outcome})` : ' (running)';
+  return `Ran under it: ${times} in the last day, the latest ${latest ? formatDateTime(latest.at, timeZone) : ''}${outcome}`;
+}
+
+/**
+ * The person's "Always" answers to steps, each with Revoke and the runs made under it without asking: on the Home
+ * tab and under whoami. Empty when none.
+ */
 export function buildStepConsentBlocks(consents: readonly StepConsent[], timeZone = 'UTC'): Block[] {
   if (consents.length === 0) return [];
   const rows = consents
     .slice(0, 10)
-    .map((c) =>
+    .flatMap((c) => [
       section(
         md`${c.label} · since ${formatDateTime(c.grantedAt, timeZone)}`,
         button({ text: 'Revoke', def: StepConsentButtons.revoke, value: { s: c.scope } }),
       ),
-    );
+      ...(c.runs.length > 0 ? [context([ranUnder(c.runs, timeZone)])] : []),
+    ]);
   const more = consents.length > 10 ? [context([`…and ${consents.length - 10} more.`])] : [];
   return [section(':key: *Workflow steps you always allow* (they act as you without asking)'), ...rows, ...more];
 }

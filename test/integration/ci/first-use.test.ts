@@ -48,7 +48,9 @@ describe('/gl use with a project that is not public', () => {
     // alice still leans on it.
     await h.ask('alice', 'issue #1', /demo\/secret#1|#1/, { channel: 'C0HIDDEN' });
 
-    const cleared = await h.ask('bob', 'use --clear', /cleared this channel's default project/, { channel: 'C0HIDDEN' });
+    const cleared = await h.ask('bob', 'use --clear', /cleared this channel's default project/, {
+      channel: 'C0HIDDEN',
+    });
     expect(cleared.message.ephemeral).toBe(false);
     expect(JSON.stringify(cleared.message)).not.toMatch(/secret/i);
     expect(cleared.text).toContain('one that is not public, so it is not named here');

@@ -12,7 +12,7 @@ describe('a workflow step in the console', () => {
     const asked = await say('step run_pipeline project=demo/web ref=main user=@alice');
     expect(asked).toContain('┌ direct message to alice');
     expect(asked).toContain('A workflow asks to act as you: Run a pipeline');
-    expect(asked).toMatch(/\[\d+ Always for Run a pipeline on demo\/web\]/);
+    expect(asked).toMatch(/\[\d+ Always for Run a pipeline on demo\/web at main\]/);
     expect(asked).not.toContain('completed');
 
     const allowed = await say(String(numberOf(asked, 'Allow once')));
@@ -23,20 +23,25 @@ describe('a workflow step in the console', () => {
     expect(allowed).toMatch(/│ status: \w+/);
   });
 
-  it('Deny fails the step with its sentence; Always lets the next one run without asking, and says so', async () => {
+  it('Deny fails the step with its sentence; an issue offers no Always; Always for a ref covers that ref only', async () => {
     const asked = await say('step create_issue project=demo/web title="Broken build" labels=bug user=@alice');
+    expect(asked).not.toContain('Always for');
     const denied = await say(String(numberOf(asked, 'Deny')));
     expect(denied).toContain('┌ workflow step "Create an issue" failed; the workflow stops\n│ not allowed by @alice');
 
-    const again = await say('step create_issue project=demo/web title="Broken build" labels=bug user=@alice');
-    const always = await say(String(numberOf(again, 'Always for Create an issue in demo/web')));
-    expect(always).toMatch(/│ issue_iid: \d+/);
-    const next = await say('step create_issue project=demo/web title="Second" user=@alice');
+    const again = await say('step run_pipeline project=demo/web ref=main user=@alice');
+    const always = await say(String(numberOf(again, 'Always for Run a pipeline on demo/web at main')));
+    expect(always).toMatch(/│ pipeline_id: \d+/);
+    const next = await say('step run_pipeline project=demo/web ref=main user=@alice');
     // No question: only the direct message that tells alice it acted as her, with Revoke.
     expect(next).not.toContain('Allow once');
-    expect(next).toContain('reached its step Create an issue and it acted as you on `demo/web`');
+    expect(next).toContain('reached its step Run a pipeline and it acted as you on `demo/web`');
     expect(next).toMatch(/\[\d+ Revoke\]/);
-    expect(next).toMatch(/"Create an issue" completed[\s\S]*│ issue_iid: \d+/);
+    expect(next).toMatch(/"Run a pipeline" completed[\s\S]*│ pipeline_id: \d+/);
+    // Another branch asks first.
+    const other = await say('step run_pipeline project=demo/web ref=feature/checkout user=@alice');
+    expect(other).toContain('Allow once');
+    expect(other).not.toContain('completed');
   });
 
   it('says what a line lacks', async () => {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { functionExecutedEvent } from '../../../src/console/payloads.js';
 import { createWorkPlaces, REQUEST_WORK_PLACES } from '../../../src/listeners/work-places.js';
-import { ABANDONED_AFTER_MS } from '../../../src/steps/service.js';
+import { STEP_RUN_LEASE_MS } from '../../../src/steps/service.js';
+import { createSealer } from '../../../src/store/sealer.js';
+import { createStepStore } from '../../../src/store/step-store.js';
 import { buttonOf, call, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
 import { buttonsOf, buttonsOfView, messageText } from '../../support/slack-driver.js';
@@ -105,7 +107,7 @@ describe('Run a pipeline', () => {
     const labels = (question.blocks as { type: string; elements?: { text: { text: string } }[] }[])
       .filter((b) => b.type === 'actions')
       .flatMap((b) => (b.elements ?? []).map((e) => e.text.text));
-    expect(labels).toEqual(['Allow once', 'Always for Run a pipeline on demo/web', 'Deny']);
+    expect(labels).toEqual(['Allow once', 'Always for Run a pipeline on demo/web at main', 'Deny']);
     // Nothing is done on the builder's word.
     await settle();
     expect(h.calls()).toEqual([]);
@@ -224,8 +226,11 @@ describe('consent', () => {
   });
 });
 
-describe('Create an issue, always allowed', () => {
-  it('creates the issue with the inputs, and from then on runs on that project without asking until revoked', async () => {
+describe('Create an issue: asked every time', () => {
+  // Issue 46: on aefc319 alice's "Always" for create_issue on demo/web let a different workflow create an issue
+  // titled "Planted by another workflow <!channel>" as her. The event names no workflow that runs again and the
+  // title is the workflow's free text: there is no "Always" for this step, only Allow once.
+  it('creates the issue with the inputs once allowed, offers no Always, and asks again the next time', async () => {
     const inputs = {
       project: 'demo/web',
       title: 'Broken <!channel> build',
@@ -238,7 +243,9 @@ describe('Create an issue, always allowed', () => {
     const text = messageText(question);
     expect(text).toContain('*Title*\nBroken &lt;!channel&gt; build');
     expect(text).toContain('*Labels*\nbug, ops ,,');
-    await h.click('bob', buttonOf(question, /^Always for Create an issue in demo\/web$/));
+    expect(text).toContain('There is no “Always” for this step');
+    expect(buttonsOf(question).map((b) => b.text)).toEqual(['Allow once', 'Deny']);
+    await h.click('bob', buttonOf(question, /^Allow once$/));
     const end = await endOf(first.executionId);
     expect(h.calls()).toEqual([
       call('POST', `${WEB}/issues`, 'bob', {
@@ -251,24 +258,54 @@ describe('Create an issue, always allowed', () => {
       outputs: { issue_iid: expect.any(Number), issue_url: expect.stringMatching(/\/demo\/web\/(-\/)?issues\/\d+$/) },
     });
 
-    // Always: the next one on this project runs without a question; another project asks.
-    const second = await runStep(ISSUE, { ...inputs, title: 'Second' });
-    expect((await endOf(second.executionId)).method).toBe('functions.completeSuccess');
-    // No question; only the DM that tells bob what acted as him (see 'a step acting under an "Always"').
-    await noticeFor('bob', second.from);
-    const posted = fake().since(second.from, (r) => r.method === 'chat.postMessage');
-    expect(posted.map((r) => messageText(r.message as FakeMessage))).toEqual([
-      expect.stringContaining('A workflow step acted as you'),
-    ]);
-    const other = await runStep(ISSUE, { ...inputs, project: 'demo/api' });
-    await questionFor('bob', other.from);
+    // Another workflow, the same project: asked again, and nothing is created before bob answers.
+    const planted = await runStep(ISSUE, { ...inputs, title: 'Planted by another workflow <!channel>' });
+    const asked = await questionFor('bob', planted.from);
+    expect(messageText(asked)).toContain('Planted by another workflow &lt;!channel&gt;');
+    await settle();
+    expect(h.calls()).toHaveLength(1);
+    expect(completions(planted.executionId)).toEqual([]);
+  });
+});
 
-    // Listed by whoami and on the Home tab, each with Revoke; revoking makes the next run ask again.
+describe('"Always" for a pipeline', () => {
+  // Issue 46: on aefc319 bob's "Always" for run_pipeline on ref=main let another execution run a pipeline on
+  // eve-branch as him. It now covers the step, the project and the ref the question showed.
+  it('covers that ref of that project only: another ref or project asks first; runs under it are listed with Revoke', async () => {
+    const inputs = { project: 'demo/web', ref: 'main', user_id: PEOPLE.bob.id };
+    const first = await runStep(RUN, inputs);
+    const question = await questionFor('bob', first.from);
+    await h.click('bob', buttonOf(question, /^Always for Run a pipeline on demo\/web at main$/));
+    expect((await endOf(first.executionId)).method).toBe('functions.completeSuccess');
+
+    // A second execution on main runs without a question (bob is told afterwards).
+    const second = await runStep(RUN, inputs);
+    expect((await endOf(second.executionId)).method).toBe('functions.completeSuccess');
+    await noticeFor('bob', second.from);
+
+    // A third on eve-branch, and one on another project, ask first and do nothing meanwhile.
+    const calls = h.calls().length;
+    const branch = await runStep(RUN, { ...inputs, ref: 'eve-branch' });
+    const branchQuestion = await questionFor('bob', branch.from);
+    expect(buttonsOf(branchQuestion).map((b) => b.text)).toContain(
+      'Always for Run a pipeline on demo/web at eve-branch',
+    );
+    const other = await runStep(RUN, { ...inputs, project: 'demo/docs' });
+    await questionFor('bob', other.from);
+    await settle();
+    expect(h.calls()).toHaveLength(calls);
+    expect(completions(branch.executionId)).toEqual([]);
+    expect(completions(other.executionId)).toEqual([]);
+
+    // whoami lists the consent and the run made under it, with Revoke; revoking makes main ask again.
     const whoami = await h.ask('bob', 'whoami', /Workflow steps you always allow/);
-    expect(whoami.text).toContain('Create an issue in demo/web');
+    expect(whoami.text).toContain('Run a pipeline on demo/web at main');
+    expect(whoami.text).toMatch(
+      /Run a pipeline on demo\/web at main · since [^\n]*\n\[Revoke\]\nRan under it: once in the last day, the latest .* \(completed\)/,
+    );
     const revoked = await h.press('bob', buttonOf(whoami, /^Revoke$/), /Revoked/);
-    expect(revoked.text).toContain('Create an issue in demo/web asks you again');
-    const third = await runStep(ISSUE, { ...inputs, title: 'Third' });
+    expect(revoked.text).toContain('Run a pipeline on demo/web at main asks you again');
+    const third = await runStep(RUN, inputs);
     await questionFor('bob', third.from);
   });
 
@@ -283,14 +320,14 @@ describe('Create an issue, always allowed', () => {
     if (!home?.view) return expect.fail('no Home was published');
     const blocks = JSON.stringify(home.view.blocks);
     expect(blocks).toContain('Workflow steps you always allow');
-    expect(blocks).toContain('Run a pipeline on demo/shop');
+    expect(blocks).toContain('Run a pipeline on demo/shop at main');
     const revoke = buttonsOfView(home.view).find((b) => b.text === 'Revoke');
     if (!revoke) return expect.fail('no Revoke on the Home');
     const clicked = fake().lastSeq;
     await h.bot.slack.clickInView(PEOPLE.alice, revoke);
     const again = await fake().waitFor((r) => r.method === 'views.publish' && r.ok, { fromSeq: clicked });
     const after = JSON.stringify(again?.view?.blocks ?? []);
-    expect(after).toContain('Revoked: Run a pipeline on demo/shop asks you again');
+    expect(after).toContain('Revoked: Run a pipeline on demo/shop at main asks you again');
     expect(after).not.toContain('Workflow steps you always allow');
     const next = await runStep(RUN, { project: 'demo/shop', ref: 'main', user_id: PEOPLE.alice.id });
     await questionFor('alice', next.from);
@@ -375,25 +412,25 @@ describe('once', () => {
 
 describe('a step acting under an "Always"', () => {
   it('tells its person once, with what ran, a link to it and Revoke; the question path and a redelivery do not', async () => {
-    const inputs = { project: 'demo/web', title: 'Under consent', user_id: PEOPLE.alice.id };
-    const first = await runStep(ISSUE, inputs);
+    const inputs = { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id };
+    const first = await runStep(RUN, inputs);
     const question = await questionFor('alice', first.from);
-    await h.click('alice', buttonOf(question, /^Always for Create an issue in demo\/web$/));
+    await h.click('alice', buttonOf(question, /^Always for Run a pipeline on demo\/web at main$/));
     await endOf(first.executionId);
     await settle();
     // Answering the question tells the person already (the question is redrawn): no second DM.
     expect(fake().since(first.from, (r) => r.method === 'chat.postMessage')).toHaveLength(1);
 
-    const second = await runStep(ISSUE, { ...inputs, title: 'Second under consent' });
+    const second = await runStep(RUN, inputs);
     const end = await endOf(second.executionId);
     const notice = await noticeFor('alice', second.from);
     const text = messageText(notice);
-    const url = String((end.outputs as { issue_url: string }).issue_url);
-    const iid = String((end.outputs as { issue_iid: number }).issue_iid);
+    const url = String((end.outputs as { pipeline_url: string }).pipeline_url);
+    const id = String((end.outputs as { pipeline_id: number }).pipeline_id);
     expect(url.startsWith(`${h.sim.url}/`)).toBe(true);
-    expect(text).toContain('reached its step *Create an issue* and it acted as you on `demo/web`');
-    expect(text).toContain('under your “Always for Create an issue in demo/web”');
-    expect(text).toContain(`:memo: Created <${url}|issue #${iid}>.`);
+    expect(text).toContain('reached its step *Run a pipeline* and it acted as you on `demo/web`');
+    expect(text).toContain('under your “Always for Run a pipeline on demo/web at main”');
+    expect(text).toContain(`:rocket: Started <${url}|pipeline #${id}>`);
     expect(buttonsOf(notice).map((b) => b.text)).toEqual(['Revoke']);
 
     // Slack delivers the same execution again (a retry, another event): nobody is told twice, nothing runs again.
@@ -402,8 +439,8 @@ describe('a step acting under an "Always"', () => {
     const execution = fake().functionExecutions.get(second.executionId);
     const copy = await h.bot.slack.event(
       functionExecutedEvent({
-        callbackId: ISSUE.callbackId,
-        title: ISSUE.title,
+        callbackId: RUN.callbackId,
+        title: RUN.title,
         inputs: execution?.inputs ?? {},
         executionId: second.executionId,
         workflowExecutionId: 'WxCOPY',
@@ -422,17 +459,17 @@ describe('a step acting under an "Always"', () => {
 
     // Its Revoke is the one Home and whoami have: the next run asks again.
     const revoked = await h.press('alice', buttonOf(notice, /^Revoke$/), /Revoked/);
-    expect(revoked.text).toContain('Create an issue in demo/web asks you again');
-    const third = await runStep(ISSUE, { ...inputs, title: 'Third' });
+    expect(revoked.text).toContain('Run a pipeline on demo/web at main asks you again');
+    const third = await runStep(RUN, inputs);
     await questionFor('alice', third.from);
   });
 
   it('tells its person when the step failed too, without a link', async () => {
-    const inputs = { project: 'demo/web', ref: 'main', user_id: PEOPLE.bob.id };
+    const inputs = { project: 'demo/web', ref: 'no-such-branch', user_id: PEOPLE.bob.id };
     const first = await runStep(RUN, inputs);
     await h.click('bob', buttonOf(await questionFor('bob', first.from), /^Always for/));
     await endOf(first.executionId);
-    const second = await runStep(RUN, { ...inputs, ref: 'no-such-branch' });
+    const second = await runStep(RUN, inputs);
     expect((await endOf(second.executionId)).method).toBe('functions.completeError');
     const text = messageText(await noticeFor('bob', second.from));
     expect(text).toContain('reached its step *Run a pipeline* and it acted as you on `demo/web`');
@@ -442,17 +479,23 @@ describe('a step acting under an "Always"', () => {
 });
 
 describe('a step whose replica died while it ran', () => {
-  it('is failed once, after its hour, with a sentence that says so, and never run again', async () => {
+  // Issue 46: on aefc319 such a step hung for about 70 minutes (until the hour's sweep) while its DM still showed
+  // live-looking buttons. Its run holds a lease of STEP_RUN_LEASE_MS; the first sweep after it fails it.
+  it('is failed once, within its lease, with a sentence that says so, its DM redrawn, and never run again', async () => {
     const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
     const question = await questionFor('alice', from);
-    // The replica that took alice's answer died before it finished: the row says running, nobody will finish it.
-    await h.bot.engine.run(`UPDATE step_executions SET state = 'running', outcome = 'once' WHERE execution_id = $1`, [
-      executionId,
-    ]);
-    h.clock.advance(HOUR);
+    const allowOnce = buttonOf(question, /^Allow once$/);
+    // The replica that took alice's answer died before it finished: the row says running, under that replica's
+    // lease, and nobody will finish it.
+    const leaseEnd = new Date(h.clock.now().getTime() + STEP_RUN_LEASE_MS).toISOString();
+    await h.bot.engine.run(
+      `UPDATE step_executions SET state = 'running', outcome = 'once', expires_at = $2 WHERE execution_id = $1`,
+      [executionId, leaseEnd],
+    );
+    h.clock.advance(STEP_RUN_LEASE_MS - 1);
     await h.bot.bot.steps.sweep();
     expect(completions(executionId)).toEqual([]);
-    h.clock.advance(ABANDONED_AFTER_MS);
+    h.clock.advance(1);
     const swept = fake().lastSeq;
     // Two replicas sweep at once: one of them fails it.
     const replica = await startApp({
@@ -482,5 +525,38 @@ describe('a step whose replica died while it ran', () => {
       executionId,
     ]);
     expect(row?.state).toBe('done');
+
+    // A button of the question, clicked now, says the step has ended.
+    const late = await h.click('alice', allowOnce);
+    expect(await late.waitForMessage((t) => /This step has ended already/.test(t))).not.toBeNull();
+    expect(h.calls()).toEqual([]);
+  });
+
+  it('run under an "Always" is failed within its lease too, and its person told', async () => {
+    // What a replica does before it dies in the middle of a run under alice's "Always": the execution stored and
+    // started with the lease of its run (the same store the app uses), and nothing after.
+    const inputs = { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id };
+    const { executionId, token } = fake().startFunctionExecution(RUN.callbackId, inputs);
+    const dying = createStepStore(h.bot.engine, createSealer(h.bot.config.encryption), h.clock.now);
+    await dying.receive({
+      executionId,
+      teamId: 'T0TEST',
+      userId: PEOPLE.alice.id,
+      step: 'run_pipeline',
+      project: 'demo/web',
+      inputs: { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id },
+      workflowExecutionId: 'WxDYING',
+      scope: 'step:run_pipeline:demo/web:ref:main',
+      token,
+      expiresAt: new Date(h.clock.now().getTime() + HOUR),
+    });
+    const from = fake().lastSeq;
+    expect(await dying.startAllowed(executionId, STEP_RUN_LEASE_MS)).not.toBeNull();
+    h.clock.advance(STEP_RUN_LEASE_MS);
+    await h.bot.bot.steps.sweep();
+    expect(await endOf(executionId)).toMatchObject({ method: 'functions.completeError' });
+    const text = messageText(await noticeFor('alice', from));
+    expect(text).toContain('The step failed: the bot restarted while this step ran');
+    expect(h.calls()).toEqual([]);
   });
 });

@@ -10,6 +10,8 @@ import { ENGINES, type TestDatabase } from './engines.js';
 
 const t0 = new Date('2026-03-02T09:00:00.000Z');
 const HOUR = 60 * 60 * 1000;
+/** How long a running execution holds its lease (the service's STEP_RUN_LEASE_MS). */
+const LEASE = 2 * 60 * 1000;
 const key = crypto.randomBytes(32);
 const TOKEN = 'xwfp-conformance-workflow-token-0123456789';
 
@@ -78,7 +80,7 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(got?.openToken()).toBe(TOKEN);
     expect(await steps.asked('Fx1', { channel: 'D1', ts: '1.000001' })).toBe(true);
     expect(await steps.get('Fx1')).toMatchObject({ state: 'waiting', dm: { channel: 'D1', ts: '1.000001' } });
-    await steps.decide('Fx1', 'U1', 'once');
+    await steps.decide('Fx1', 'U1', 'once', LEASE);
     await steps.finish('Fx1', 'completed');
     const done = await steps.get('Fx1');
     expect(done).toMatchObject({ state: 'done', outcome: 'completed' });
@@ -89,8 +91,11 @@ describe.each(ENGINES)('on $name', (under) => {
     const [a, b] = await twoStores();
     await a.receive(execution());
     await a.asked('Fx1', { channel: 'D1', ts: '1.000001' });
-    expect(await b.decide('Fx1', 'U2', 'once')).toBeNull();
-    const [first, second] = await Promise.all([a.decide('Fx1', 'U1', 'always'), b.decide('Fx1', 'U1', 'deny')]);
+    expect(await b.decide('Fx1', 'U2', 'once', LEASE)).toBeNull();
+    const [first, second] = await Promise.all([
+      a.decide('Fx1', 'U1', 'always', LEASE),
+      b.decide('Fx1', 'U1', 'deny', LEASE),
+    ]);
     const decided = [first, second].filter((x) => x !== null);
     expect(decided).toHaveLength(1);
     expect(decided[0]).toMatchObject({ state: 'running' });
@@ -99,14 +104,14 @@ describe.each(ENGINES)('on $name', (under) => {
     await a.receive(execution({ executionId: 'Fx2' }));
     await a.asked('Fx2', { channel: 'D1', ts: '1.000002' });
     at = new Date(t0.getTime() + HOUR);
-    expect(await a.decide('Fx2', 'U1', 'once')).toBeNull();
+    expect(await a.decide('Fx2', 'U1', 'once', LEASE)).toBeNull();
   });
 
   it('starts an execution the person allowed already only once', async () => {
     const { steps } = await store();
     await steps.receive(execution());
-    expect(await steps.startAllowed('Fx1')).toMatchObject({ state: 'running', outcome: 'allowed' });
-    expect(await steps.startAllowed('Fx1')).toBeNull();
+    expect(await steps.startAllowed('Fx1', LEASE)).toMatchObject({ state: 'running', outcome: 'allowed' });
+    expect(await steps.startAllowed('Fx1', LEASE)).toBeNull();
   });
 
   it('makes the DM of a step run under a consent due when it starts, and hands it to one caller once', async () => {
@@ -114,40 +119,62 @@ describe.each(ENGINES)('on $name', (under) => {
     await a.receive(execution());
     await a.receive(execution({ executionId: 'Fx2' }));
     await a.asked('Fx2', { channel: 'D1', ts: '1.000001' });
-    await a.decide('Fx2', 'U1', 'once');
+    await a.decide('Fx2', 'U1', 'once', LEASE);
     // Only a start under a consent owes the DM; an answered question does not.
     expect(await a.claimConsentNotice('Fx1')).toBe(false);
-    await a.startAllowed('Fx1');
+    await a.startAllowed('Fx1', LEASE);
     const claims = await Promise.all([a.claimConsentNotice('Fx1'), b.claimConsentNotice('Fx1')]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await a.claimConsentNotice('Fx1')).toBe(false);
     expect(await a.claimConsentNotice('Fx2')).toBe(false);
   });
 
-  it('hands an execution left running past its expiry and grace to one sweep, and again only after another grace', async () => {
+  it('hands an execution left running past its lease to one sweep, and again only after another lease', async () => {
     const [a, b] = await twoStores();
-    const GRACE = 10 * 60 * 1000;
     await a.receive(execution());
-    await a.startAllowed('Fx1');
+    await a.startAllowed('Fx1', LEASE);
     await a.receive(execution({ executionId: 'Fx2' }));
-    at = new Date(t0.getTime() + HOUR + GRACE - 1);
-    expect(await a.takeAbandoned(GRACE)).toEqual([]);
-    at = new Date(t0.getTime() + HOUR + GRACE);
-    const [one, two] = await Promise.all([a.takeAbandoned(GRACE), b.takeAbandoned(GRACE)]);
+    // Issue 46: within the lease of its run, not after the hour a question waits.
+    at = new Date(t0.getTime() + LEASE - 1);
+    expect(await a.takeAbandoned(LEASE)).toEqual([]);
+    at = new Date(t0.getTime() + LEASE);
+    const [one, two] = await Promise.all([a.takeAbandoned(LEASE), b.takeAbandoned(LEASE)]);
     const taken = [...(one ?? []), ...(two ?? [])];
     // Fx2 was never started: it is the expiry sweep's, not this one's.
     expect(taken.map((e) => e.executionId)).toEqual(['Fx1']);
     expect(taken[0]?.openToken()).toBe(TOKEN);
-    // Its taker died too: another takes it a grace later; once finished, nobody does.
-    expect(await a.takeAbandoned(GRACE)).toEqual([]);
-    at = new Date(at.getTime() + GRACE);
-    expect((await b.takeAbandoned(GRACE)).map((e) => e.executionId)).toEqual(['Fx1']);
+    // Its taker died too: another takes it a lease later; once finished, nobody does.
+    expect(await a.takeAbandoned(LEASE)).toEqual([]);
+    at = new Date(at.getTime() + LEASE);
+    expect((await b.takeAbandoned(LEASE)).map((e) => e.executionId)).toEqual(['Fx1']);
     await b.finish('Fx1', 'failed');
-    at = new Date(at.getTime() + 2 * GRACE);
-    expect(await a.takeAbandoned(GRACE)).toEqual([]);
-    // One the expiry sweep takes long after its hour (the bot was down) is not taken over while it is settled.
-    expect((await a.takeExpired()).map((e) => e.executionId)).toEqual(['Fx2']);
-    expect(await b.takeAbandoned(GRACE)).toEqual([]);
+    at = new Date(t0.getTime() + HOUR);
+    expect(await a.takeAbandoned(LEASE)).toEqual([]);
+    // One the expiry sweep takes (the bot was down past its hour) is not taken over while it is settled.
+    expect((await a.takeExpired(LEASE)).map((e) => e.executionId)).toEqual(['Fx2']);
+    expect(await b.takeAbandoned(LEASE)).toEqual([]);
+    await a.finish('Fx2', 'expired');
+    // An answer holds a lease too.
+    await a.receive(execution({ executionId: 'Fx3', expiresAt: new Date(at.getTime() + HOUR) }));
+    await a.asked('Fx3', { channel: 'D1', ts: '1.000003' });
+    await a.decide('Fx3', 'U1', 'once', LEASE);
+    at = new Date(at.getTime() + LEASE);
+    expect((await b.takeAbandoned(LEASE)).map((e) => e.executionId)).toEqual(['Fx3']);
+  });
+
+  it('lists the runs under a consent, newest first', async () => {
+    const { steps } = await store();
+    await steps.receive(execution());
+    at = new Date(t0.getTime() + 1000);
+    await steps.receive(execution({ executionId: 'Fx2' }));
+    await steps.receive(execution({ executionId: 'Fx3' }));
+    await steps.asked('Fx3', { channel: 'D1', ts: '1.000001' });
+    await steps.startAllowed('Fx1', LEASE);
+    await steps.startAllowed('Fx2', LEASE);
+    await steps.decide('Fx3', 'U1', 'once', LEASE);
+    expect((await steps.runsUnderConsent('T1', 'U1', 10)).map((e) => e.executionId)).toEqual(['Fx2', 'Fx1']);
+    expect((await steps.runsUnderConsent('T1', 'U1', 1)).map((e) => e.executionId)).toEqual(['Fx2']);
+    expect(await steps.runsUnderConsent('T1', 'U2', 10)).toEqual([]);
   });
 
   it('hands each execution past its hour to one sweep, and prunes finished ones a day later', async () => {
@@ -156,13 +183,14 @@ describe.each(ENGINES)('on $name', (under) => {
     await a.asked('Fx1', { channel: 'D1', ts: '1.000001' });
     await a.receive(execution({ executionId: 'Fx2' }));
     await a.receive(execution({ executionId: 'Fx3', expiresAt: new Date(t0.getTime() + 2 * HOUR) }));
-    expect(await a.takeExpired()).toEqual([]);
+    expect(await a.takeExpired(LEASE)).toEqual([]);
     at = new Date(t0.getTime() + HOUR);
-    const [one, two] = await Promise.all([a.takeExpired(), b.takeExpired()]);
+    const [one, two] = await Promise.all([a.takeExpired(LEASE), b.takeExpired(LEASE)]);
     const taken = [...(one ?? []), ...(two ?? [])].map((e) => e.executionId).sort();
     expect(taken).toEqual(['Fx1', 'Fx2']);
     for (const id of taken) await a.finish(id, 'expired');
-    at = new Date(t0.getTime() + HOUR + 24 * HOUR);
+    // A day after the lease their expiry moved to.
+    at = new Date(t0.getTime() + HOUR + LEASE + 24 * HOUR);
     expect(await a.prune()).toBe(2);
     expect(await a.get('Fx3')).toMatchObject({ state: 'new' });
   });

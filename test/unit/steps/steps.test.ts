@@ -42,12 +42,17 @@ describe('step inputs', () => {
     expect(labelsOf(' bug, ops ,, ')).toEqual(['bug', 'ops']);
   });
 
-  it('scope an "Always" to the step on the project, whatever case the project is written in', () => {
-    expect(scopeOf(STEPS.run_pipeline, 'Demo/Web')).toEqual({
-      key: 'step:run_pipeline:demo/web',
-      label: 'Run a pipeline on Demo/Web',
-    });
-    expect(scopeOf(STEPS.create_issue, 'demo/web').label).toBe('Create an issue in demo/web');
+  it('scope an "Always" to the step, the project (whatever its case) and the ref; an issue has none', () => {
+    const main = scopeOf(STEPS.run_pipeline, 'Demo/Web', { ref: 'main' });
+    expect(main).toEqual({ key: 'step:run_pipeline:demo/web:ref:main', label: 'Run a pipeline on Demo/Web at main' });
+    const other = scopeOf(STEPS.run_pipeline, 'demo/web', { ref: 'eve-branch' });
+    expect(other?.key).not.toBe(main?.key);
+    expect(scopeOf(STEPS.run_pipeline, 'demo/web', { ref: 'Main' })?.key).not.toBe(main?.key);
+    // A ref cannot spell another scope.
+    expect(scopeOf(STEPS.run_pipeline, 'demo/web', { ref: 'main:ref:x' })?.key).toBe(
+      'step:run_pipeline:demo/web:ref:main%3Aref%3Ax',
+    );
+    expect(scopeOf(STEPS.create_issue, 'demo/web', { title: 'x' })).toBeNull();
   });
 });
 
@@ -59,7 +64,7 @@ describe('the consent DM', () => {
       executionId: 'Fx1',
       inputs: { project, title: 't'.repeat(255), description: '<!here> '.repeat(20_000), labels: 'x', user_id: 'U1' },
       workflowExecutionId: 'Wx1',
-      alwaysLabel: scopeOf(STEPS.create_issue, project).label,
+      alwaysLabel: `Run a pipeline on ${project} at ${'r'.repeat(200)}`,
       serverUrl: 'https://gitlab.example.com',
       slashCommand: '/gl',
     });
