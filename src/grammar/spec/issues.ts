@@ -73,7 +73,7 @@ export const ISSUE_ROWS = rows([
     verbAliases: ['view', 'get'],
     target: 'issue',
     access: 'read',
-    summary: 'one issue as a card with its buttons',
+    summary: 'one issue as a card with its buttons (`--share` asks first when it is confidential)',
     example: 'issue demo/web#3',
   },
   {

@@ -16,7 +16,8 @@ export const LINK_ROWS = rows([
     args: [{ name: 'setting', type: 'enum', values: ['on', 'off'], placeholder: 'on|off' }],
     access: 'write',
     needsToken: false,
-    summary: 'in this channel, show previews of your non-public links without asking (`on`), or ask again (`off`)',
+    summary:
+      'in this channel, show previews of your non-public links without asking (`on`), or ask again (`off`); a confidential issue is always asked about',
     example: 'unfurl private on',
   },
 ] as const satisfies readonly RowSpec[]);
