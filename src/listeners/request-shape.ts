@@ -101,6 +101,8 @@ function eventCarriesItsType(event: Fields): boolean {
   switch (event.type) {
     case 'app_home_opened':
       return isId(user);
+    case 'link_shared':
+      return isId(user) && Array.isArray(event.links) && event.links.every(isObject);
     case 'function_executed':
       return (
         isObject(event.function) &&

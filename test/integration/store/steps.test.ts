@@ -224,11 +224,12 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await steps.allows('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(true);
     expect(await steps.allows('T1', 'U2', 'step:run_pipeline:demo/web')).toBe(false);
     expect(await steps.consents('T1', 'U1')).toEqual([
-      { scope: 'step:run_pipeline:demo/web', label: 'Run a pipeline on demo/web', grantedAt: t0 },
+      { scope: 'step:run_pipeline:demo/web', label: 'Run a pipeline on demo/web', grantedAt: t0, runs: [] },
       {
         scope: 'step:create_issue:demo/api',
         label: 'Create an issue in demo/api',
         grantedAt: new Date(t0.getTime() + 1000),
+        runs: [],
       },
     ]);
     expect(await steps.revoke('T1', 'U1', 'step:run_pipeline:demo/web')).toBe(true);
