@@ -93,7 +93,7 @@ async function redraw({
 }): Promise<SlackMessage> {
   if (!place) return jobCard({ ctx, platform, ops, project, job, notice, known: facts });
   const row = jobRow(job, { project, place, slot: 'now', serverUrl: platform.serverUrl });
-  const withRow = { ...notice, row };
+  const withRow = { ...notice, row, rowKey: job.id };
   return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'job.list', notice: withRow } });
 }
 

@@ -81,7 +81,7 @@ async function redraw({
     return { message, shows: { pipeline, jobs: null } };
   }
   const row = pipelineRow(pipeline, { project, place, slot: 'now', serverUrl: platform.serverUrl });
-  const withRow = { ...notice, row };
+  const withRow = { ...notice, row, rowKey: pipeline.id };
   const options = { expect: 'pipeline.list' as const, notice: withRow };
   return { message: await redrawListAfterWrite({ platform, ctx, place, options }), shows: null };
 }

@@ -283,6 +283,7 @@ export function buildJobList(
     notice: options.ctx.notice,
     empty: md`No jobs in ${projectLabel(project)} match${options.filters ? md` (${options.filters})` : ''}.`,
     items: jobs,
+    key: (job) => job.id,
     row: (job, i) => jobRow(job, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl, values }),
     page,
     place: options.place,

@@ -54,6 +54,8 @@ export interface ListSpec<T> {
   place: ListPlace | null;
   /** Blocks after the rows and before the footer (e.g. a Mark all done button). */
   footer?: Block[];
+  /** What identifies a row: a notice's row of an item the page itself shows is not drawn a second time. */
+  key?(item: T): string | number;
 }
 
 /** Flags as a person typed them, for the "Filters:" line (paging left out). */
@@ -87,9 +89,12 @@ export function isEmptyList(m: SlackMessage): boolean {
   return m.blocks?.some((b) => b.block_id === EMPTY_BLOCK_ID) ?? false;
 }
 
-export function buildList<T>(spec: ListSpec<T>): SlackMessage {
+export function buildList<T>(input: ListSpec<T>): SlackMessage {
+  const rows = input.items.slice(0, LIST_ROWS);
+  // The item just acted on is drawn once: in its place on the page when the fresh read has it there, else
+  // under the notice ("Now:"), outside the page's rows and counts.
+  const spec = onPage(input, rows) ? { ...input, notice: withoutRow(input.notice) } : input;
   const blocks: Block[] = [header(spec.title)];
-  const rows = spec.items.slice(0, LIST_ROWS);
   // An empty page's sentence names the filters itself: a line of them above it would say them twice.
   if (spec.filters && (rows.length > 0 || spec.notice?.row)) blocks.push(context([spec.filters]));
   blocks.push(...noticeBlocks(spec.notice));
@@ -104,6 +109,17 @@ export function buildList<T>(spec: ListSpec<T>): SlackMessage {
   if (spec.footer) blocks.push(...spec.footer);
   blocks.push(...pagingBlocks(spec.place, spec.page, rows.length));
   return message(`${spec.title}: ${rows.length} shown`, blocks);
+}
+
+function onPage<T>(spec: ListSpec<T>, rows: readonly T[]): boolean {
+  const key = spec.notice?.rowKey;
+  return key !== undefined && spec.key !== undefined && rows.some((item) => spec.key?.(item) === key);
+}
+
+function withoutRow(n: Notice | undefined): Notice | undefined {
+  if (!n) return n;
+  const { row: _row, rowKey: _key, ...rest } = n;
+  return rest as Notice;
 }
 
 function pagingBlocks(place: ListPlace | null, page: PageInfo, shown: number): Block[] {

@@ -53,11 +53,13 @@ export type Notice =
       actorId: string;
       detail?: Text;
       row?: Block;
+      /** Which item `row` draws, so a list that shows it on its page does not draw it twice. */
+      rowKey?: string | number;
       /** What could not be read again after the change, and why: said under the line, never instead of it. */
       unread?: { what: string; why: string };
     }
   /** Nothing was done: the card was out of date. `text` says what is true now. */
-  | { kind: 'stale'; text: Text; row?: Block };
+  | { kind: 'stale'; text: Text; row?: Block; rowKey?: string | number };
 
 export function done(
   action: string,

@@ -159,6 +159,7 @@ export function buildPipelineList(
     notice: options.ctx.notice,
     empty: md`No pipelines in ${projectLabel(project)} match${options.filters ? md` (${options.filters})` : ''}.`,
     items: pipelines,
+    key: (p) => p.id,
     row: (p, i) => pipelineRow(p, { project, place: options.place, slot: i, serverUrl: options.ctx.serverUrl }),
     page,
     place: options.place,

@@ -99,4 +99,16 @@ describe('cards offer only what can still be done', () => {
     const listRows = [...played.text.matchAll(/\|#(\d+)>\* /g)].length - 1;
     expect(played.text).toContain(`Page 1 · 2 in all · ${listRows} shown`);
   });
+
+  it('draws a job acted on from a list once: in its place when the fresh page still has it (issue 47)', async () => {
+    const list = await h.ask('alice', 'jobs demo/web --scope failed --per-page 2', /Jobs in demo\/web/);
+    const first = Number(/\|#(\d+)>\* /.exec(list.text)?.[1]);
+    // Someone retries it elsewhere first: the list's Retry then finds it already retried, and says so.
+    await h.api('bob', `projects/demo%2Fweb/jobs/${first}/retry`, { method: 'POST' });
+    const seen = await h.press('alice', buttonOf(list, /^Retry$/), /Already retried/);
+    const ids = [...seen.text.matchAll(/\|#(\d+)>\* /g)].map((m) => Number(m[1]));
+    expect(ids.filter((id) => id === first)).toHaveLength(1);
+    expect(seen.text).not.toContain('Now:');
+    expect(seen.text).toMatch(new RegExp(`· ${ids.length} shown`));
+  });
 });
