@@ -104,6 +104,13 @@ describe.skipIf(!found)('the demo in a browser', () => {
     expect(await message.innerText()).toContain(typed);
     expect(await message.locator('b, img:not([aria-hidden])').count()).toBe(0);
 
+    // Typed into a command, it reaches GitLab as the issue's title, and comes back as text on the card.
+    await type('/gl issue create demo/web <b>Bold</b> & <img src=x onerror="document.body.dataset.owned=1">');
+    const card = article('<b>Bold</b> & <img src=x').last();
+    await card.waitFor(WAIT);
+    expect(await card.locator('b, img').filter({ hasText: 'Bold' }).count()).toBe(0);
+    expect(await card.locator('img').count()).toBe(0);
+
     // The message shortcut in the message's menu opens the form filled in from it.
     await message.hover();
     await message.getByRole('button', { name: 'More actions' }).click();
@@ -123,10 +130,13 @@ describe.skipIf(!found)('the demo in a browser', () => {
     await form.getByRole('button', { name: /Create|Submit/ }).click();
     await form.waitFor({ state: 'detached', ...WAIT });
     // The reply in the message's thread names the issue by its title, as GitLab keeps it: text, not markup.
-    const reply = page.getByRole('article').filter({ hasText: 'created by @alice' }).last();
+    const reply = article(/<i>Coupons<\/i>.*created by @alice/).last();
     await reply.waitFor(WAIT);
     expect(await reply.innerText()).toContain('<i>Coupons</i> & <script>');
     expect(await reply.locator('i, script').count()).toBe(0);
+    // In the thread of the message it was made from, under it.
+    const thread = page.getByRole('article').filter({ hasText: typed }).getByLabel(/^Thread: 1 reply$/);
+    expect(await thread.getByRole('article').filter({ hasText: /created by @alice/ }).count()).toBe(1);
     expect(await page.evaluate('document.body.dataset.owned')).toBeUndefined();
   }, 60_000);
 

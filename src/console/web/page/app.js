@@ -33,7 +33,8 @@ const ctx = {
   channelName: (id) => state?.channels.find((c) => c.id === id && c.kind === 'channel')?.name,
 };
 
-async function post(action, body = {}) {
+/** Sends what the person did; a refusal shows as a toast, a notice as Slackbot's (or as a toast, `quiet`). */
+async function post(action, body = {}, { quiet = false } = {}) {
   const res = await fetch(`/api/${action}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -41,7 +42,7 @@ async function post(action, body = {}) {
   });
   const answer = await res.json().catch(() => ({ ok: false, error: `HTTP ${res.status}` }));
   if (!answer.ok) toast(answer.error ?? 'Something went wrong.');
-  else if (answer.notice) notice(answer.notice);
+  else if (answer.notice) (quiet ? toast : notice)(answer.notice);
   refresh();
   return answer;
 }
@@ -373,7 +374,7 @@ async function start() {
   $('tick').addEventListener('click', async () => {
     $('tick').disabled = true;
     try {
-      await post('tick');
+      await post('tick', {}, { quiet: true });
     } finally {
       $('tick').disabled = false;
     }
