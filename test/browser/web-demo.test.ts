@@ -63,6 +63,8 @@ describe.skipIf(!found)('the demo in a browser', () => {
     await composer().fill(text);
     await composer().press('Enter');
   };
+  /** The failed job the first test retried. */
+  let failedJob = '';
   const article = (text: string | RegExp): Locator => page.getByRole('article').filter({ hasText: text });
 
   it('types a command, sees the card, clicks Retry and sees the card redrawn in place saying it was retried', async () => {
@@ -76,6 +78,7 @@ describe.skipIf(!found)('the demo in a browser', () => {
         .first()
         .innerText()
     ).slice(1);
+    failedJob = id;
 
     await type(`/gl job demo/web ${id}`);
     const card = article(`Job #${id}`).last();
@@ -92,6 +95,16 @@ describe.skipIf(!found)('the demo in a browser', () => {
       await page.mouse.move(0, 0);
       await retried.screenshot({ path: DOCS_PICTURE });
     }
+  }, 60_000);
+
+  it('shows an uploaded file as a download', async () => {
+    await type(`/gl job trace demo/web ${failedJob} --full --share`);
+    const download = page.getByRole('link', { name: new RegExp(`job-${failedJob}-trace\\.log`) });
+    await download.waitFor(WAIT);
+    const href = await download.getAttribute('href');
+    const res = await fetch(new URL(href ?? '', web.url));
+    expect(res.headers.get('content-disposition')).toBe(`attachment; filename="job-${failedJob}-trace.log"`);
+    expect(await res.text()).toMatch(/\S/);
   }, 60_000);
 
   it('shows HTML typed in a message, and in GitLab data, as text; the issue form shows its errors on the field', async () => {

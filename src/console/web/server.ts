@@ -152,7 +152,7 @@ export async function startWebDemo(o: WebDemoOptions): Promise<WebDemo> {
         // Images are shown inline; any other file is a download, never a page of its own.
         const type = TYPES[path.extname(file.filename).toLowerCase()];
         const image = type?.startsWith('image/') && type !== 'image/svg+xml';
-        const bytes = (file as { bytes?: Buffer | null }).bytes ?? Buffer.from(file.content ?? '', 'utf8');
+        const bytes = file.bytes ?? Buffer.from(file.content ?? '', 'utf8');
         res.writeHead(200, {
           'content-type': image ? (type as string) : 'application/octet-stream',
           'content-disposition': `${image ? 'inline' : 'attachment'}; filename="${file.filename.replace(/[^\w.-]/g, '_')}"`,

@@ -24,7 +24,7 @@ export interface PageMessage {
   /** The person who wrote it, or null for the app's own messages. */
   author: string | null;
   threadTs?: string;
-  files: { id: string; name: string; image: boolean }[];
+  files: { id: string; name: string; image: boolean; altText?: string }[];
   unfurls: { url: string; unfurl: Record<string, unknown> }[];
 }
 
@@ -53,7 +53,12 @@ function pageMessage(m: FakeMessage, people: readonly SlackPerson[]): PageMessag
     ephemeral: m.ephemeral,
     author: m.user ? (people.find((p) => p.id === m.user)?.name ?? m.user) : null,
     ...(m.threadTs && m.threadTs !== m.ts ? { threadTs: m.threadTs } : {}),
-    files: (m.files ?? []).map((f) => ({ id: f.id, name: f.name, image: IMAGE.test(f.name) })),
+    files: (m.files ?? []).map((f) => ({
+      id: f.id,
+      name: f.name,
+      image: IMAGE.test(f.name),
+      ...(f.altText ? { altText: f.altText } : {}),
+    })),
     unfurls: Object.entries(m.unfurls ?? {}).map(([url, unfurl]) => ({ url, unfurl })),
   };
 }

@@ -29,7 +29,8 @@ function files(m) {
     if (f.image) {
       const img = el('img', 'file-image');
       img.src = `/files/${encodeURIComponent(f.id)}`;
-      img.alt = f.name;
+      img.alt = f.altText ?? f.name;
+      img.title = f.name;
       box.append(img);
     } else {
       const a = el('a', 'file-download');
