@@ -97,6 +97,17 @@ describe.skipIf(!found)('the demo in a browser', () => {
     }
   }, 60_000);
 
+  it("asks a button's confirm dialog first, and sends nothing when it is turned down", async () => {
+    const card = article('Retried by').last();
+    const seq = demo.fake.lastSeq;
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    const confirm = page.getByRole('dialog', { name: /Cancel/ });
+    await confirm.waitFor(WAIT);
+    await page.keyboard.press('Escape');
+    await confirm.waitFor({ state: 'detached', ...WAIT });
+    expect(demo.fake.since(seq)).toEqual([]);
+  }, 60_000);
+
   it('shows an uploaded file as a download', async () => {
     await type(`/gl job trace demo/web ${failedJob} --full --share`);
     const download = page.getByRole('link', { name: new RegExp(`job-${failedJob}-trace\\.log`) });
