@@ -191,6 +191,21 @@ describe.skipIf(!found)('the demo in a browser', () => {
     expect(await page.evaluate('document.body.dataset.sameLoad')).toBe('yes');
   }, 60_000);
 
+  it('runs a workflow step from the panel: the consent comes by DM, Allow once lets the step complete', async () => {
+    await page.getByText('Workflow steps').click();
+    await page.getByRole('combobox', { name: 'Step' }).selectOption('run_pipeline');
+    await page.getByRole('textbox', { name: 'Inputs' }).fill('project=demo/web ref=main user=@alice');
+    await page.getByRole('button', { name: 'Run step' }).click();
+    // The DM arrives while #demo is open: the sidebar marks it unread.
+    const dm = page.getByRole('navigation').getByRole('button', { name: /GitLab\s*1$/ });
+    await dm.waitFor(WAIT);
+    await dm.click();
+    const consent = article('A workflow asks to act as you').last();
+    await consent.getByRole('button', { name: 'Allow once' }).click();
+    await page.getByRole('list', { name: 'Workflow steps run' }).getByText(/completed/).waitFor(WAIT);
+    await page.getByRole('navigation').getByRole('button', { name: /demo/ }).click();
+  }, 60_000);
+
   it('switches person: what only alice may see goes, and what bob does is done as bob', async () => {
     expect(await page.getByText('Only visible to you').count()).toBeGreaterThan(0);
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption('bob');
