@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
+import { PNG } from 'pngjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_CHANNELS, DEMO_PEOPLE, type Demo, startDemo } from '../../src/console/demo.js';
 import { startWebDemo, type WebDemo } from '../../src/console/web/server.js';
@@ -118,6 +119,32 @@ describe.skipIf(!found)('the demo in a browser', () => {
     expect(await res.text()).toMatch(/\S/);
   }, 60_000);
 
+  it('shows an uploaded image inline, drawn from its bytes', async () => {
+    // What the bot's filesUploadV2 does for a chart: Slack's external upload, step by step, into #demo.
+    const png = new PNG({ width: 40, height: 20 });
+    png.data.fill(200);
+    const bytes = PNG.sync.write(png);
+    const api = (method: string, body: Record<string, unknown>) =>
+      fetch(`${demo.fake.apiUrl}${method}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${demo.fake.botToken}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      }).then((r) => r.json() as Promise<Record<string, unknown>>);
+    const url = await api('files.getUploadURLExternal', { filename: 'chart.png', length: bytes.length });
+    await fetch(String(url.upload_url), { method: 'POST', body: bytes });
+    await api('files.completeUploadExternal', {
+      files: [{ id: url.file_id, title: 'Delivery chart' }],
+      channel_id: 'C0DEMO',
+      initial_comment: 'The trend',
+    });
+    const image = page.getByRole('img', { name: 'chart.png' });
+    await image.waitFor(WAIT);
+    // Loaded and decoded: the bytes arrived as they were uploaded.
+    await expect
+      .poll(() => image.evaluate((img) => (img as unknown as { naturalWidth: number }).naturalWidth))
+      .toBe(40);
+  }, 60_000);
+
   it('shows HTML typed in a message, and in GitLab data, as text; the issue form shows its errors on the field', async () => {
     await type('/gl use demo/web');
     await article('demo/web').last().waitFor(WAIT);
@@ -159,8 +186,16 @@ describe.skipIf(!found)('the demo in a browser', () => {
     expect(await reply.innerText()).toContain('<i>Coupons</i> & <script>');
     expect(await reply.locator('i, script').count()).toBe(0);
     // In the thread of the message it was made from, under it.
-    const thread = page.getByRole('article').filter({ hasText: typed }).getByLabel(/^Thread: 1 reply$/);
-    expect(await thread.getByRole('article').filter({ hasText: /created by @alice/ }).count()).toBe(1);
+    const thread = page
+      .getByRole('article')
+      .filter({ hasText: typed })
+      .getByLabel(/^Thread: 1 reply$/);
+    expect(
+      await thread
+        .getByRole('article')
+        .filter({ hasText: /created by @alice/ })
+        .count(),
+    ).toBe(1);
     expect(await page.evaluate('document.body.dataset.owned')).toBeUndefined();
   }, 60_000);
 
@@ -202,7 +237,10 @@ describe.skipIf(!found)('the demo in a browser', () => {
     await dm.click();
     const consent = article('A workflow asks to act as you').last();
     await consent.getByRole('button', { name: 'Allow once' }).click();
-    await page.getByRole('list', { name: 'Workflow steps run' }).getByText(/completed/).waitFor(WAIT);
+    await page
+      .getByRole('list', { name: 'Workflow steps run' })
+      .getByText(/completed/)
+      .waitFor(WAIT);
     await page.getByRole('navigation').getByRole('button', { name: /demo/ }).click();
   }, 60_000);
 
