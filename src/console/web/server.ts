@@ -120,8 +120,13 @@ export async function startWebDemo(o: WebDemoOptions): Promise<WebDemo> {
     res.end(JSON.stringify(body));
   };
 
+  /** Host headers the page answers to (set once listening): a page of another name that resolves here is refused. */
+  let hosts: Set<string> | null = null;
+
   async function handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://page');
+    if (hosts && !hosts.has(String(req.headers.host ?? '').toLowerCase()))
+      return send(res, 421, { error: 'This page answers to its own address only.' });
     if (req.method === 'GET') {
       const page = files.get(url.pathname);
       if (page) {
@@ -187,6 +192,9 @@ export async function startWebDemo(o: WebDemoOptions): Promise<WebDemo> {
     server.listen(o.port ?? 0, host, resolve);
   });
   const { port } = server.address() as AddressInfo;
+  // On a loopback address only the loopback names reach it; offered on another address (--host), any name may.
+  const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host);
+  hosts = loopback ? new Set([`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`]) : null;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${port}/`,
     async close() {

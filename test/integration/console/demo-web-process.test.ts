@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import http from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -57,6 +58,17 @@ describe('npm run demo -- --web', () => {
     const refused = await fetch(`${url}api/state?as=mallory`);
     expect(refused.status).toBe(400);
     expect(await refused.json()).toEqual({ error: 'Who? One of: alice, bob, root, eve.' });
+    // A name that is not the page's own (DNS rebinding) is refused.
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const { port } = new URL(url);
+      http
+        .get({ host: '127.0.0.1', port, path: '/api/state?as=alice', headers: { host: 'evil.example' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
+    });
+    expect(rebound).toBe(421);
     d.proc.kill('SIGTERM');
     expect(await d.exited).toBe(143);
   }, 90_000);
