@@ -107,6 +107,13 @@ describe.skipIf(!found)('the demo in a browser', () => {
     await page.keyboard.press('Escape');
     await confirm.waitFor({ state: 'detached', ...WAIT });
     expect(demo.fake.since(seq)).toEqual([]);
+
+    // A typed command's prompt taken back with Never mind is deleted, and goes from the page.
+    await type(`/gl job cancel demo/web ${failedJob}`);
+    const prompt = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Never mind' }) });
+    await prompt.waitFor(WAIT);
+    await prompt.getByRole('button', { name: 'Never mind' }).click();
+    await prompt.waitFor({ state: 'detached', ...WAIT });
   }, 60_000);
 
   it('shows an uploaded file as a download', async () => {
