@@ -253,6 +253,30 @@ describe.skipIf(!found && !required)('the demo in a browser', () => {
     await page.getByRole('navigation').getByRole('button', { name: /demo/ }).click();
   }, 60_000);
 
+  it('draws mrkdwn as Slack does, and only web links as links', async () => {
+    const text = [
+      '*bold* _italic_ ~strike~ `a <b>code</b>` <@U0BOB> <#C0DEMO> <!here> :tada: :nosuchemoji:',
+      '<https://example.com/a?b=1&amp;c=2|a &lt;link&gt;> <javascript:alert(1)|click> <http://x.test/>',
+      '&gt; quoted *too*',
+      '```<pre> & *not bold*```',
+    ].join('\n');
+    const html = await page.evaluate(`import('/mrkdwn.js').then((m) => {
+      const box = document.createElement('div');
+      box.append(m.mrkdwn(${JSON.stringify(text)}, { userName: (id) => id === 'U0BOB' ? 'bob' : undefined, channelName: () => 'demo' }));
+      return box.innerHTML;
+    })`);
+    expect(html).toBe(
+      '<b>bold</b> <i>italic</i> <s>strike</s> <code class="code">a &lt;b&gt;code&lt;/b&gt;</code> ' +
+        '<span class="mention">@bob</span> <span class="mention">#demo</span> ' +
+        '<span class="mention broadcast">@here</span> <span class="emoji" title=":tada:">🎉</span> :nosuchemoji:<br>' +
+        '<a class="link" href="https://example.com/a?b=1&amp;c=2" target="_blank" rel="noopener noreferrer">a &lt;link&gt;</a> ' +
+        '&lt;javascript:alert(1)|click&gt; ' +
+        '<a class="link" href="http://x.test/" target="_blank" rel="noopener noreferrer">http://x.test/</a>' +
+        '<blockquote class="quote">quoted <b>too</b></blockquote>' +
+        '<pre class="code-block">&lt;pre&gt; &amp; *not bold*</pre>',
+    );
+  }, 60_000);
+
   it('switches person: what only alice may see goes, and what bob does is done as bob', async () => {
     expect(await page.getByText('Only visible to you').count()).toBeGreaterThan(0);
     await page.getByRole('combobox', { name: 'Acting as' }).selectOption('bob');
