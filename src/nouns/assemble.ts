@@ -1,8 +1,15 @@
-import { NotConnectedError, StaleActionError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
+import {
+  InvalidInputError,
+  NotConnectedError,
+  StaleActionError,
+  TokenRevokedError,
+  TokenUnreadableError,
+} from '../errors.js';
 import { type Command, type CommandKey, parseCommand, SPEC } from '../grammar/index.js';
 import type { ButtonDef, ModalDef } from '../ids.js';
 import type { Actor, RequestContext } from '../operations/context.js';
 import type { SlackEventType } from '../slack-events.js';
+import { hiddenDefaultNotShared, sharesHiddenDefault } from '../views/audience.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildErrorMessage } from '../views/errors.js';
 import { isEmptyList, type ListPlace, listPlaceOf, withEmptyShareNote } from '../views/lists.js';
@@ -119,6 +126,14 @@ export function assemble(
   const platform: Platform = { ...base, redrawList, redrawHome, ships: (key) => commands.has(key) };
   const words = { serverUrl: base.serverUrl, slashCommand: base.slashCommand };
 
+  /** What the channel was told of its default decides whether a command may post from it there (audience.ts). */
+  const refuseSharingHiddenDefault = async (command: Command, ctx: CommandContext): Promise<void> => {
+    if (!ctx.channelId) return;
+    if (!sharesHiddenDefault(command, { hidden: true })) return;
+    const chosen = await deps.channels.get(ctx.actor.teamId, ctx.channelId);
+    if (sharesHiddenDefault(command, chosen)) throw new InvalidInputError(hiddenDefaultNotShared(base.slashCommand));
+  };
+
   /** Runs what a person did; afterwards the Home keeps nothing it read of them before. */
   const acted = async <T>(actor: Actor, run: () => Promise<T>): Promise<T> => {
     try {
@@ -179,7 +194,14 @@ export function assemble(
     dispatch: {
       command: (key) => {
         const handle = commands.get(key);
-        return handle && ((command, ctx) => acted(ctx.actor, () => handle(command, ctx)));
+        return (
+          handle &&
+          ((command, ctx) =>
+            acted(ctx.actor, async () => {
+              await refuseSharingHiddenDefault(command, ctx);
+              return handle(command, ctx);
+            }))
+        );
       },
       button: (name) => buttons.get(name),
       buttonDefs,

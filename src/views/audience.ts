@@ -1,5 +1,5 @@
 import type { Todo } from '../gitlab/schemas.js';
-import { channelMention, type Md, md } from './mrkdwn.js';
+import { channelMention, code, type Md, md } from './mrkdwn.js';
 
 // Who reads a message decides what it may say, and it is decided here, once, for every view. A person reads
 // what their own token let the bot read (an ephemeral answer, a DM, their Home). A channel is read by people the
@@ -63,4 +63,26 @@ export function previewOpenness(p: { isPublic: boolean; confidential: boolean })
 export function askBeforeSharing(what: string, channelId: string | null): Md {
   const where = channelId ? channelMention(channelId) : 'this channel';
   return md`${what} is confidential: share its title and description in ${where}? Everyone there will read them.`;
+}
+
+/** Commands whose answers go on being posted into the channel they were typed in (watch cards). */
+const POSTS_IN_CHANNEL: ReadonlySet<string> = new Set(['watch.pipelines']);
+
+/**
+ * Whether a command would post into the channel what it reads from the channel's default project, leaning on that
+ * default (no project given) when the channel was told the default is not public: the channel would then read
+ * the name it was never told. Such a command is refused with `hiddenDefaultNotShared`, before anything is read.
+ */
+export function sharesHiddenDefault(
+  command: { key: string; share?: boolean; target?: unknown },
+  channelDefault: { hidden: boolean } | null,
+): boolean {
+  if (!channelDefault?.hidden) return false;
+  if (!command.share && !POSTS_IN_CHANNEL.has(command.key)) return false;
+  const target = command.target as { project?: unknown } | undefined;
+  return typeof target === 'object' && target !== null && 'project' in target && target.project === null;
+}
+
+export function hiddenDefaultNotShared(slashCommand: string): Md {
+  return md`This channel's default project is not public, so the channel was never told its name, and this would post it here. Name the project to do it anyway (${code(`${slashCommand} jobs group/project --share`)}), or leave out ${code('--share')} to see it alone.`;
 }

@@ -48,6 +48,20 @@ describe('/gl use with a project that is not public', () => {
     // alice still leans on it.
     await h.ask('alice', 'issue #1', /demo\/secret#1|#1/, { channel: 'C0HIDDEN' });
 
+    // What would post its name into the channel, leaning on the default, is refused before anything is read;
+    // naming the project is the person's own choice.
+    for (const text of ['jobs --share', 'issues --share', 'watch pipelines']) {
+      const from = h.calls().length;
+      const refused = await h.ask('alice', text, /never told its name/, { channel: 'C0HIDDEN' });
+      expect(refused.message.ephemeral).toBe(true);
+      expect(h.calls(from)).toEqual([]);
+    }
+    expect(
+      JSON.stringify([...h.bot.fake.messages.values()].filter((m) => m.channel === 'C0HIDDEN' && !m.ephemeral)),
+    ).not.toMatch(/secret/i);
+    const named = await h.ask('alice', 'jobs demo/secret --share', /Jobs in demo\/secret/, { channel: 'C0HIDDEN' });
+    expect(named.message.ephemeral).toBe(false);
+
     const cleared = await h.ask('bob', 'use --clear', /cleared this channel's default project/, {
       channel: 'C0HIDDEN',
     });
