@@ -5,7 +5,7 @@ import { actionIdFor, BlockIds, ShortcutIds } from '../ids.js';
 import type { FakeFile, FakeMessage, FakeRecord, FakeSlack } from './fake-slack.js';
 import { maskTokens } from './mask.js';
 import type { SlackPerson } from './payloads.js';
-import { type RenderedButton, renderBlocks } from './render.js';
+import { mrkdwnToText, type RenderedButton, renderBlocks } from './render.js';
 import { type FoundButton, type Interaction, inputHint, type SlackDriver } from './slack-driver.js';
 import { describeStepEnd, parseStepLine, STEP_HELP } from './step-command.js';
 
@@ -41,6 +41,8 @@ export interface SessionDeps {
    */
   busy?: () => boolean;
   turnTimeoutMs?: number;
+  /** Waits that long (the console's `wait <seconds>`, for scripts that wait for a cron); real time by default. */
+  sleep?: (ms: number) => Promise<void>;
   /**
    * How long a turn waits for an answer that may never come (a link the bot does not preview, a button that only
    * opens a URL); whatever comes later is printed when it comes.
@@ -71,7 +73,8 @@ const HELP = [
   '                       a message keeps its number when it is updated)',
   '  tick                 advance the simulator: jobs progress, pipelines finish, activity appears',
   STEP_HELP,
-  '  y, n                 answer the last "Yes, …" prompt of a typed command (its Yes or Never mind)',
+  '  y, n                 answer your own last "Yes, …" prompt of a typed command (its Yes or Never mind)',
+  '  wait <seconds>       let time pass (at most 600 s) and print what arrives, e.g. a digest on its cron',
   '  help, quit',
   'What the bot sends on its own (a digest on its cron, a DM) is printed when it is sent.',
 ].join('\n');
@@ -142,8 +145,11 @@ export function createSession(d: SessionDeps): Session {
   /** Published Home tabs already printed (by record), and removed messages already said to be gone. */
   const printedViews = new Set<number>();
   const printedRemovals = new Set<string>();
-  /** The last typed-command confirmation shown ("Yes, …" / Never mind), for a bare `y` or `n`. */
-  let lastPrompt: { yes: number; no: number } | null = null;
+  /**
+   * Each person's last typed-command confirmation shown ("Yes, …" / Never mind), by the Slack id it was shown to,
+   * for a bare `y` or `n`: a question is answered only by whom it was asked of.
+   */
+  const lastPrompts = new Map<string, { yes: number; no: number }>();
   /** While a line is handled its turn prints what comes; between lines what the bot sends is printed at once. */
   let inTurn = false;
   let closed = false;
@@ -213,7 +219,7 @@ export function createSession(d: SessionDeps): Session {
       nextNumber += r.buttons.length;
       const no = r.buttons.find((b) => b.action_id === DISMISS_ACTION);
       const yes = r.buttons.find((b) => b !== no && b.value !== undefined);
-      if (no && yes && !m.user) lastPrompt = { yes: yes.number, no: no.number };
+      if (no && yes && !m.user && m.visibleTo) lastPrompts.set(m.visibleTo, { yes: yes.number, no: no.number });
     }
     const edited = m.version > 1 && !m.user ? ', updated' : '';
     const numberShown = messageNumberOf(m);
@@ -285,7 +291,9 @@ export function createSession(d: SessionDeps): Session {
     const shown = numbered.get(m.key);
     if (!shown || printedRemovals.has(m.key)) return null;
     printedRemovals.add(m.key);
-    if (lastPrompt && lastPrompt.yes >= shown.first && lastPrompt.yes < shown.first + shown.count) lastPrompt = null;
+    for (const [who, p] of lastPrompts) {
+      if (p.yes >= shown.first && p.yes < shown.first + shown.count) lastPrompts.delete(who);
+    }
     return shown.count > 0 ? `(removed the message with buttons ${range(shown)})` : '(removed a message)';
   }
 
@@ -326,9 +334,10 @@ export function createSession(d: SessionDeps): Session {
     ).text;
     d.write(`┌ form: ${title}\n${indent(intro)}`);
     const values: Record<string, string | null> = {};
-    for (const b of blocks) {
-      if (b.type !== 'input' || typeof b.block_id !== 'string') continue;
-      const label = (b.label as { text?: string } | undefined)?.text ?? b.block_id;
+    /** Asks one field; false when the person ended the form (end of input). */
+    const askField = async (b: Record<string, unknown>): Promise<boolean> => {
+      const id = b.block_id as string;
+      const label = (b.label as { text?: string } | undefined)?.text ?? id;
       // A field the form fills in is shown; Enter keeps it as it is, "-" empties it.
       const filled = (b.element as { initial_value?: unknown } | undefined)?.initial_value;
       const prefilled = typeof filled === 'string' && filled !== '' ? filled : null;
@@ -337,23 +346,43 @@ export function createSession(d: SessionDeps): Session {
       const answer = await d.ask(`  ${label}${inputHint(b.element)}${b.optional ? ' (optional)' : ''}${keep}: `, {
         secret: isSecretInput(b, label),
       });
-      if (answer === null) {
+      if (answer === null) return false;
+      if (prefilled !== null && answer.trim() === '') {
+        delete values[id];
+        return true;
+      }
+      values[id] = answer.trim() === '' || (prefilled !== null && answer.trim() === '-') ? null : answer;
+      return true;
+    };
+    const inputs = blocks.filter((b) => b.type === 'input' && typeof b.block_id === 'string');
+    for (const b of inputs) {
+      if (!(await askField(b))) {
         d.write('  (form cancelled)');
         return;
       }
-      if (prefilled !== null && answer.trim() === '') continue;
-      values[b.block_id] = answer.trim() === '' || (prefilled !== null && answer.trim() === '-') ? null : answer;
     }
-    const submitted = await d.slack.submitView(person(), view, values);
-    // A form's empty acknowledgement may be all there is (the form just closes), or the answer follows it.
-    await settle(submitted, { mayNotAnswer: true });
-    const ack = submitted.ack.json;
-    if (ack?.response_action === 'errors') {
-      const errors = Object.values((ack.errors as Record<string, string>) ?? {});
-      d.write(`  ✗ ${errors.join('; ')}`);
-      return;
+    // A field the bot refuses is asked again, alone, as Slack keeps the form open with the error under that field:
+    // the other answers stay as they were.
+    for (let round = 0; ; round++) {
+      const submitted = await d.slack.submitView(person(), view, values);
+      // A form's empty acknowledgement may be all there is (the form just closes), or the answer follows it.
+      await settle(submitted, { mayNotAnswer: true });
+      const ack = submitted.ack.json;
+      if (ack?.response_action !== 'errors') {
+        await show(submitted);
+        return;
+      }
+      const errors = (ack.errors as Record<string, string>) ?? {};
+      const wrong = inputs.filter((b) => typeof errors[b.block_id as string] === 'string');
+      d.write(`  ✗ ${Object.values(errors).join('; ')}`);
+      if (wrong.length === 0 || round >= 4) return;
+      for (const b of wrong) {
+        if (!(await askField(b))) {
+          d.write('  (form cancelled)');
+          return;
+        }
+      }
     }
-    await show(submitted);
   }
 
   /** The button behind a number, if it is still on screen as it was numbered; otherwise says why not. */
@@ -410,7 +439,9 @@ export function createSession(d: SessionDeps): Session {
     const { b, message } = found;
     if (b.url && !b.value) d.write(`(opens ${b.url})`);
     if (b.confirm) {
-      const q = `${b.confirm.title?.text ?? 'Are you sure?'} ${b.confirm.text?.text ?? ''} [y/N] `;
+      // A dialog's text is mrkdwn, drawn like any other text (channels and people by name, no markers).
+      const said = mrkdwnToText(b.confirm.text?.text ?? '', userName, channelName);
+      const q = `${b.confirm.title?.text ?? 'Are you sure?'} ${said} [y/N] `;
       const answer = (await d.ask(q.replace(/\s+/g, ' ')))?.trim().toLowerCase();
       if (answer !== 'y' && answer !== 'yes') {
         d.write('(not pressed)');
@@ -457,11 +488,13 @@ export function createSession(d: SessionDeps): Session {
     // y/N after a typed command's "Yes, …" prompt, as help promises.
     const answer = /^(y|yes|n|no)$/i.exec(line);
     if (answer) {
-      if (!lastPrompt) {
-        d.write('There is no question to answer; y and n answer the last "Yes, …" prompt.');
+      // A question is answered by the person it was asked of, as its buttons are pressed only by them.
+      const asked = lastPrompts.get(person().id);
+      if (!asked) {
+        d.write(`There is no question of yours to answer; y and n answer your own last "Yes, …" prompt.`);
         return true;
       }
-      const n = /^y/i.test(line) ? lastPrompt.yes : lastPrompt.no;
+      const n = /^y/i.test(line) ? asked.yes : asked.no;
       await press(n);
       return true;
     }
@@ -548,6 +581,16 @@ export function createSession(d: SessionDeps): Session {
         const it = await d.slack.shortcut(person(), ShortcutIds.issueFromMessage, message);
         await settle(it);
         await show(it);
+        return true;
+      }
+      case 'wait': {
+        const seconds = Number(rest[0]);
+        if (!rest[0] || !Number.isFinite(seconds) || seconds <= 0 || seconds > 600) {
+          d.write('Wait how long? e.g. wait 60 (seconds, at most 600): what arrives meanwhile is printed.');
+          return true;
+        }
+        await (d.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms))))(seconds * 1000);
+        d.write(`(${seconds} s passed)`);
         return true;
       }
       case 'tick':

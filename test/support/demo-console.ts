@@ -7,6 +7,8 @@ export interface DemoConsole {
   readonly demo: Demo;
   /** Answers the console's forms and confirmations will read, in order. */
   readonly answers: string[];
+  /** The questions the console asked (forms' fields, confirm dialogs), in order. */
+  readonly asked: readonly string[];
   readonly clock: FakeClock;
   /** Everything the console printed so far, lines and what came between them. */
   readonly output: readonly string[];
@@ -24,11 +26,15 @@ export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'ses
   let demo: Demo | undefined;
   const output: string[] = [];
   const answers: string[] = [];
+  const asked: string[] = [];
   const clock = fakeClock();
   beforeAll(async () => {
     demo = await startDemo({
       write: (t) => output.push(t),
-      ask: async () => answers.shift() ?? null,
+      ask: async (question) => {
+        asked.push(question);
+        return answers.shift() ?? null;
+      },
       now: clock.now,
       ...o,
       digests: { ...unpaced, ...o.digests },
@@ -51,6 +57,7 @@ export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'ses
       return started();
     },
     answers,
+    asked,
     clock,
     output,
     async say(line) {

@@ -21,7 +21,46 @@ describe('the demo console', () => {
     const declined = await c.say('n');
     expect(declined).not.toMatch(/I don't know|\(no answer\)/);
     expect(declined).toMatch(/removed the message/);
-    expect(await c.say('y')).toMatch(/no question to answer/);
+    expect(await c.say('y')).toMatch(/no question of yours to answer/);
+  });
+
+  it('lets y answer only the question of whoever types it (issue 47)', async () => {
+    await c.say('/gl job erase demo/web 8');
+    await c.say('as bob');
+    expect(await c.say('y')).toMatch(/no question of yours to answer/);
+    await c.say('as alice');
+    expect(await c.say('n')).toMatch(/removed the message/);
+  });
+
+  it('draws a confirm dialog’s text like any text, not as raw mrkdwn (issue 47)', async () => {
+    const card = await c.say('/gl digest todos --here');
+    expect(await c.say(String(numberOf(card, 'Remove')))).toContain('(not pressed)');
+    const question = c.asked.at(-1) ?? '';
+    expect(question).toMatch(/Remove digest #\d+ \(pending todos in #demo\)\?/);
+    expect(question).not.toMatch(/<#C/);
+  });
+
+  it('asks again only for a field the bot refused, keeping the other answers (issue 47)', async () => {
+    c.answers.push('Console form title', 'Typed once', '', '', '2026-13-45', '', '2026-12-24');
+    const said = await c.say('/gl issue create demo/web');
+    expect(said).toContain('✗ Pick a date from the calendar.');
+    expect(said).toMatch(/Created by @alice · issue demo\/web#\d+/);
+    expect(said).toContain('Due: 2026-12-24');
+    const asked = c.asked.slice(-8).join('\n');
+    // Title and description were asked once; the due date twice.
+    expect(asked.match(/Title/g)).toHaveLength(1);
+    expect(asked.match(/Due date/g)).toHaveLength(2);
+    const issues = (await (
+      await fetch(`${c.demo.simUrl}/api/v4/projects/demo%2Fweb/issues?search=Console%20form`, {
+        headers: { 'PRIVATE-TOKEN': 'sim-alice-token' },
+      })
+    ).json()) as { description: string; due_date: string }[];
+    expect(issues[0]).toMatchObject({ description: 'Typed once', due_date: '2026-12-24' });
+  });
+
+  it('waits when told, for scripts that wait for a cron (issue 47)', async () => {
+    expect(await c.say('wait 0.01')).toContain('(0.01 s passed)');
+    expect(await c.say('wait forever')).toMatch(/Wait how long\?/);
   });
 
   it('says a prompt dismissed with Never mind is gone, instead of "(no answer)"', async () => {
