@@ -2,6 +2,7 @@ import type { Project } from '../gitlab/project.js';
 import type { Event } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
 import { createEventOperations, type EventScope } from '../operations/events.js';
+import { eventFor, issueOfEvent } from '../views/audience.js';
 import { buildEventList } from '../views/events.js';
 import { describeFilters, pageSize } from '../views/lists.js';
 import { noun, type Platform } from './types.js';
@@ -71,6 +72,12 @@ export const events = eventNoun.define({
         ...(flags.page ? { page: flags.page } : {}),
         ...(perPage ? { perPage } : {}),
       });
+      // Shown in the channel, an event about a confidential issue keeps its number but not its words (audience.ts).
+      if (command.share) {
+        const keys = result.items.map(issueOfEvent).filter((k): k is string => k !== null);
+        const confidential = keys.length > 0 ? await ops.confidentialIssues(ctx, keys) : new Set<string>();
+        result.items = result.items.map((e) => eventFor('channel', e, confidential));
+      }
       // "Your events" shown in a channel would read as everyone's: it names whose they are.
       const shared =
         scope.kind === 'mine' && command.share ? ((await ctx.session.connection())?.username ?? null) : null;

@@ -52,6 +52,26 @@ export function createEventOperations(deps: { access: GitlabAccess; channels: Ch
       }
     },
 
+    /**
+     * Which of the issues these events are about are confidential (`project:iid`, see views/audience.ts), read as
+     * the person: before events are shown where others read them. An issue that cannot be read counts as one.
+     */
+    async confidentialIssues(ctx: RequestContext, keys: readonly string[]): Promise<Set<string>> {
+      const out = new Set<string>();
+      await Promise.all(
+        [...new Set(keys)].map(async (key) => {
+          const [project, iid] = key.split(':').map(Number) as [number, number];
+          try {
+            const issue = await deps.access.withClient(ctx, (c) => c.issues.get(project, iid));
+            if (issue.confidential) out.add(key);
+          } catch {
+            out.add(key);
+          }
+        }),
+      );
+      return out;
+    },
+
     /** Whether the channel has a default project (then `/gl events` means its events, else the person's own). */
     async channelHasDefault(ctx: RequestContext): Promise<boolean> {
       return (await channelDefaultProject(ctx, deps.channels)) !== null;

@@ -1,4 +1,4 @@
-import type { Todo } from '../gitlab/schemas.js';
+import type { Event, Todo } from '../gitlab/schemas.js';
 import { channelMention, code, type Md, md } from './mrkdwn.js';
 
 // Who reads a message decides what it may say, and it is decided here, once, for every view. A person reads
@@ -85,4 +85,28 @@ export function sharesHiddenDefault(
 
 export function hiddenDefaultNotShared(slashCommand: string): Md {
   return md`This channel's default project is not public, so the channel was never told its name, and this would post it here. Name the project to do it anyway (${code(`${slashCommand} jobs group/project --share`)}), or leave out ${code('--share')} to see it alone.`;
+}
+
+/** The issue an event is about (`project:iid`), when it is about one: opened, closed, or a comment on it. */
+export function issueOfEvent(e: Event): string | null {
+  if (e.project_id === null) return null;
+  if (e.note)
+    return e.note.noteable_type === 'Issue' && e.note.noteable_iid != null
+      ? `${e.project_id}:${e.note.noteable_iid}`
+      : null;
+  return e.target_type === 'Issue' && e.target_iid != null ? `${e.project_id}:${e.target_iid}` : null;
+}
+
+/**
+ * An event as the audience may read it: for a channel, one about a confidential issue (`confidential` holds the
+ * `issueOfEvent` keys of those) keeps who did what to which number, without the issue's title or the comment.
+ */
+export function eventFor(audience: Audience, e: Event, confidential: ReadonlySet<string>): Event {
+  const issue = audience === 'channel' ? issueOfEvent(e) : null;
+  if (issue === null || !confidential.has(issue)) return e;
+  return {
+    ...e,
+    target_title: CONFIDENTIAL_TITLE,
+    ...(e.note ? { note: { ...e.note, body: '(a comment on a confidential issue)' } } : {}),
+  };
 }

@@ -46,6 +46,19 @@ describe('a confidential issue where others read', () => {
     expect(own.text).toContain(SECRET_TITLE);
   });
 
+  it('is named by its number alone in shared events, its comments left out', async () => {
+    for (const page of [1, 2, 3]) {
+      await h.ask('alice', `events demo/web --share --page ${page}`, /Events/, { channel: 'C0AUD5' });
+    }
+    const shown = channelText('C0AUD5');
+    expect(shown).toMatch(/\/issues\/7(#note_\d+)?\|#7>/);
+    expect(shown).toContain('Confidential issue');
+    expect(shown).not.toMatch(SECRET_WORDS);
+    expect(shown).not.toContain('nginx logs the full query string');
+    const own = await h.ask('alice', 'events demo/web --page 2', /Events/, { channel: 'C0AUD5' });
+    expect(own.text).toContain(SECRET_TITLE);
+  });
+
   it('is left out of a todos digest posted in a channel, and kept in one sent by DM', async () => {
     const made = await h.ask('alice', 'digest todos --here', /Digest #\d+/, { channel: 'C0AUD3' });
     const id = Number(/Digest #(\d+)/.exec(made.text)?.[1]);
