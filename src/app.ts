@@ -96,6 +96,8 @@ export interface AppDeps {
     AlertServiceOptions,
     'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds' | 'pollIntervalMs'
   >;
+  /** `/gl insights`: how long a read may take before a progress note is shown (tests shorten it). */
+  insights?: { progressAfterMs?: number };
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
   /** What the second read of a refused token waits for instead of that delay (tests decide when it goes). */
@@ -320,6 +322,7 @@ export function createApp(deps: AppDeps): BotApp {
     follows,
     watches,
     alerts,
+    ...(deps.insights ? { insights: deps.insights } : {}),
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {

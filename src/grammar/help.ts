@@ -21,6 +21,7 @@ export const SECTION_LIMIT = 2900;
 const GROUP_TITLES: Readonly<Record<NounGroup, string>> = {
   account: 'Account and channel',
   ci: 'CI: jobs, pipelines, schedules, deployments',
+  insights: 'Insights',
   issues: 'Issues and merge requests',
   awards: 'Award emoji',
   activity: 'Todos, events, keys',
@@ -154,6 +155,7 @@ function overview(slash: string, ships: Ships): HelpText {
 function nounHelp(noun: Noun, slash: string, ships: Ships): HelpText {
   const blocks = [
     nounHeader(noun, slash),
+    ...(noun.notes ?? []),
     ...entriesOf(noun)
       .filter((e) => ships(e.key))
       .map((e) => entryBlock(e, slash)),

@@ -77,7 +77,7 @@ export type TargetSpec =
   | 'schedule'
   | 'deployment';
 
-export type NounGroup = 'account' | 'ci' | 'issues' | 'awards' | 'activity' | 'digests' | 'links';
+export type NounGroup = 'account' | 'ci' | 'insights' | 'issues' | 'awards' | 'activity' | 'digests' | 'links';
 
 export type NounSpec = {
   readonly name: string;
@@ -92,6 +92,8 @@ export type NounSpec = {
    * without defaults always needs a verb (`unfurl private on`).
    */
   readonly defaults?: { readonly plural: string; readonly singular: string; readonly singularTarget?: string };
+  /** Paragraphs `/gl help <noun>` prints after the noun's header (what its answer means, how it is computed). */
+  readonly notes?: readonly string[];
 };
 
 export type CommandSpec = {

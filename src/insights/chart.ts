@@ -35,6 +35,8 @@ export const dayLabel = (ms: number) => {
   return `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
 };
 
+const days = (weeks: readonly WeekHealth[]) =>
+  weeks.length === 0 ? 0 : Math.round(((weeks.at(-1) as WeekHealth).end - (weeks[0] as WeekHealth).start) / 86_400_000);
 const minutes = (s: number | null) => (s === null ? null : Math.round((s / 60) * 10) / 10);
 const percent = (r: number | null) => (r === null ? null : Math.round(r * 100));
 
@@ -73,14 +75,14 @@ export function chartOption(input: ChartInput) {
     backgroundColor: '#ffffff',
     textStyle: text,
     title: {
-      text: `${input.project}: the last ${input.weeks.length} week${input.weeks.length === 1 ? '' : 's'}`,
+      text: `${input.project}: the last ${days(input.weeks)} day${days(input.weeks) === 1 ? '' : 's'}, by week`,
       left: 'center',
       textStyle: { ...text, fontSize: 24, fontWeight: 'bold' },
     },
     legend: { top: 44, itemGap: 32, textStyle: text },
     grid: [
       { left: 90, right: 110, top: 110, height: 220 },
-      { left: 90, right: 110, top: 420, height: 220 },
+      { left: 90, right: 110, top: 440, height: 200 },
     ],
     xAxis: [
       { type: 'category', gridIndex: 0, data: labels, axisLabel: text },
@@ -110,6 +112,7 @@ export function chartOption(input: ChartInput) {
         min: 0,
         max: 100,
         name: `pipelines on ${input.ref}: passed %`,
+        nameGap: 32,
         nameTextStyle: { ...text, align: 'left' },
         axisLabel: text,
       },
@@ -118,6 +121,7 @@ export function chartOption(input: ChartInput) {
         gridIndex: 1,
         min: 0,
         name: 'median min',
+        nameGap: 32,
         nameTextStyle: text,
         axisLabel: text,
         splitLine: { show: false },

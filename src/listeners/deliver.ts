@@ -95,14 +95,29 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
       let channel = reply.inChannel ? d.channelId : null;
       if (!channel) channel = (await d.client.conversations.open({ users: d.userId })).channel?.id ?? null;
       if (!channel) throw new Error('no channel to upload the file into');
-      await d.client.filesUploadV2({
+      const f = reply.file;
+      const shared = {
         channel_id: channel,
-        content: reply.file.content,
-        filename: safeFileName(reply.file.filename),
+        filename: safeFileName(f.filename),
         // A title is plain text, but it may become notification text: it must not notify anyone.
-        title: plainText(reply.file.title),
-      });
+        title: plainText(f.title),
+        ...(f.altText ? { alt_text: f.altText.slice(0, 1000) } : {}),
+      };
+      await d.client.filesUploadV2(
+        typeof f.content === 'string' ? { ...shared, content: f.content } : { ...shared, file: f.content },
+      );
       return say(d, reply.message, reply.inChannel);
+    }
+    case 'progress': {
+      await say(d, reply.note);
+      let answer: Reply;
+      try {
+        answer = await reply.answer;
+      } finally {
+        // The note was the first message through the command's response_url: deleting the original removes it.
+        if (d.respond) await d.respond({ delete_original: true });
+      }
+      return deliver(d, answer);
     }
   }
 }

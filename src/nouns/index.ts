@@ -5,6 +5,7 @@ import { deployments } from './deployments.js';
 import { digests } from './digests.js';
 import { events } from './events.js';
 import { home } from './home.js';
+import { insights } from './insights.js';
 import { issues } from './issues.js';
 import { jobs } from './jobs.js';
 import { keys } from './keys.js';
@@ -24,6 +25,7 @@ export const NOUNS: readonly Noun[] = [
   pipelines,
   schedules,
   deployments,
+  insights,
   issues,
   awards,
   todos,

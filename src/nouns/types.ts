@@ -50,13 +50,18 @@ export type Reply =
   /** Redraw the message whose button was clicked, in place. */
   | { kind: 'update'; message: SlackMessage }
   | { kind: 'modal'; view: ModalView }
-  /** A file: into the channel when inChannel, else into the person's DM; then `message`. */
+  /** A file (text, or bytes such as a PNG with its alt text): into the channel when inChannel, else into the person's DM; then `message`. */
   | {
       kind: 'upload';
-      file: { filename: string; title: string; content: string };
+      file: { filename: string; title: string; content: string | Buffer; altText?: string };
       message: SlackMessage;
       inChannel: boolean;
     }
+  /**
+   * An answer that is taking a while: `note` is shown to the person at once, and removed when `answer` is
+   * delivered (or fails, and its error is told instead), so the person sees the answer replace the note.
+   */
+  | { kind: 'progress'; note: SlackMessage; answer: Promise<Reply> }
   /** Remove the message whose button was clicked (a confirmation that was declined). */
   | { kind: 'delete' }
   /** Publish the acting person's Home tab. */
@@ -125,6 +130,8 @@ export interface OperationDeps {
   watches: WatchService;
   /** Todo alerts: each person's setting, and the poll that DMs them (one per app). */
   alerts: AlertService;
+  /** `/gl insights`: how long a read may take before a progress note is shown (default 2000 ms). */
+  insights?: { progressAfterMs?: number };
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

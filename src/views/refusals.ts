@@ -34,6 +34,7 @@ const REFUSALS: Partial<Record<Resource['kind'], RefusalWords>> = {
 const READS: Record<string, string> = {
   'list-schedules': 'pipeline schedules',
   'list-deployments': 'deployments',
+  'list-jobs': 'jobs',
 };
 
 function roleRefusal(r: Refusal, label: string): Md | null {

@@ -24,6 +24,8 @@ export interface UseAppOptions extends Omit<StartAppOptions, 'gitlabUrl' | 'now'
   transport?: (simUrl: string) => Transport;
   /** Who is connected (the real connect flow, with their demo token) before the first test. */
   connected?: readonly (PersonName & keyof typeof TOKENS)[];
+  /** The demo data with its four weeks of delivery history in demo/web (what insights chart). */
+  history?: boolean;
 }
 
 export interface AppUnderTest {
@@ -37,12 +39,12 @@ export interface AppUnderTest {
 
 /** The simulator and the bot for one test file: started before its tests, stopped (data removed) after them. */
 export function useApp(o: UseAppOptions = {}): AppUnderTest {
-  const { transport, connected = [], ...options } = o;
+  const { transport, connected = [], history = false, ...options } = o;
   const clock = fakeClock();
   let sim: RunningSimulator | undefined;
   let bot: StartedApp | undefined;
   beforeAll(async () => {
-    sim = await startSim(clock);
+    sim = await startSim(clock, { history });
     bot = await startApp({
       ...options,
       gitlabUrl: sim.url,

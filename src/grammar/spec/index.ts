@@ -5,6 +5,7 @@ import { ALERT_NOUNS, ALERT_ROWS } from './alerts.js';
 import { AWARD_NOUNS, AWARD_ROWS } from './awards.js';
 import { CI_NOUNS, CI_ROWS } from './ci.js';
 import { DIGEST_NOUNS, DIGEST_ROWS } from './digests.js';
+import { INSIGHTS_NOUNS, INSIGHTS_ROWS } from './insights.js';
 import { ISSUE_NOUNS, ISSUE_ROWS } from './issues.js';
 import { LINK_NOUNS, LINK_ROWS } from './links.js';
 import { MERGE_REQUEST_NOUNS, MERGE_REQUEST_ROWS } from './merge-requests.js';
@@ -49,6 +50,7 @@ import { WATCH_NOUNS, WATCH_ROWS } from './watches.js';
 export const NOUNS = [
   ...ACCOUNT_NOUNS,
   ...CI_NOUNS,
+  ...INSIGHTS_NOUNS,
   ...ISSUE_NOUNS,
   ...MERGE_REQUEST_NOUNS,
   ...AWARD_NOUNS,
@@ -62,6 +64,7 @@ export const NOUNS = [
 export const SPEC = [
   ...ACCOUNT_ROWS,
   ...CI_ROWS,
+  ...INSIGHTS_ROWS,
   ...ISSUE_ROWS,
   ...MERGE_REQUEST_ROWS,
   ...AWARD_ROWS,

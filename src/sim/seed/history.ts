@@ -1,11 +1,12 @@
 // Four weeks of delivery before the demo's recent activity, for insights to chart: pipelines on the default branch
-// most days (some fail their tests), each passing one deployed to staging and some to production; a few production
-// deployments fail and are put right hours later, and one is rolled back. The records are made after the rest of the
-// demo, so they take the next ids, but the jobs are put first in the job table (the jobs list shows the table's newest
-// entries first), so lists of the recent activity start as before.
+// most days (some fail their tests), each passing one deployed to staging and some to production, each the merge of
+// a merge request a few hours to a day and a half before it; a few production deployments fail and a fix is deployed
+// hours later, and one is rolled back (a pipeline on the release before it). The records are made after the rest of
+// the demo, so they take the next ids; the jobs are put first in the job table (the jobs list shows the table's
+// newest entries first), so that list starts with the recent activity as before.
 
 import { createCommit } from '../domain/commits.js';
-import type { JobRecord, JobStatus, ProjectRecord, UserRecord } from '../model.js';
+import type { JobRecord, JobStatus, MergeRequestRecord, ProjectRecord, UserRecord } from '../model.js';
 import { nextId } from '../model.js';
 import type { SeedBuilder } from './builder.js';
 
@@ -20,89 +21,160 @@ interface HistoryOptions {
 
 /** Which runs fail their tests, which production deployments fail, and which one is rolled back (by run number). */
 const TESTS_FAIL = new Set([3, 8, 9, 15, 21]);
-const PRODUCTION_FAILS = new Set([6, 16, 17]);
+const PRODUCTION_FAILS = new Set([6, 16, 19]);
 const ROLLED_BACK = 12;
-const RUNS = 26;
+const RUNS = 24;
+
+const CHANGES = [
+  'Faster product search',
+  'Cart badge shows the item count',
+  'Checkout keeps the address',
+  'Smaller hero images',
+  'Fix currency rounding',
+  'Wishlist sharing',
+  'Order history paging',
+  'Accessible colour contrast',
+];
 
 export function seedDeliveryHistory(b: SeedBuilder, o: HistoryOptions): void {
   const jobsBefore = new Set(b.state.jobs.keys());
   const span = (o.fromDays - o.toDays) * 24;
-  const deployed: string[] = [];
-  const productionJobs = new Map<string, JobRecord>();
-  for (let run = 0; run < RUNS; run += 1) {
-    const hoursAgo = o.fromDays * 24 - (run * span) / RUNS - (run % 3) * 1.5;
-    const author = o.people[run % o.people.length] as UserRecord;
-    const sha = createCommit(b.state, {
-      message: `Delivery ${run + 1}: ${CHANGES[run % CHANGES.length]}`,
-      author,
-      parents: deployed.length ? [deployed.at(-1) as string] : [],
-      at: b.ago(hoursAgo + 0.5),
-    }).id;
-    const testsFail = TESTS_FAIL.has(run);
-    const toProduction = !testsFail && (run % 2 === 0 || PRODUCTION_FAILS.has(run) || run === ROLLED_BACK);
-    const production: JobStatus = PRODUCTION_FAILS.has(run) ? 'failed' : 'success';
+  const released: string[] = [];
+  const run = (spec: {
+    sha: string;
+    author: UserRecord;
+    hoursAgo: number;
+    n: number;
+    tests: JobStatus;
+    production: JobStatus | null;
+  }) => {
     const pipeline = b.pipeline(o.project, {
       ref: o.project.default_branch,
-      sha,
-      user: author,
-      hoursAgo,
+      sha: spec.sha,
+      user: spec.author,
+      hoursAgo: spec.hoursAgo,
       jobs: [
         { name: 'compile', status: 'success' },
         { name: 'lint', status: 'success' },
-        { name: 'unit-tests', status: testsFail ? 'failed' : 'success' },
-        ...(testsFail ? [] : [{ name: 'deploy:staging', status: 'success' as JobStatus }]),
-        ...(toProduction ? [{ name: 'deploy:production', status: production }] : []),
+        { name: 'unit-tests', status: spec.tests },
+        ...(spec.tests === 'success' ? [{ name: 'deploy:staging', status: 'success' as JobStatus }] : []),
+        ...(spec.production ? [{ name: 'deploy:production', status: spec.production }] : []),
       ],
     });
     const jobs = [...b.state.jobs.values()].filter((j) => j.pipeline_id === pipeline.id);
-    stretch(jobs, run);
+    stretch(jobs, spec.n);
     settle(b, pipeline.id, jobs);
-    const jobNamed = (name: string) => jobs.find((j) => j.name === name);
-    const staging = jobNamed('deploy:staging');
-    if (staging) deploy(b, o.project, o.environments.staging, staging, author);
-    const prod = jobNamed('deploy:production');
-    if (prod) {
-      deploy(b, o.project, o.environments.production, prod, author);
-      if (prod.status === 'success') deployed.push(sha);
+    const staging = jobs.find((j) => j.name === 'deploy:staging');
+    if (staging)
+      deploy(b, { project: o.project, environmentId: o.environments.staging, job: staging, user: spec.author });
+    const production = jobs.find((j) => j.name === 'deploy:production');
+    if (production) {
+      deploy(b, { project: o.project, environmentId: o.environments.production, job: production, user: spec.author });
+      if (production.status === 'success') released.push(spec.sha);
     }
-    if (run === ROLLED_BACK && prod) {
-      // Two hours later the release before it is deployed again (its deployment job retried): a rollback, so this
-      // run's deployment counts as failed.
-      const back = deployed.at(-2);
-      const old = back ? productionJobs.get(back) : undefined;
-      if (back && old) {
-        const again: JobRecord = {
-          ...old,
-          id: nextId(b.state, 'jobs'),
-          created_at: b.iso(hoursAgo - 2),
-          started_at: b.iso(hoursAgo - 2),
-          finished_at: b.iso(hoursAgo - 1.9),
-        };
-        old.retried = true;
-        b.state.jobs.set(again.id, again);
-        deploy(b, o.project, o.environments.production, again, author);
-        deployed.push(back);
-      }
+  };
+  const commit = (message: string, author: UserRecord, hoursAgo: number) =>
+    createCommit(b.state, {
+      message,
+      author,
+      parents: released.length ? [released.at(-1) as string] : [],
+      at: b.ago(hoursAgo),
+    }).id;
+
+  for (let n = 0; n < RUNS; n += 1) {
+    const hoursAgo = o.fromDays * 24 - (n * span) / RUNS - (n % 3) * 1.5;
+    const author = o.people[n % o.people.length] as UserRecord;
+    const title = CHANGES[n % CHANGES.length] as string;
+    const sha = commit(`Merge branch 'delivery-${n + 1}' into '${o.project.default_branch}'`, author, hoursAgo + 0.2);
+    mergedRequest(b, o.project, { title, author, sha, mergedHoursAgo: hoursAgo + 0.2, openHours: 4 + ((n * 5) % 30) });
+    const testsFail = TESTS_FAIL.has(n);
+    const toProduction = !testsFail && (n % 2 === 0 || PRODUCTION_FAILS.has(n) || n === ROLLED_BACK);
+    run({
+      sha,
+      author,
+      hoursAgo,
+      n,
+      tests: testsFail ? 'failed' : 'success',
+      production: toProduction ? (PRODUCTION_FAILS.has(n) ? 'failed' : 'success') : null,
+    });
+    if (PRODUCTION_FAILS.has(n)) {
+      // A fix, merged and deployed a few hours after the failed deployment.
+      const later = hoursAgo - 3 - (n % 3);
+      const fix = commit(`Fix the ${title.toLowerCase()} release`, author, later + 0.3);
+      mergedRequest(b, o.project, {
+        title: `Fix: ${title}`,
+        author,
+        sha: fix,
+        mergedHoursAgo: later + 0.3,
+        openHours: 1,
+      });
+      run({ sha: fix, author, hoursAgo: later, n, tests: 'success', production: 'success' });
     }
-    if (prod) productionJobs.set(sha, prod);
+    if (n === ROLLED_BACK) {
+      // Two hours later the release before it is deployed again: a rollback, so this run's deployment failed.
+      const back = released.at(-2);
+      if (back) run({ sha: back, author, hoursAgo: hoursAgo - 2, n, tests: 'success', production: 'success' });
+    }
   }
   // The history's jobs first in the table, the demo's recent ones after them (the newest, listed first).
-  const recent = [...b.state.jobs.entries()].filter(([id]) => jobsBefore.has(id));
-  const history = [...b.state.jobs.entries()].filter(([id]) => !jobsBefore.has(id));
+  const entries = [...b.state.jobs.entries()];
   b.state.jobs.clear();
-  for (const [id, job] of [...history, ...recent]) b.state.jobs.set(id, job);
+  for (const [id, job] of [
+    ...entries.filter(([i]) => !jobsBefore.has(i)),
+    ...entries.filter(([i]) => jobsBefore.has(i)),
+  ])
+    b.state.jobs.set(id, job);
 }
 
-const CHANGES = [
-  'faster product search',
-  'cart badge shows the item count',
-  'checkout keeps the address',
-  'smaller hero images',
-  'fix currency rounding',
-  'wishlist sharing',
-  'order history paging',
-  'accessible colour contrast',
-];
+/** A merge request merged into the default branch as `sha`, opened `openHours` before (no events: history only). */
+function mergedRequest(
+  b: SeedBuilder,
+  project: ProjectRecord,
+  o: { title: string; author: UserRecord; sha: string; mergedHoursAgo: number; openHours: number },
+): void {
+  const id = nextId(b.state, 'mergeRequests');
+  const record: MergeRequestRecord = {
+    id,
+    iid: project.next_mr_iid++,
+    project_id: project.id,
+    title: o.title,
+    description: `${o.title}.`,
+    state: 'merged',
+    created_at: b.iso(o.mergedHoursAgo + o.openHours),
+    // 9.5 sends no merged_at: the last update of a merged request is its merge.
+    updated_at: b.iso(o.mergedHoursAgo),
+    labels: [],
+    milestone_id: null,
+    author_id: o.author.id,
+    subscriber_ids: [o.author.id],
+    time_estimate: 0,
+    total_time_spent: 0,
+    source_project_id: project.id,
+    target_project_id: project.id,
+    source_branch: `delivery/${id}`,
+    target_branch: project.default_branch,
+    assignee_id: null,
+    merge_when_pipeline_succeeds: false,
+    merge_user_id: o.author.id,
+    merge_status: 'can_be_merged',
+    sha: o.sha,
+    merge_commit_sha: o.sha,
+    should_remove_source_branch: true,
+    force_remove_source_branch: true,
+    commit_shas: [o.sha],
+    diffs: [],
+    head_pipeline_id: null,
+    deleted: false,
+  };
+  b.state.mergeRequests.set(id, record);
+}
+
+interface Deploy {
+  project: ProjectRecord;
+  environmentId: number;
+  job: JobRecord;
+  user: UserRecord;
+}
 
 /** The tests take longer some weeks than others (a slow suite, then a fix), so durations move; later stages wait. */
 function stretch(jobs: JobRecord[], run: number): void {
@@ -133,7 +205,7 @@ function settle(b: SeedBuilder, pipelineId: number, jobs: JobRecord[]): void {
   }
 }
 
-function deploy(b: SeedBuilder, project: ProjectRecord, environmentId: number, job: JobRecord, user: UserRecord) {
+function deploy(b: SeedBuilder, { project, environmentId, job, user }: Deploy) {
   const id = nextId(b.state, 'deployments');
   b.state.deployments.set(id, {
     id,

@@ -353,6 +353,23 @@ const ROWS: Row[] = [
     refuses: [['deployment show demo/web', 'Missing the deployment id after `demo/web`.']],
   },
 
+  // ── insights ────────────────────────────────────────────────────────────────────────────────────────────────
+  {
+    row: '/gl insights [<project>] [--days 30] [--ref <ref>] [--env <environment>]',
+    accepts: [
+      ['insights demo/web', command('insights', project('demo/web'), { flags: { days: 30 } })],
+      [
+        'insights demo/web --days 7 --ref release --env staging --share',
+        command('insights', project('demo/web'), { flags: { days: 7, ref: 'release', env: 'staging' }, share: true }),
+      ],
+      ['dora --environment production', command('insights', project(), { flags: { days: 30, env: 'production' } })],
+    ],
+    refuses: [
+      ['insights demo/web --days 0', '`--days 0` must be a whole number from 1 to 365, e.g. `--days 30`.'],
+      ['insights demo/web --days 366', '`--days 366` must be a whole number from 1 to 365, e.g. `--days 30`.'],
+    ],
+  },
+
   // ── issues ──────────────────────────────────────────────────────────────────────────────────────────────────
   {
     row: '/gl issues [flags] (no project, no channel default)',

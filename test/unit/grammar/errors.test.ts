@@ -30,7 +30,7 @@ describe('an unknown noun', () => {
     const e = error('frobnicate');
     expect(e.suggestion).toBeUndefined();
     expect(plain(e.message)).toBe(
-      "I don't know `frobnicate`.\nI know: `help`, `connect`, `disconnect`, `whoami`, `use`, `jobs`, `pipelines`, `schedules`, `deployments`, `issues`, `mrs`, `awards`, `todos`, `events`, `keys`, `digests`, `watches`, `notify`, `unfurl`. Try `/gl help`.",
+      "I don't know `frobnicate`.\nI know: `help`, `connect`, `disconnect`, `whoami`, `use`, `jobs`, `pipelines`, `schedules`, `deployments`, `insights`, `issues`, `mrs`, `awards`, `todos`, `events`, `keys`, `digests`, `watches`, `notify`, `unfurl`. Try `/gl help`.",
     );
   });
 

@@ -140,7 +140,8 @@ describe('/gl help <noun>', () => {
 describe('the usage hint', () => {
   it('is short and names the nouns and help', () => {
     const hint = usageHint();
-    expect(hint.length).toBeLessThanOrEqual(120);
+    // A line of Slack's command menu; it grew from 120 with `insights`.
+    expect(hint.length).toBeLessThanOrEqual(130);
     for (const noun of NOUNS.filter((n) => n.group !== 'account')) expect(hint).toContain(noun.name);
     expect(hint).toContain('help');
   });

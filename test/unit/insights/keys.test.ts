@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeHealth } from '../../../src/insights/health.js';
 import { computeKeys, failedDeployments, productionLike } from '../../../src/insights/keys.js';
+import { readBack } from '../../../src/insights/read-back.js';
 import type { ChangeFact, DeploymentFact, JobFact } from '../../../src/insights/types.js';
 
 // A small history whose four keys are worked out by hand below, next to the data they come from.
@@ -180,5 +181,54 @@ describe("the pipelines' health, computed by hand", () => {
       ['build', 180, 105],
     ]);
     expect(health.mostFailing).toEqual([{ name: 'test', runs: 3, failures: 1, medianS: 600, jobId: 104 }]);
+  });
+});
+
+describe('reading a long list back', () => {
+  const page = (n: number, total: number, perPage = 100) => {
+    const newest = Date.parse('2026-03-15T00:00:00Z');
+    const items = Array.from({ length: perPage }, (_, i) => newest - ((n - 1) * perPage + i) * 60_000);
+    return Promise.resolve({
+      items,
+      page: n,
+      perPage,
+      nextPage: n < total ? n + 1 : null,
+      prevPage: n > 1 ? n - 1 : null,
+      total: total * perPage,
+      totalPages: total,
+    });
+  };
+
+  it('stops at the page that reaches back far enough, asking a few pages at a time', async () => {
+    const asked: number[] = [];
+    const since = Date.parse('2026-03-15T00:00:00Z') - 450 * 60_000; // inside page 5
+    const r = await readBack({
+      page: (n) => (asked.push(n), page(n, 100)),
+      timeOf: (t) => t,
+      since,
+      maxPages: 20,
+      parallel: 4,
+    });
+    expect(asked).toEqual([1, 2, 3, 4, 5]);
+    expect(r).toMatchObject({ pages: 5, capped: false });
+  });
+
+  it('caps a list of 10,000 pipelines at its page limit and says it did', async () => {
+    const asked: number[] = [];
+    const r = await readBack({
+      page: (n) => (asked.push(n), page(n, 100)),
+      timeOf: (t) => t,
+      since: 0,
+      maxPages: 20,
+      parallel: 4,
+    });
+    expect(asked).toHaveLength(20);
+    expect(r).toMatchObject({ pages: 20, capped: true });
+    expect(r.items).toHaveLength(2000);
+  });
+
+  it('reads a short list to its end without calling it capped', async () => {
+    const r = await readBack({ page: (n) => page(n, 2), timeOf: (t) => t, since: 0, maxPages: 20, parallel: 4 });
+    expect(r).toMatchObject({ pages: 2, capped: false });
   });
 });
