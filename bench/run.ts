@@ -22,6 +22,7 @@ const BENCHES = {
   simulator: 'sim.ts',
   digests: 'digests.ts',
   watches: 'watches.ts',
+  insights: 'insights.ts',
   alerts: 'alerts.ts',
   postgres: 'postgres.ts',
 };

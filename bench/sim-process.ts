@@ -6,10 +6,11 @@ import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
 
-export function startSim(): Promise<{ child: ChildProcess; url: string }> {
+/** `env`: more of the simulator's variables (SIM_HISTORY for the insights bench). */
+export function startSim(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/sim/main.ts')], {
     cwd: root,
-    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1' },
+    env: { ...process.env, SIM_PORT: '0', SIM_HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

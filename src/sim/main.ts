@@ -22,8 +22,16 @@ const wantedHost = process.env.SIM_HOST;
 // SIM_EVENT_IDS=1: events carry their `id`, as servers after 9.5 send them (9.5, the default, sends none).
 const eventIds = process.env.SIM_EVENT_IDS === '1' || process.env.SIM_EVENT_IDS === 'true';
 
+// SIM_HISTORY=1: demo/web with four weeks of delivery history (what insights chart; `npm run demo` has it);
+// SIM_HISTORY=5000:500: that many pipelines and about that many deployments over the last 30 days (benchmarks).
+const historyText = process.env.SIM_HISTORY ?? '';
+const sized = /^(\d+):(\d+)$/.exec(historyText);
+const history = sized
+  ? { pipelines: Number(sized[1]), deployments: Number(sized[2]) }
+  : historyText === '1' || historyText === 'true';
+
 function start(): Promise<RunningSimulator> {
-  return startSimulator({ port, host: wantedHost || '127.0.0.1', seed, eventIds });
+  return startSimulator({ port, host: wantedHost || '127.0.0.1', seed, eventIds, history });
 }
 
 // Signals are handled before the "listening" line goes out: whoever waits for that line may

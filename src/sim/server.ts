@@ -18,6 +18,7 @@ import { mergeRequestRoutes } from './routes/merge-requests.js';
 import { pipelineRoutes } from './routes/pipelines.js';
 import { todoEventRoutes } from './routes/todos-events.js';
 import { userProjectRoutes } from './routes/users-projects.js';
+import type { HistorySize } from './seed/history.js';
 import { buildSeed, type SeedName } from './seed/index.js';
 
 export interface SimulatorOptions {
@@ -31,7 +32,7 @@ export interface SimulatorOptions {
    * production deployments, failures and a rollback), for insights to chart. Off by default: it adds rows to the
    * project's lists. `npm run demo` turns it on; `npm run sim` with SIM_HISTORY=1.
    */
-  history?: boolean;
+  history?: boolean | HistorySize;
   /** the clock behind every timestamp (default: real time) */
   now?: () => Date;
   /** events carry their `id`, as servers after 9.5 send them (default: false, as 9.5) */

@@ -8,7 +8,7 @@ import { createCommit, fakeSha } from '../domain/commits.js';
 import type { CiJobTemplate, MergeRequestRecord, ProjectRecord, State, UserRecord } from '../model.js';
 import { nextId } from '../model.js';
 import { diff, SeedBuilder } from './builder.js';
-import { seedDeliveryHistory } from './history.js';
+import { type HistorySize, seedDeliveryHistory } from './history.js';
 import { seedUsers } from './users.js';
 
 const OWNER = 50;
@@ -277,7 +277,7 @@ function closeMergeRequest(seed: SeedBuilder, mr: MergeRequestRecord, by: UserRe
   );
 }
 
-export function buildDemoState(now: Date, o: { history?: boolean } = {}): State {
+export function buildDemoState(now: Date, o: { history?: boolean | HistorySize } = {}): State {
   const b = new SeedBuilder(now);
   const { alice, bob, eve } = seedUsers(b);
   b.runner('shared-runner-02');
@@ -1546,12 +1546,21 @@ export function buildDemoState(now: Date, o: { history?: boolean } = {}): State 
   b.state.seq.keys = 3;
   // Last, so every id above stays what it was.
   if (o.history) {
+    const environments = { staging: envStaging, production: envProduction };
+    const size = o.history === true ? null : o.history;
     seedDeliveryHistory(b, {
       project: web,
       people: [alice, bob],
-      environments: { staging: envStaging, production: envProduction },
-      fromDays: 31,
-      toDays: 4,
+      environments,
+      ...(size
+        ? {
+            fromDays: 30,
+            toDays: 0.1,
+            runs: size.pipelines,
+            // A deploying run makes about 1.5 deployments: one to staging, every other one to production.
+            deployEvery: Math.max(1, Math.round((size.pipelines * 1.5) / Math.max(1, size.deployments))),
+          }
+        : { fromDays: 31, toDays: 4 }),
     });
   }
   return b.state;

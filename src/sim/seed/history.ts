@@ -10,6 +10,12 @@ import type { JobRecord, JobStatus, MergeRequestRecord, ProjectRecord, UserRecor
 import { nextId } from '../model.js';
 import type { SeedBuilder } from './builder.js';
 
+/** A history made to size: this many pipelines, about this many deployments. */
+export interface HistorySize {
+  pipelines: number;
+  deployments: number;
+}
+
 interface HistoryOptions {
   project: ProjectRecord;
   people: readonly UserRecord[];
@@ -17,13 +23,16 @@ interface HistoryOptions {
   /** The history spans these days before the start (oldest first). */
   fromDays: number;
   toDays: number;
+  /** Merges on the default branch, each with its pipeline (default 24). */
+  runs?: number;
+  /** Only every n-th run deploys (default 1: every passing run to staging, every other one to production too). */
+  deployEvery?: number;
 }
 
 /** Which runs fail their tests, which production deployments fail, and which one is rolled back (by run number). */
 const TESTS_FAIL = new Set([3, 8, 9, 15, 21]);
 const PRODUCTION_FAILS = new Set([6, 16, 19]);
 const ROLLED_BACK = 12;
-const RUNS = 24;
 
 const CHANGES = [
   'Faster product search',
@@ -39,8 +48,11 @@ const CHANGES = [
 export function seedDeliveryHistory(b: SeedBuilder, o: HistoryOptions): void {
   const jobsBefore = new Set(b.state.jobs.keys());
   const span = (o.fromDays - o.toDays) * 24;
+  const runs = o.runs ?? 24;
+  const every = Math.max(1, o.deployEvery ?? 1);
   const released: string[] = [];
   const run = (spec: {
+    staging: boolean;
     sha: string;
     author: UserRecord;
     hoursAgo: number;
@@ -57,7 +69,9 @@ export function seedDeliveryHistory(b: SeedBuilder, o: HistoryOptions): void {
         { name: 'compile', status: 'success' },
         { name: 'lint', status: 'success' },
         { name: 'unit-tests', status: spec.tests },
-        ...(spec.tests === 'success' ? [{ name: 'deploy:staging', status: 'success' as JobStatus }] : []),
+        ...(spec.tests === 'success' && spec.staging
+          ? [{ name: 'deploy:staging', status: 'success' as JobStatus }]
+          : []),
         ...(spec.production ? [{ name: 'deploy:production', status: spec.production }] : []),
       ],
     });
@@ -81,25 +95,29 @@ export function seedDeliveryHistory(b: SeedBuilder, o: HistoryOptions): void {
       at: b.ago(hoursAgo),
     }).id;
 
-  for (let n = 0; n < RUNS; n += 1) {
-    const hoursAgo = o.fromDays * 24 - (n * span) / RUNS - (n % 3) * 1.5;
+  for (let n = 0; n < runs; n += 1) {
+    const hoursAgo = o.fromDays * 24 - (n * span) / runs - (n % 3) * Math.min(1.5, span / runs / 8);
     const author = o.people[n % o.people.length] as UserRecord;
     const title = CHANGES[n % CHANGES.length] as string;
     const sha = commit(`Merge branch 'delivery-${n + 1}' into '${o.project.default_branch}'`, author, hoursAgo + 0.2);
     mergedRequest(b, o.project, { title, author, sha, mergedHoursAgo: hoursAgo + 0.2, openHours: 4 + ((n * 5) % 30) });
-    const testsFail = TESTS_FAIL.has(n);
-    const toProduction = !testsFail && (n % 2 === 0 || PRODUCTION_FAILS.has(n) || n === ROLLED_BACK);
+    const testsFail = TESTS_FAIL.has(n % 24);
+    const deploys = n % every === 0;
+    const k = n / every;
+    const toProduction =
+      deploys && !testsFail && (k % 2 === 0 || PRODUCTION_FAILS.has(k % 24) || k % 24 === ROLLED_BACK);
     run({
       sha,
       author,
       hoursAgo,
       n,
       tests: testsFail ? 'failed' : 'success',
-      production: toProduction ? (PRODUCTION_FAILS.has(n) ? 'failed' : 'success') : null,
+      staging: deploys,
+      production: toProduction ? (PRODUCTION_FAILS.has(k % 24) ? 'failed' : 'success') : null,
     });
-    if (PRODUCTION_FAILS.has(n)) {
+    if (toProduction && PRODUCTION_FAILS.has(k % 24)) {
       // A fix, merged and deployed a few hours after the failed deployment.
-      const later = hoursAgo - 3 - (n % 3);
+      const later = hoursAgo - Math.min(3 + (n % 3), (span / runs) * every * 0.8);
       const fix = commit(`Fix the ${title.toLowerCase()} release`, author, later + 0.3);
       mergedRequest(b, o.project, {
         title: `Fix: ${title}`,
@@ -108,12 +126,13 @@ export function seedDeliveryHistory(b: SeedBuilder, o: HistoryOptions): void {
         mergedHoursAgo: later + 0.3,
         openHours: 1,
       });
-      run({ sha: fix, author, hoursAgo: later, n, tests: 'success', production: 'success' });
+      run({ sha: fix, author, hoursAgo: later, n, tests: 'success', staging: true, production: 'success' });
     }
-    if (n === ROLLED_BACK) {
+    if (toProduction && k % 24 === ROLLED_BACK) {
       // Two hours later the release before it is deployed again: a rollback, so this run's deployment failed.
       const back = released.at(-2);
-      if (back) run({ sha: back, author, hoursAgo: hoursAgo - 2, n, tests: 'success', production: 'success' });
+      if (back)
+        run({ sha: back, author, hoursAgo: hoursAgo - 2, n, tests: 'success', staging: true, production: 'success' });
     }
   }
   // The history's jobs first in the table, the demo's recent ones after them (the newest, listed first).

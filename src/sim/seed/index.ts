@@ -3,6 +3,7 @@
 import type { State } from '../model.js';
 import { SeedBuilder } from './builder.js';
 import { buildDemoState } from './demo.js';
+import type { HistorySize } from './history.js';
 import { seedUsers } from './users.js';
 
 export type SeedName = 'demo' | 'empty';
@@ -17,7 +18,10 @@ export function buildEmptyState(now: Date): State {
   return b.state;
 }
 
-/** `history`: the demo with four weeks of delivery before its recent activity (seed/history.ts). */
-export function buildSeed(name: SeedName, now: Date, o: { history?: boolean } = {}): State {
+/**
+ * `history`: the demo with four weeks of delivery before its recent activity (seed/history.ts); a size instead makes
+ * it as many pipelines and about as many deployments over the last 30 days (benchmarks).
+ */
+export function buildSeed(name: SeedName, now: Date, o: { history?: boolean | HistorySize } = {}): State {
   return name === 'demo' ? buildDemoState(now, o) : buildEmptyState(now);
 }
