@@ -1,6 +1,7 @@
 import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { useBot } from '../../support/app-harness.js';
+import { findMarkupLeaks, payloadsOf } from '../../support/markup-leaks.js';
 import { expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
 
@@ -89,6 +90,21 @@ describe('/gl insights', () => {
     const seen = await h.ask('alice', 'insights demo/docs', /Insights · demo\/docs/);
     expect(seen.text).toContain('has no deployments in the last 60 days');
     expect(seen.text).toMatch(/Pipelines on `main`/);
+  });
+});
+
+describe('text from the server', () => {
+  it('stays text on the card, its buttons and the chart’s alt text', async () => {
+    const failed = (await (await h.api('root', 'projects/demo%2Fweb/jobs?scope[]=failed&per_page=100')).json()) as {
+      id: number;
+      name: string;
+    }[];
+    const evil = '<!channel> *x* <http://evil.example|click>';
+    for (const j of failed.filter((x) => x.name === 'unit-tests')) h.sim.editJob(j.id, { name: evil });
+    const from = h.bot.fake.lastSeq;
+    const seen = await h.ask('root', 'insights demo/web --share', /Insights · demo\/web/);
+    expect(seen.text).toContain('&lt;!channel&gt;');
+    expect(findMarkupLeaks(payloadsOf(h.bot.fake.since(from)), { linkPrefixes: [h.sim.url] })).toEqual([]);
   });
 });
 
