@@ -224,12 +224,30 @@ export function createSession(d: SessionDeps): Session {
     const edited = m.version > 1 && !m.user ? ', updated' : '';
     const numberShown = messageNumberOf(m);
     const numberText = numberShown === null ? '' : ` · message ${numberShown}`;
-    const files = (m.files ?? []).map(describeFile);
+    const files = [...(m.files ?? []), ...imageFilesOf(m)].map(describeFile);
     // Link previews Slack shows under a message, as the bot unfurled them.
     const unfurls = Object.values(m.unfurls ?? {}).map(
       (u) => `▏ ${render(u.blocks as unknown[] | undefined, '', null).text.replace(/\n/g, '\n▏ ')}`,
     );
     return `┌ ${where(m)}${edited}${numberText}\n${indent([r.text, ...files, ...unfurls].filter(Boolean).join('\n'))}`;
+  }
+
+  /** Files an image block of the message shows (`slack_file`: one the bot uploaded without sharing it). */
+  function imageFilesOf(m: FakeMessage): FakeFile[] {
+    return (m.blocks ?? []).flatMap((b) => {
+      const id = (b as { type?: string; slack_file?: { id?: string } }).slack_file?.id;
+      const f = (b as { type?: string }).type === 'image' && id ? d.fake.files.get(id) : undefined;
+      if (!f?.bytes) return [];
+      return [
+        {
+          id: f.id,
+          name: f.filename,
+          content: f.content ?? '',
+          bytes: f.bytes,
+          ...(f.altText ? { altText: f.altText } : {}),
+        },
+      ];
+    });
   }
 
   /** A text file is shown by its first lines; an image is written to a file whose path is printed, with its alt text. */

@@ -169,6 +169,27 @@ export function buildInsightsCard(r: InsightsReport, o: InsightsCardOptions): Sl
   return message(text, blocks);
 }
 
+/**
+ * The weekly insights digest: the card with "vs last week" and, when the chart was uploaded, the chart as an image of
+ * the message itself (a file the bot uploaded without sharing it), so that one post carries both and is posted once.
+ */
+export function buildInsightsDigest(
+  r: InsightsReport,
+  o: { project: Project; chart: { fileId: string; altText: string } | null },
+): SlackMessage {
+  const card = buildInsightsCard(r, { versus: 'vs last week', chart: null, project: o.project });
+  if (!o.chart) return card;
+  const image: Block = {
+    type: 'image',
+    slack_file: { id: o.chart.fileId },
+    alt_text: o.chart.altText.slice(0, 2000),
+    title: { type: 'plain_text', text: `${r.project.path}: the last ${r.days} days` },
+  };
+  const blocks = [...(card.blocks ?? [])];
+  blocks.splice(blocks.length - 1, 0, image);
+  return { ...card, blocks };
+}
+
 /** The note shown while a long read goes on; the answer replaces it. */
 export function buildInsightsProgress(project: string, days: number): SlackMessage {
   return message(
