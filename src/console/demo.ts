@@ -51,7 +51,7 @@ export interface DemoOptions {
   logLevel?: LogLevel;
   /** Keep the database here instead of a temporary directory. */
   dataDir?: string;
-  /** Where uploaded images (charts) are written for the person to open (default: a directory under the OS's tmp). */
+  /** Where uploaded images (charts) are written for the person to open (default: `files` in the data directory). */
   fileDir?: string;
   /** The clock of the simulator and the bot alike (default: real time); tests pass a fake one. */
   now?: () => Date;
@@ -139,8 +139,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     linkHost: new URL(sim.url).host,
     slashCommand: config.slashCommand,
     busy: () => bot.inFlight() > 0,
-    // Kept after the demo ends (unlike dataDir), so a chart printed by path can still be opened.
-    fileDir: o.fileDir ?? path.join(os.tmpdir(), `glbot-demo-files-${process.pid}`),
+    fileDir: o.fileDir ?? path.join(dataDir, 'files'),
     ...o.session,
   });
   return {

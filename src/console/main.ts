@@ -64,6 +64,8 @@ async function main(): Promise<void> {
     ask: (question, o) => io.read(question, o),
     log: (line) => log.write(pretty(line)),
     logLevel: 'info',
+    // Kept after the demo ends (unlike its data directory), so a chart printed by path can still be opened.
+    fileDir: path.join(os.tmpdir(), `glbot-demo-files-${process.pid}`),
   });
   let page: WebDemo | null = null;
   if (web) {

@@ -30,6 +30,7 @@ const SCRIPT = [
   YES,
   'job erase demo/web 7',
   YES,
+  'insights demo/web --days 30 --share',
   'pipelines demo/web --status failed',
   'pipeline demo/web 2',
   'pipeline run demo/web main',
