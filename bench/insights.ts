@@ -15,7 +15,7 @@ import { DEMO_PEOPLE } from '../src/console/demo.js';
 import { startFakeSlack } from '../src/console/fake-slack.js';
 import { slashCommandBody, TEAM } from '../src/console/payloads.js';
 import { signedRequest } from '../src/console/signing.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/log.js';
 import { createChannelStore } from '../src/store/channel-store.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
