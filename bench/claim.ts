@@ -12,7 +12,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CLAIMS_SQLITE_DDL, createClaimStore } from '../src/store/claim-store.js';
+import { createClaimStore } from '../src/store/claim-store.js';
+import { CLAIMS_SQLITE_DDL } from '../src/store/claim-tables.js';
 import { openDatabase } from '../src/store/database.js';
 import { createSqliteEngine } from '../src/store/engine.js';
 

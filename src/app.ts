@@ -193,7 +193,7 @@ export function createApp(deps: AppDeps): BotApp {
     ...(deps.revokeCheckWait ? { revokeCheckWait: deps.revokeCheckWait } : {}),
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
-      await digests.resumeOwner(teamId, userId);
+      await digests.resumeOwner(teamId, userId, 'accepted');
       await watches.resumeCreator(teamId, userId);
       await alerts.resumeOwner(teamId, userId);
     },

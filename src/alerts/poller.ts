@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
-import { BudgetExhaustedError, type ChannelQueue } from '../digest/pacing.js';
-import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
+import { BudgetExhaustedError, type ChannelQueue } from '../delivery/pacing.js';
+import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import type { GitlabClient } from '../gitlab/client.js';
 import { GitlabError } from '../gitlab/errors.js';

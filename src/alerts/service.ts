@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
 import { createTask, type ScheduledTask } from 'node-cron';
-import { createMeteredTransport } from '../digest/metered-transport.js';
+import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   createLimiter,
   createSharedChannelQueue,
   createSharedTokenBudget,
   type PacingClock,
   realClock,
-} from '../digest/pacing.js';
+} from '../delivery/pacing.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';

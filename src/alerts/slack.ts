@@ -1,3 +1,4 @@
+import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What alerts need from Slack, without Slack: listeners/alert-slack.ts implements it with Bolt's Web API client,
@@ -12,7 +13,7 @@ export interface AlertMark {
   run: string;
 }
 
-export type FoundAlert = { found: true; ts: string } | { found: false } | { found: 'unknown'; error: string };
+export type FoundAlert = FoundPost;
 
 export interface AlertSlack {
   /** Posts in a DM with the delivery's mark as message metadata; resolves with the message's ts. */

@@ -1,38 +1,23 @@
-import crypto from 'node:crypto';
-import type { RunCoordinator } from 'node-cron';
+import { checkCron, checkZone, nextRunAfter } from '../delivery/cron.js';
+import type { DeliveryHooks } from '../delivery/hooks.js';
+import type { PacingClock } from '../delivery/pacing.js';
+import { createScheduledDelivery } from '../delivery/scheduled.js';
 import { InvalidInputError } from '../errors.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
-import { createCronFireStore } from '../store/cron-fire-store.js';
-import { createDigestLeaseStore } from '../store/digest-lease-store.js';
 import type { Digest, DigestStore } from '../store/digest-store.js';
 import type { SqlEngine } from '../store/engine.js';
-import { createPacingStore } from '../store/pacing-store.js';
-import { buildResumedDm } from '../views/digest-notices.js';
 import { md } from '../views/mrkdwn.js';
-import { checkCron, checkZone, nextRunAfter } from './cron.js';
-import { createMeteredTransport } from './metered-transport.js';
-import {
-  createLimiter,
-  createSharedChannelQueue,
-  createSharedTokenBudget,
-  type PacingClock,
-  realClock,
-} from './pacing.js';
-import { createRunner } from './runner.js';
-import { createDigestScheduler } from './scheduler.js';
+import { createDigestKind } from './kind.js';
 import type { DigestSlack } from './slack.js';
-import type { DigestService, RunOutcome, RunPoint } from './types.js';
+import type { DigestService, RunPoint } from './types.js';
 
-// The one digest service of an app: the store, the runner and the scheduler behind the commands and buttons.
-// Every change that affects when a digest runs re-arms it at once on this replica; the periodic sweep arms it on
-// every other within a minute. What must happen once across replicas is decided in the database: which replica
-// fires a slot (cron_fires), which runs a digest (its lease), the pace of a channel and the budget of a token.
-
-/** Fire keys, lanes and budgets are kept this long after their time, then pruned. */
-const KEEP_MS = 24 * 60 * 60 * 1000;
+// The one digest service of an app: the commands' and buttons' side of digests, on the delivery kernel
+// (src/delivery/scheduled.ts) that runs them. Every change that affects when a digest runs is written to the
+// database, which is what the replica that wins a slot's fire reads; it is also armed at once on this replica (so
+// that its task exists here), and on every other by their sweep.
 
 export interface DigestServiceOptions {
   store: DigestStore;
@@ -68,131 +53,45 @@ export interface DigestServiceOptions {
   sweepMs?: number;
   /** Tests only: a seconds field before each schedule (a slot every few seconds). */
   testSeconds?: string;
+  /** The first wait before a paused owner's token is asked about again (default 60 s, doubling). */
+  recheckMs?: number;
+  /** What the kernel tells the metrics. */
+  hooks?: DeliveryHooks;
 }
 
 export function createDigestService(o: DigestServiceOptions): DigestService {
-  const { store, logger } = o;
-  const log = logger.child({ component: 'digests' });
-  const replica = crypto.randomUUID();
-  const mode = o.timer ?? 'cron';
-  const clock = o.pacingClock ?? realClock;
-  const leaseMs = o.leaseMs ?? 60_000;
-  const sweepMs = o.sweepMs ?? 30_000;
-  const spreadMs = o.spreadMs ?? 50_000;
-  const leases = createDigestLeaseStore(o.engine);
-  const fires = createCronFireStore(o.engine);
-  const pacing = createPacingStore(o.engine);
-  const budget = createSharedTokenBudget({ store: pacing, clock });
-  const access = o.access.through(createMeteredTransport(o.transport, budget));
-  // node-cron asks before each fire of a schedule's task: the first replica to insert the fire's key runs it.
-  const coordinator: RunCoordinator = {
-    shouldRun: (key) => fires.take(key, replica, o.now()),
-  };
-  let stopping = false;
-  const scheduler = createDigestScheduler({
-    mode,
-    logger: log,
-    spreadMs,
-    coordinator,
-    ...(o.testSeconds ? { testSeconds: o.testSeconds } : {}),
-    fire: (id, slot) => runner.run(id, { scheduledFor: slot, reason: 'scheduled' }),
-  });
-  const runner = createRunner({
-    store,
-    slack: o.slack,
-    access,
+  const { store } = o;
+  const log = o.logger.child({ component: 'digests' });
+  const delivery = createScheduledDelivery({
+    kind: (access) =>
+      createDigestKind({
+        store,
+        access,
+        projectPath: o.projectPath,
+        serverUrl: o.serverUrl,
+        slashCommand: o.slashCommand,
+      }),
+    engine: o.engine,
+    access: o.access,
+    transport: o.transport,
     sessionOf: o.sessionOf,
-    projectPath: o.projectPath,
-    leases,
-    replica,
-    leaseMs,
-    clock,
+    slack: o.slack,
     serverUrl: o.serverUrl,
-    slashCommand: o.slashCommand,
-    logger: log,
+    logger: o.logger,
     now: o.now,
-    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
-    limiter: createLimiter(o.concurrency ?? 8),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...(o.timer ? { timer: o.timer } : {}),
+    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
+    ...(o.spreadMs !== undefined ? { spreadMs: o.spreadMs } : {}),
+    ...(o.channelIntervalMs !== undefined ? { channelIntervalMs: o.channelIntervalMs } : {}),
+    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
     ...(o.at ? { at: o.at } : {}),
-    onPaused: (paused) => {
-      for (const d of paused) scheduler.disarm(d.id);
-    },
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+    ...(o.sweepMs !== undefined ? { sweepMs: o.sweepMs } : {}),
+    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
+    ...(o.testSeconds ? { testSeconds: o.testSeconds } : {}),
   });
-
   const nextRun = (d: Digest) => (d.active ? nextRunAfter(d.cron, d.tz, o.now()) : null);
-  let markRecovered: () => void = () => {};
-  const recovered = new Promise<void>((resolve) => {
-    markRecovered = resolve;
-  });
-
-  /**
-   * Settles runs left open and runs what is overdue, each under its lease (so whichever replicas do this at once,
-   * each digest is settled or caught up by one). At start, intents nobody holds are settled and whatever is due
-   * runs; in a sweep, only intents whose replica died (lease run out) and slots left unrun past their spread.
-   */
-  async function takeOver(o2: { atStart: boolean }): Promise<void> {
-    const runs: Promise<unknown>[] = [];
-    const settling = new Set<number>();
-    const now = o.now();
-    for (const run of await leases.orphaned(now, { released: o2.atStart })) {
-      settling.add(run.digestId);
-      runs.push(runner.run(run.digestId, { scheduledFor: run.scheduledFor, reason: 'recover' }));
-    }
-    // A digest whose time passed while no replica ran it runs once, however many times it missed.
-    const dueBefore = o2.atStart ? now : new Date(now.getTime() - spreadMs - 60_000);
-    for (const d of await leases.overdue(dueBefore, now, 10_000)) {
-      if (settling.has(d.id)) continue;
-      runs.push(runner.run(d.id, { scheduledFor: d.nextRunAt, reason: 'catch-up' }));
-    }
-    await Promise.allSettled(runs);
-    await runner.flush();
-  }
-
-  /** Arms what the database says is scheduled, disarms what it no longer does. */
-  async function reconcile(): Promise<void> {
-    const scheduled = await leases.scheduled();
-    const ids = new Set<number>();
-    for (const s of scheduled) {
-      ids.add(s.id);
-      scheduler.arm({ ...s, active: true });
-    }
-    for (const id of scheduler.armed()) if (!ids.has(id)) scheduler.disarm(id);
-  }
-
-  async function sweep(): Promise<void> {
-    await reconcile();
-    await takeOver({ atStart: false });
-    const before = o.now().getTime() - KEEP_MS;
-    await fires.prune(new Date(before));
-    await pacing.prune(clock.now() - KEEP_MS);
-  }
-
-  let sweepTimer: NodeJS.Timeout | null = null;
-  let renewTimer: NodeJS.Timeout | null = null;
-  let sweeping: Promise<void> | null = null;
-  function startTimers(): void {
-    if (mode !== 'cron') return;
-    sweepTimer = setInterval(() => {
-      if (stopping || sweeping) return;
-      sweeping = sweep()
-        .catch((err: unknown) => log.warn('digest sweep failed; trying again later', { error: String(err) }))
-        .finally(() => {
-          sweeping = null;
-        });
-    }, sweepMs);
-    sweepTimer.unref();
-    // A replica's leases hold as long as it lives: renewed while it runs something.
-    renewTimer = setInterval(
-      () => {
-        if (!runner.busy) return;
-        void leases
-          .renew(replica, new Date(o.now().getTime() + leaseMs))
-          .catch((err: unknown) => log.warn('could not renew digest leases', { error: String(err) }));
-      },
-      Math.max(100, Math.floor(leaseMs / 3)),
-    );
-    renewTimer.unref();
-  }
 
   return {
     async create(input) {
@@ -212,7 +111,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
         digest = await store.create({ ...fields, nextRunAt, cursor: { at: now.toISOString(), keys: [] } });
         created = true;
       }
-      scheduler.arm(digest);
+      delivery.arm(digest);
       return { digest, created };
     },
     get: (id) => store.get(id),
@@ -239,98 +138,48 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
       if (cron.value !== current.cron || zone.value !== current.tz) {
         const nextRunAt = current.active ? nextRunAfter(cron.value, zone.value, o.now()) : null;
         d = await store.reschedule(id, { cron: cron.value, tz: zone.value, nextRunAt });
-        if (d) scheduler.arm(d);
+        if (d) delivery.arm(d);
       }
       return d;
     },
     async pause(id, by) {
       const d = await store.pause(id, 'person', by);
-      if (d) scheduler.disarm(id);
+      if (d) delivery.disarm(id);
       return d;
     },
     async resume(id) {
       const current = await store.get(id);
       if (!current) return null;
       const d = await store.resume(id, nextRunAfter(current.cron, current.tz, o.now()));
-      if (d) scheduler.arm(d);
+      if (d) delivery.arm(d);
       return d;
     },
     async remove(id) {
-      scheduler.disarm(id);
+      delivery.disarm(id);
       return store.remove(id);
     },
     async run(id, reason = 'manual') {
-      const outcome = await runner.run(id, { scheduledFor: o.now(), reason });
-      await runner.flush();
+      const outcome = await delivery.run(id, { scheduledFor: o.now(), reason });
+      await delivery.flush();
       return outcome;
     },
     async runDue(reason = 'scheduled') {
       const now = o.now().getTime();
       const due = (await store.listActive()).filter((d) => d.nextRunAt !== null && d.nextRunAt.getTime() <= now);
-      const out: { id: number; outcome: RunOutcome }[] = [];
-      // In slices, so that thousands of due digests do not all wait in memory at once.
-      const slice = Math.max(1, (o.concurrency ?? 8) * 4);
-      for (let i = 0; i < due.length; i += slice) {
-        const part = due.slice(i, i + slice);
-        const outcomes = await Promise.all(
-          part.map((d) => runner.run(d.id, { scheduledFor: d.nextRunAt ?? o.now(), reason })),
-        );
-        part.forEach((d, j) => {
-          out.push({ id: d.id, outcome: outcomes[j] as RunOutcome });
-        });
-      }
-      await runner.flush();
-      return out;
+      return delivery.runDue(reason, due);
     },
-    async resumeOwner(teamId, userId) {
-      const resumed = await store.resumeOwner({
-        teamId,
-        ownerId: userId,
-        reasons: ['token'],
-        nextRunAt: (d) => nextRunAfter(d.cron, d.tz, o.now()),
-      });
-      for (const d of resumed) scheduler.arm(d);
-      if (resumed.length > 0) {
-        try {
-          const dm = await o.slack.openDm(userId);
-          await o.slack.post(dm, buildResumedDm(resumed));
-        } catch (err) {
-          log.warn('could not tell a person their digests resumed', { user: userId, error: String(err) });
-        }
-      }
-      return resumed;
-    },
-    sweep,
-    async start() {
-      await reconcile();
-      log.info('digests armed', { ...scheduler.size, replica });
-      startTimers();
-      void takeOver({ atStart: true }).then(
-        () => markRecovered(),
-        (err: unknown) => {
-          log.error('could not settle and catch up digests at start', { error: String(err) });
-          markRecovered();
-        },
-      );
-    },
-    recovered,
-    async stop() {
-      if (stopping) return;
-      stopping = true;
-      if (sweepTimer) clearInterval(sweepTimer);
-      if (renewTimer) clearInterval(renewTimer);
-      scheduler.stop();
-      await sweeping;
-      await runner.idle();
-      await leases.releaseAll(replica).catch(() => undefined);
-    },
+    resumeOwner: (teamId, userId, how = 'connected') => delivery.resumeOwner(teamId, userId, how),
+    sweep: () => delivery.sweep(),
+    start: () => delivery.start(),
+    recovered: delivery.recovered,
+    stop: () => delivery.stop(),
     isAdmin: (userId) => o.slack.isAdmin(userId),
     openDm: (userId) => o.slack.openDm(userId),
     runAndTell(id, userId, describe) {
-      void runner
+      void delivery
         .run(id, { scheduledFor: o.now(), reason: 'manual' })
         .then(async (outcome) => {
-          await runner.flush();
+          await delivery.flush();
           return describe(outcome);
         })
         .then((said) => (said?.message ? o.slack.postEphemeral(said.channelId, userId, said.message) : undefined))
@@ -342,7 +191,7 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
           });
         });
     },
-    taskOf: (id) => scheduler.task(id),
-    isArmed: (id) => scheduler.isArmed(id),
+    taskOf: (id) => delivery.taskOf(id),
+    isArmed: (id) => delivery.isArmed(id),
   };
 }

@@ -1,26 +1,12 @@
 import type { ScheduledTask } from 'node-cron';
-import type { Digest, NewDigest, PauseReason } from '../store/digest-store.js';
+import type { RunOutcome, RunReason } from '../delivery/kind.js';
+import type { Digest, NewDigest } from '../store/digest-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What the rest of the bot knows of digests: the outcome of a run and the service behind the commands. Types
 // only, so that views/ and operations/ name them without importing digest/'s implementation (no arrow back up).
 
-/** Where a test may stop the process (the seam main.ts wires to an environment variable in tests only). */
-export type RunPoint = 'before-post' | 'after-post' | 'while-saving';
-
-export type RunReason = 'scheduled' | 'catch-up' | 'manual' | 'recover';
-
-export type RunOutcome =
-  | { kind: 'posted'; items: number; ts: string }
-  /** An earlier run's post was found and committed; nothing new was posted. */
-  | { kind: 'settled'; items: number; ts: string }
-  | { kind: 'empty'; since: Date }
-  | { kind: 'paused'; reason: PauseReason }
-  | { kind: 'inactive' }
-  /** It already ran for this time, or another replica is running it right now. */
-  | { kind: 'skipped' }
-  | { kind: 'gone' }
-  | { kind: 'failed'; error: string };
+export type { RunOutcome, RunPoint, RunReason } from '../delivery/kind.js';
 
 export interface DigestChanges {
   cron?: string;
@@ -55,8 +41,11 @@ export interface DigestService {
    * replica died (their lease ran out) and slots nobody ran, prunes old coordination rows.
    */
   sweep(): Promise<void>;
-  /** After a person connects: their digests paused for a refused token run again. */
-  resumeOwner(teamId: string, userId: string): Promise<Digest[]>;
+  /**
+   * After a person connects (`connected`), or the server accepts their token again (`accepted`): their digests paused
+   * for a refused token run again, and they are told once.
+   */
+  resumeOwner(teamId: string, userId: string, how?: 'connected' | 'accepted'): Promise<Digest[]>;
   /** Arms every active digest, then settles interrupted runs and catches up missed ones (in the background). */
   start(): Promise<void>;
   /** Resolves when the start's settling and catching up is over. */

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { createMeteredTransport } from '../digest/metered-transport.js';
+import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   BudgetExhaustedError,
   type ChannelQueue,
@@ -7,8 +7,8 @@ import {
   createSharedTokenBudget,
   type PacingClock,
   realClock,
-} from '../digest/pacing.js';
-import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
+} from '../delivery/pacing.js';
+import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type { Transport } from '../gitlab/http.js';

@@ -1,4 +1,4 @@
-import type { FoundRun } from '../digest/slack.js';
+import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What following needs from Slack, without Slack: listeners/follow-slack.ts implements it with Bolt's Web API
@@ -22,5 +22,5 @@ export interface FollowSlack {
   /** The DM channel between the bot and a person. */
   openDm(userId: string): Promise<string>;
   /** Looks for a final DM among the latest messages of a DM. */
-  findDone(channel: string, mark: DoneMark): Promise<FoundRun>;
+  findDone(channel: string, mark: DoneMark): Promise<FoundPost>;
 }

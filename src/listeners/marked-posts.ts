@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { SlackRefusedError } from '../digest/slack.js';
+import { SlackRefusedError } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What the bot posts on its own (digests, alerts, watches, follows) goes through here: a Slack refusal (ok: false)

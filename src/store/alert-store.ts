@@ -1,6 +1,6 @@
 import { isPlaced, nextRowIdIn, rowIdBaseOf } from './alert-row-place.js';
+import { createLeaseStore, type HeldLease, lease } from './delivery-lease-store.js';
 import type { SqlEngine, SqlRunner } from './engine.js';
-import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Todo alerts of each person (`/gl notify`), and what a poll of them decides once: which replica polls a person
 // (a lease taken with one conditional update, for a batch of people at once), the todos held for quiet hours, and
@@ -187,7 +187,7 @@ interface ClaimRow
   > {
   held_count: number | string;
   open_delivery: number | string;
-  lease_gen: number | string;
+  claim_gen: number | string;
 }
 
 const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
@@ -233,13 +233,13 @@ const toClaimed = (r: ClaimRow): ClaimedAlert => ({
   },
   held: Number(r.held_count),
   openDelivery: Number(r.open_delivery) === 1,
-  leaseGen: Number(r.lease_gen),
+  leaseGen: Number(r.claim_gen),
 });
 
 /** What a claim returns: the row as a poll reads it, the held todos and whether an intent is open. */
 const CLAIMED = `alert_settings.person_key, alert_settings.team_id, alert_settings.user_id, alert_settings.actions,
   alert_settings.quiet_from, alert_settings.quiet_to, alert_settings.tz, alert_settings.seen_todo_id,
-  alert_settings.dm_channel, alert_settings.next_poll_at, alert_settings.last_delivery_ts, alert_settings.lease_gen,
+  alert_settings.dm_channel, alert_settings.next_poll_at, alert_settings.last_delivery_ts, ${lease.gen('alert_settings.')} AS claim_gen,
   (SELECT count(*) FROM alert_held h WHERE h.person_key = alert_settings.person_key) AS held_count,
   CASE WHEN EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.person_key = alert_settings.person_key) THEN 1 ELSE 0 END
     AS open_delivery`;
@@ -247,18 +247,19 @@ const CLAIMED = `alert_settings.person_key, alert_settings.team_id, alert_settin
 const POLLING = 'active = 1 AND paused_reason IS NULL';
 
 export function createAlertStore(engine: SqlEngine): AlertStore {
+  const leases = createLeaseStore(engine, 'alert_settings');
   const greatest = engine.kind === 'postgres' ? 'GREATEST' : 'max';
   const ids = (list: readonly unknown[], from: number) => list.map((_, i) => `$${i + from}`).join(', ');
   // A batch's finished polls with one statement, whatever their number (they travel as one JSON list): an idle poll
   // writes its row once, not a statement of its own.
   const RECORD_POLLS = `UPDATE alert_settings SET next_poll_at = v.n, last_poll_at = v.a, last_result = v.r,
-       lease_owner = NULL, lease_until = NULL
+       ${lease.release}
      FROM ${
        engine.kind === 'postgres'
          ? 'jsonb_to_recordset($2::jsonb) AS v(k text, n text, a text, r text)'
          : "(SELECT value ->> 'k' AS k, value ->> 'n' AS n, value ->> 'a' AS a, value ->> 'r' AS r FROM json_each($2)) AS v"
      }
-     WHERE alert_settings.person_key = v.k AND alert_settings.lease_owner = $1`;
+     WHERE alert_settings.person_key = v.k AND ${lease.heldBy('$1', 'alert_settings.')}`;
   // SQLite: a new row goes where people due at about the same moment lie (store/alert-row-place.ts).
   const placed = engine.kind === 'sqlite';
   const INSERT_SETTING = `INSERT INTO alert_settings (${placed ? 'rowid, ' : ''}person_key, team_id, user_id, active,
@@ -356,26 +357,26 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       // queues a write in front of people's commands while another process holds it).
       const any = await engine.get(
         `SELECT 1 AS due FROM alert_settings
-         WHERE ${POLLING} AND next_poll_at <= $1 AND (lease_owner IS NULL OR lease_until <= $1) LIMIT 1`,
+         WHERE ${POLLING} AND next_poll_at <= $1 AND ${lease.free('$1')} LIMIT 1`,
         [at],
       );
       if (!any) return [];
       const due = `SELECT person_key FROM alert_settings
-           WHERE ${POLLING} AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $3)
+           WHERE ${POLLING} AND next_poll_at <= $3 AND ${lease.free('$3')}
            ORDER BY next_poll_at, person_key LIMIT $4`;
       // PostgreSQL picks the rows once (a materialized CTE that skips rows other replicas are taking); SQLite has
       // one writer at a time, so the plain subquery is the same decision.
       const sql =
         engine.kind === 'postgres'
           ? `WITH picked AS MATERIALIZED (${due} FOR UPDATE SKIP LOCKED)
-             UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN} FROM picked
+             UPDATE alert_settings SET ${lease.take('$1', '$2')} FROM picked
              WHERE alert_settings.person_key = picked.person_key
              RETURNING ${CLAIMED}`
           : // `+active` keeps SQLite from walking every active row to test it against the picked keys: each
             // picked row is looked up by its key instead.
-            `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
+            `UPDATE alert_settings SET ${lease.take('$1', '$2')}
              WHERE person_key IN (${due}) AND +active = 1 AND paused_reason IS NULL
-               AND (lease_owner IS NULL OR lease_until <= $3)
+               AND ${lease.free('$3')}
              RETURNING ${CLAIMED}`;
       const rows = await engine.all<ClaimRow>(sql, [owner, until.toISOString(), at, limit]);
       // RETURNING keeps no order: oldest poll first, as picked (in code-unit order, as SQLite's index has it, and
@@ -385,17 +386,15 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
     },
     async claim({ teamId, userId, owner, now, until }) {
       const row = await engine.get<ClaimRow>(
-        `UPDATE alert_settings SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
-         WHERE person_key = $3 AND ${POLLING} AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
+        `UPDATE alert_settings SET ${lease.take('$1', '$2')}
+         WHERE person_key = $3 AND ${POLLING} AND ${lease.freeOrHeldBy('$1', '$4')}
          RETURNING ${CLAIMED}`,
         [owner, until.toISOString(), keyOf(teamId, userId), now.toISOString()],
       );
       return row ? toClaimed(row) : null;
     },
-    renew: (owner, until) =>
-      engine.run('UPDATE alert_settings SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
-    fence: (teamId, userId, lease, o) =>
-      fenceLease(engine, 'alert_settings', { key: keyOf(teamId, userId), lease, ...o }),
+    renew: (owner, until) => leases.renew(owner, until),
+    fence: (teamId, userId, held, o) => leases.fence(keyOf(teamId, userId), held, o),
     async makeDue(now) {
       await engine.run(`UPDATE alert_settings SET next_poll_at = $1 WHERE ${POLLING}`, [now.toISOString()]);
     },
@@ -409,11 +408,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       }));
       await engine.run(RECORD_POLLS, [owner, JSON.stringify(rows)]);
     },
-    async releaseAll(owner) {
-      await engine.run('UPDATE alert_settings SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [
-        owner,
-      ]);
-    },
+    releaseAll: (owner) => leases.releaseAll(owner),
     async placeRows() {
       if (!placed) return 0;
       return engine.transaction(async (tx) => {

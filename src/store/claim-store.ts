@@ -5,19 +5,6 @@ import type { SqlEngine } from './engine.js';
 // click that lands on two replicas. The first to insert a key holds it until its time; a key whose time has
 // passed may be claimed again. Written only against the SqlEngine port: the same SQL on SQLite and PostgreSQL.
 
-/** The table as it first shipped, on each engine, and as step 14 leaves it again (claim-table-steps.ts). */
-export const CLAIMS_POSTGRES_DDL = `CREATE TABLE claims (
-  claim_key TEXT PRIMARY KEY,
-  held_until TEXT NOT NULL
-);
-CREATE INDEX claims_held_until ON claims (held_until);`;
-
-export const CLAIMS_SQLITE_DDL = `CREATE TABLE claims (
-     claim_key  TEXT PRIMARY KEY,
-     held_until TEXT NOT NULL
-   ) STRICT;
-   CREATE INDEX claims_held_until ON claims (held_until);`;
-
 export interface ClaimStore {
   /** True when this call took `key` (nobody held it, or their time had passed); false when it is held. */
   claim(key: string, until: Date): Promise<boolean>;

@@ -1,4 +1,5 @@
 import type { BusyPolicy } from './database.js';
+import { lease } from './delivery-lease-store.js';
 import type { SqlRunner, SqlValue } from './engine.js';
 import { engineOf, type StoreSource } from './engine-of.js';
 
@@ -119,7 +120,24 @@ export interface DigestStore {
   dropRun(runKey: string): Promise<void>;
   openRuns(): Promise<DigestRun[]>;
   openRunOf(digestId: number): Promise<DigestRun | null>;
+  /** The ids of active digests on the schedule `cron` in `tz`, as the database says now. */
+  dueIn(schedule: { cron: string; tz: string }): Promise<number[]>;
+  /** Every active digest's schedule: what every replica arms. */
+  scheduled(): Promise<{ id: number; cron: string; tz: string }[]>;
+  /** Active digests whose run was due by `dueBefore` and that nobody holds at `now`. */
+  overdue(dueBefore: Date, now: Date, limit: number): Promise<{ id: number; nextRunAt: Date }[]>;
+  /**
+   * Digests with an open intent whose lease ran out at `now` (a replica died holding it), and with `released`
+   * also those nobody holds (a run that left its intent for the next run to settle).
+   */
+  orphaned(now: Date, o: { released: boolean }): Promise<{ id: number; scheduledFor: Date }[]>;
+  /** Owners with digests paused for `reason`. */
+  pausedOwners(reason: PauseReason): Promise<{ teamId: string; ownerId: string }[]>;
 }
+
+/** What a claim of a digest's lease selects besides its row: whether an intent of an earlier run is open. */
+export const OPEN_RUN_OF_CLAIMED = `CASE WHEN EXISTS (SELECT 1 FROM digest_runs r WHERE r.digest_id = digests.id)
+  THEN 1 ELSE 0 END AS open_run`;
 
 /** A row of `digests` as both engines return it. */
 export interface DigestRow {
@@ -405,6 +423,45 @@ export function createDigestStore(
     },
     async openRuns() {
       return (await db.all<RunRow>('SELECT * FROM digest_runs ORDER BY created_at, run_key')).map(toRun);
+    },
+    async dueIn({ cron, tz }) {
+      const rows = await db.all<{ id: number | string }>(
+        'SELECT id FROM digests WHERE active = 1 AND cron = $1 AND tz = $2 ORDER BY id',
+        [cron, tz],
+      );
+      return rows.map((r) => Number(r.id));
+    },
+    async scheduled() {
+      const rows = await db.all<{ id: number | string; cron: string; tz: string }>(
+        'SELECT id, cron, tz FROM digests WHERE active = 1 ORDER BY id',
+      );
+      return rows.map((r) => ({ id: Number(r.id), cron: r.cron, tz: r.tz }));
+    },
+    async overdue(dueBefore, at, limit) {
+      const rows = await db.all<{ id: number | string; next_run_at: string }>(
+        `SELECT id, next_run_at FROM digests
+         WHERE active = 1 AND next_run_at IS NOT NULL AND next_run_at <= $1 AND ${lease.free('$2')}
+         ORDER BY next_run_at, id LIMIT $3`,
+        [dueBefore.toISOString(), at.toISOString(), limit],
+      );
+      return rows.map((r) => ({ id: Number(r.id), nextRunAt: new Date(r.next_run_at) }));
+    },
+    async orphaned(at, o) {
+      const rows = await db.all<{ digest_id: number | string; scheduled_for: string }>(
+        `SELECT r.digest_id, max(r.scheduled_for) AS scheduled_for FROM digest_runs r JOIN digests d ON d.id = r.digest_id
+         WHERE ${lease.lapsed('$1', 'd.')} ${o.released ? `OR ${lease.released('d.')}` : ''}
+         GROUP BY r.digest_id ORDER BY r.digest_id`,
+        [at.toISOString()],
+      );
+      return rows.map((r) => ({ id: Number(r.digest_id), scheduledFor: new Date(r.scheduled_for) }));
+    },
+    async pausedOwners(reason) {
+      const rows = await db.all<{ team_id: string; owner_user_id: string }>(
+        `SELECT DISTINCT team_id, owner_user_id FROM digests WHERE active = 0 AND paused_reason = $1
+         ORDER BY team_id, owner_user_id`,
+        [reason],
+      );
+      return rows.map((r) => ({ teamId: r.team_id, ownerId: r.owner_user_id }));
     },
     async openRunOf(digestId) {
       const r = await db.get<RunRow>(

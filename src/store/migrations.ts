@@ -1,17 +1,17 @@
 import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
-import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-store.js';
+import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-tables.js';
 import {
   CLAIMS_LEAN_POSTGRES,
   CLAIMS_LEAN_SQLITE,
   CLAIMS_PLAIN_POSTGRES,
   CLAIMS_PLAIN_SQLITE,
 } from './claim-table-steps.js';
-import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-store.js';
-import { LEASE_GEN_STEP } from './lease-fence.js';
+import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-tables.js';
 import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
 import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
+
 // The schema, for both engines, in one place.
 //
 // HOW TO ADD A TABLE (or change one): append ONE step to BOTH lists below, at the same index, in the same commit.
@@ -24,6 +24,14 @@ import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
 // SQLite records its version in `PRAGMA user_version`; PostgreSQL in the one-row table `schema_version`. Two
 // processes starting together migrate once (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock), and a
 // database newer than the code refuses to start (SchemaTooNewError).
+
+/**
+ * The step that gives every leased table its lease generation (store/delivery-lease-store.ts fences posts with it),
+ * the same words on both engines.
+ */
+const LEASE_GEN_STEP = ['alert_settings', 'watches', 'follows', 'digests']
+  .map((table) => `ALTER TABLE ${table} ADD COLUMN lease_gen INTEGER NOT NULL DEFAULT 0;`)
+  .join('\n');
 
 export const SQLITE_MIGRATIONS: readonly string[] = [
   // 1: tokens (sealed) and channel defaults.
@@ -119,7 +127,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   STEP_NOTICE_SQLITE,
   // 12: the claims table without a rowid or a held_until index (claim-table-steps.ts; undone by 14).
   CLAIMS_LEAN_SQLITE,
-  // 13: the generation of each lease (alerts, watches, follows, digests), which fences posts (lease-fence.ts).
+  // 13: the generation of each lease (alerts, watches, follows, digests), which fences posts (delivery-lease-store.ts).
   LEASE_GEN_STEP,
   // 14: the claims table as it first shipped: SQLite chooses its rowids, pruning uses the held_until index.
   CLAIMS_PLAIN_SQLITE,

@@ -1,5 +1,5 @@
+import { createLeaseStore, type HeldLease, lease } from './delivery-lease-store.js';
 import type { SqlEngine, SqlRunner, SqlValue } from './engine.js';
-import { fenceLease, type HeldLease, NEXT_LEASE_GEN } from './lease-fence.js';
 
 // Pipeline watches and their cards (tables: store/watch-tables.ts), over the store port (SQLite or PostgreSQL).
 // What must happen once is decided here: which replica polls a watch (a lease taken with one conditional update,
@@ -217,7 +217,7 @@ function toCard(r: CardRow): WatchCard {
 }
 
 const SET_PAUSED = `UPDATE watches SET active = 0, paused_reason = $1, paused_by = $2, updated_at = $3,
-  lease_owner = NULL, lease_until = NULL WHERE id = $4 AND active = 1 RETURNING *`;
+  ${lease.release} WHERE id = $4 AND active = 1 RETURNING *`;
 
 /** Moves a polled watch on to its next poll; the lease is kept when `seen` is given (its cards are delivered next). */
 async function pollDone(
@@ -226,8 +226,8 @@ async function pollDone(
 ): Promise<number> {
   return tx.run(
     `UPDATE watches SET next_poll_at = $1, last_poll_at = $2, last_result = $3
-       ${seen === undefined ? ', lease_owner = NULL, lease_until = NULL' : ', seen = $6'}
-     WHERE id = $4 AND lease_owner = $5`,
+       ${seen === undefined ? `, ${lease.release}` : ', seen = $6'}
+     WHERE id = $4 AND ${lease.heldBy('$5')}`,
     [
       poll.nextPollAt.toISOString(),
       poll.at.toISOString(),
@@ -240,6 +240,7 @@ async function pollDone(
 }
 
 export function createWatchStore(engine: SqlEngine): WatchStore {
+  const leases = createLeaseStore(engine, 'watches');
   const skipLocked = engine.kind === 'postgres' ? ' FOR UPDATE SKIP LOCKED' : '';
   const get = async (runner: SqlRunner, id: number) => {
     const r = await runner.get<WatchRow>('SELECT * FROM watches WHERE id = $1', [id]);
@@ -324,40 +325,32 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
       // Most ticks find nothing due: a read answers them, so an idle tick never waits for the write lock.
       const due = await engine.get(
         `SELECT 1 AS due FROM watches
-         WHERE active = 1 AND next_poll_at <= $1 AND (lease_owner IS NULL OR lease_until <= $2) LIMIT 1`,
+         WHERE active = 1 AND next_poll_at <= $1 AND ${lease.free('$2')} LIMIT 1`,
         [dueBy.toISOString(), now.toISOString()],
       );
       if (!due) return [];
       // On SQLite, `+active` keeps the update from walking every active watch to test it against the picked ids:
       // each picked row is looked up by its id instead.
       const pickedActive = engine.kind === 'postgres' ? 'active' : '+active';
-      const rows = await engine.all<WatchRow & { open_cards: number | string; lease_gen: number | string }>(
-        `UPDATE watches SET lease_owner = $1, lease_until = $2, ${NEXT_LEASE_GEN}
+      const rows = await engine.all<WatchRow & { open_cards: number | string; claim_gen: number | string }>(
+        `UPDATE watches SET ${lease.take('$1', '$2')}
          WHERE id IN (
            SELECT id FROM watches
-           WHERE active = 1 AND next_poll_at <= $3 AND (lease_owner IS NULL OR lease_until <= $4)
+           WHERE active = 1 AND next_poll_at <= $3 AND ${lease.free('$4')}
            ORDER BY next_poll_at, id LIMIT $5${skipLocked})
-         AND ${pickedActive} = 1 AND (lease_owner IS NULL OR lease_owner = $1 OR lease_until <= $4)
-         RETURNING *, CASE WHEN EXISTS (SELECT 1 FROM watch_cards c WHERE c.watch_id = watches.id
+         AND ${pickedActive} = 1 AND ${lease.freeOrHeldBy('$1', '$4')}
+         RETURNING *, ${lease.gen()} AS claim_gen, CASE WHEN EXISTS (SELECT 1 FROM watch_cards c WHERE c.watch_id = watches.id
            AND c.state IN ('pending', 'fixing')) THEN 1 ELSE 0 END AS open_cards`,
         [owner, until.toISOString(), dueBy.toISOString(), now.toISOString(), limit],
       );
       return rows
-        .map((r) => ({ watch: toWatch(r), open: Number(r.open_cards) === 1, leaseGen: Number(r.lease_gen) }))
+        .map((r) => ({ watch: toWatch(r), open: Number(r.open_cards) === 1, leaseGen: Number(r.claim_gen) }))
         .sort((a, b) => a.watch.nextPollAt.getTime() - b.watch.nextPollAt.getTime() || a.watch.id - b.watch.id);
     },
-    renew: (owner, until) =>
-      engine.run('UPDATE watches SET lease_until = $1 WHERE lease_owner = $2', [until.toISOString(), owner]),
-    fence: (id, lease, o) => fenceLease(engine, 'watches', { key: id, lease, ...o }),
-    async release(id, owner) {
-      await engine.run('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE id = $1 AND lease_owner = $2', [
-        id,
-        owner,
-      ]);
-    },
-    async releaseAll(owner) {
-      await engine.run('UPDATE watches SET lease_owner = NULL, lease_until = NULL WHERE lease_owner = $1', [owner]);
-    },
+    renew: (owner, until) => leases.renew(owner, until),
+    fence: (id, held, o) => leases.fence(id, held, o),
+    release: (id, owner) => leases.release(id, owner),
+    releaseAll: (owner) => leases.releaseAll(owner),
     async recordIdle(owner, polls) {
       if (polls.length === 0) return;
       await engine.transaction(async (tx) => {

@@ -6,29 +6,38 @@ import { code, joinMd, link, md, mention } from './mrkdwn.js';
 
 // What the bot says when it pauses digests, and when they run again.
 
-/** One DM to the owner when the server refuses their token: every digest it paused, and a Connect button. */
-export function buildTokenPauseDm(paused: readonly Digest[], serverUrl: string): SlackMessage {
+/**
+ * One DM to the owner when the server refuses their token. A refusal may be the server's trouble (a burst of 401s),
+ * so the digests wait for the server to accept the token again and resume by themselves when it does; only an owner
+ * with no token at all (`confirmed`) is told to connect.
+ */
+export function buildTokenPauseDm(paused: readonly Digest[], serverUrl: string, confirmed = false): SlackMessage {
   const list = joinMd(
     paused.map((d) => md`• #${d.id} ${digestSubject(d)} → ${destination(d)}`),
     '\n',
   );
   const n = paused.length;
-  const text = md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your digest is' : `your ${n} digests are`} paused:\n${list}\nConnect a new token and ${n === 1 ? 'it resumes' : 'they resume'} on ${n === 1 ? 'its' : 'their'} own; nothing they would have posted is lost.`;
-  return message(
-    md`Your digests are paused: the server refused your token (401). Connect again to resume ${n === 1 ? 'it' : 'them'}.`,
-    [
-      section(md`:pause_button: ${text}`),
-      actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
-    ],
-  );
+  const they = n === 1 ? 'it' : 'they';
+  const text = confirmed
+    ? md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your digest is' : `your ${n} digests are`} paused:\n${list}\nConnect a new token and ${n === 1 ? 'it resumes' : 'they resume'} on ${n === 1 ? 'its' : 'their'} own; nothing ${they} would have posted is lost.`
+    : md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your digest is' : `your ${n} digests are`} paused until the server accepts your token again:\n${list}\nThe bot asks the server again by itself and ${they} resume when it does; nothing ${they} would have posted is lost. If you revoked the token, connect a new one.`;
+  const summary = confirmed
+    ? md`Your digests are paused: the server refused your token (401). Connect again to resume ${n === 1 ? 'it' : 'them'}.`
+    : md`Your digests are paused until the server accepts your token again (it refused it: 401).`;
+  return message(summary, [
+    section(md`:pause_button: ${text}`),
+    actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
+  ]);
 }
 
-export function buildResumedDm(resumed: readonly Digest[]): SlackMessage {
+/** Told when digests paused for a refused token run again: `connected` after a new connect, else the server took it. */
+export function buildResumedDm(resumed: readonly Digest[], how: 'connected' | 'accepted' = 'connected'): SlackMessage {
   const list = joinMd(
     resumed.map((d) => md`#${d.id} ${digestSubject(d)}`),
     ', ',
   );
-  const text = md`You are connected again, so ${resumed.length === 1 ? 'this digest runs' : 'these digests run'} again: ${list}. The next one covers everything since the last.`;
+  const why = how === 'connected' ? 'You are connected again' : 'The server accepts your token again';
+  const text = md`${why}, so ${resumed.length === 1 ? 'this digest runs' : 'these digests run'} again: ${list}. The next one covers everything since the last.`;
   return message(text, [section(md`:arrow_forward: ${text}`)]);
 }
 

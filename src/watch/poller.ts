@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
-import type { ChannelQueue } from '../digest/pacing.js';
-import { BudgetExhaustedError } from '../digest/pacing.js';
-import { CHANNEL_ERRORS, SlackRefusedError } from '../digest/slack.js';
+import type { ChannelQueue } from '../delivery/pacing.js';
+import { BudgetExhaustedError } from '../delivery/pacing.js';
+import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';

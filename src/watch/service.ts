@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
-import { createMeteredTransport } from '../digest/metered-transport.js';
+import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   createLimiter,
   createSharedChannelQueue,
   createSharedTokenBudget,
   type PacingClock,
   realClock,
-} from '../digest/pacing.js';
+} from '../delivery/pacing.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';

@@ -1,8 +1,8 @@
-import type { FoundRun } from '../digest/slack.js';
+import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What watches need from Slack, without Slack: listeners/watch-slack.ts implements it with Bolt's Web API client.
-// Slack's 429s are waited out and retried by that client; refusals come as digest/slack.ts's SlackRefusedError.
+// Slack's 429s are waited out and retried by that client; refusals come as delivery/slack.ts's SlackRefusedError.
 
 /** The metadata of a watch's card, so that a post cut off by a kill is found in the channel's history. */
 export const WATCH_CARD_EVENT = 'gl_watch_card';
@@ -27,9 +27,9 @@ export interface WatchSlack {
   /** Redraws a posted card. */
   update(channel: string, ts: string, message: SlackMessage): Promise<void>;
   /** Looks for a card's post among the channel's latest messages. */
-  findCard(channel: string, mark: CardMark): Promise<FoundRun>;
+  findCard(channel: string, mark: CardMark): Promise<FoundPost>;
   /** Looks for the fix reply in a card's thread. */
-  findReply(channel: string, threadTs: string, mark: CardMark): Promise<FoundRun>;
+  findReply(channel: string, threadTs: string, mark: CardMark): Promise<FoundPost>;
   /** The DM channel between the bot and a person. */
   openDm(userId: string): Promise<string>;
 }

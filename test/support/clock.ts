@@ -1,4 +1,4 @@
-import type { PacingClock } from '../../src/digest/pacing.js';
+import type { PacingClock } from '../../src/delivery/pacing.js';
 
 // A clock that moves only when a test moves it. The simulator and the bot of a test share
 // one, so "in 3 hours" and `next_run_at` are the same on every run, at any time of day.
@@ -28,7 +28,7 @@ export function fakeClock(start: Date | string = TEST_START): FakeClock {
   };
 }
 
-/** A pacing clock (src/digest/pacing.ts) that moves only when something sleeps on it; `slept` lists the waits. */
+/** A pacing clock (src/delivery/pacing.ts) that moves only when something sleeps on it; `slept` lists the waits. */
 export function sleepingClock(start = 0): PacingClock & { slept: number[] } {
   let t = start;
   const slept: number[] = [];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { budgetKey, createMeteredTransport } from '../../../src/digest/metered-transport.js';
-import { createTokenBudget } from '../../../src/digest/pacing.js';
+import { budgetKey, createMeteredTransport } from '../../../src/delivery/metered-transport.js';
+import { createTokenBudget } from '../../../src/delivery/pacing.js';
 import { createGitlabClient } from '../../../src/gitlab/client.js';
 import { RateLimitedError } from '../../../src/gitlab/errors.js';
 import { createTransport } from '../../../src/gitlab/http.js';

@@ -1,14 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAlertStore } from '../../../src/store/alert-store.js';
-import { createDigestLeaseStore } from '../../../src/store/digest-lease-store.js';
+import { createLeaseStore, type HeldLease } from '../../../src/store/delivery-lease-store.js';
 import { createDigestStore } from '../../../src/store/digest-store.js';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
-import type { HeldLease } from '../../../src/store/lease-fence.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
-// Store conformance: the fence of a post (store/lease-fence.ts) means the same on SQLite and on PostgreSQL, for
+// Store conformance: the fence of a post (store/delivery-lease-store.ts, the delivery kernel's store) means the same on SQLite and on PostgreSQL, for
 // every leased row: a lease renewed right before a post holds only for the claim that took it, while it has not
 // run out, and the renewal keeps other replicas off it.
 
@@ -83,7 +82,7 @@ const LEASED: Record<string, (engine: SqlEngine) => Promise<Leased>> = {
   },
   'a digest': async (engine) => {
     const digests = createDigestStore(engine, () => t0);
-    const leases = createDigestLeaseStore(engine);
+    const leases = createLeaseStore(engine, 'digests');
     const d = await digests.create({
       teamId: 'T1',
       ownerId: 'U1',
@@ -100,8 +99,7 @@ const LEASED: Record<string, (engine: SqlEngine) => Promise<Leased>> = {
       cursor: { at: t0.toISOString(), keys: [] },
     });
     return {
-      claim: async (owner, n) =>
-        (await leases.claim(d.id, { owner, now: at(n), until: at(n + LEASE_S) }))?.leaseGen ?? null,
+      claim: async (owner, n) => (await leases.claim(d.id, { owner, now: at(n), until: at(n + LEASE_S) }))?.gen ?? null,
       fence: (lease, n) => leases.fence(d.id, lease, renewal(n)),
     };
   },

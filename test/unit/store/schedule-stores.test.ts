@@ -2,11 +2,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSharedChannelQueue, createSharedTokenBudget } from '../../../src/digest/pacing.js';
+import { createSharedChannelQueue, createSharedTokenBudget } from '../../../src/delivery/pacing.js';
 import { createCronFireStore } from '../../../src/store/cron-fire-store.js';
 import { openDatabase } from '../../../src/store/database.js';
-import { createDigestLeaseStore } from '../../../src/store/digest-lease-store.js';
-import { createDigestStore, type NewDigest } from '../../../src/store/digest-store.js';
+import { createLeaseStore } from '../../../src/store/delivery-lease-store.js';
+import {
+  createDigestStore,
+  type DigestRow,
+  type NewDigest,
+  OPEN_RUN_OF_CLAIMED,
+  toDigest,
+} from '../../../src/store/digest-store.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
 import { openEngine } from '../../../src/store/open.js';
 import { createPacingStore, type PacingStore } from '../../../src/store/pacing-store.js';
@@ -39,6 +45,29 @@ interface Replicas {
   b: SqlEngine;
   /** Makes a digest (through the digest store) and resolves with its id. */
   digest(o?: Partial<NewDigest>): Promise<number>;
+}
+
+/**
+ * Digest leases as a run sees them: the kernel's lease store on the digests table (its claim reads the digest and
+ * whether an intent is open) and the digest store's queries of what is due, armed and orphaned.
+ */
+function createDigestLeaseStore(engine: SqlEngine) {
+  const leases = createLeaseStore(engine, 'digests');
+  const digests = createDigestStore(engine);
+  return {
+    async claim(id: number, o: { owner: string; now: Date; until: Date }) {
+      const c = await leases.claim<DigestRow & { open_run: number | string }>(id, { ...o, extra: OPEN_RUN_OF_CLAIMED });
+      return c ? { digest: toDigest(c.row), openRun: Number(c.row.open_run) === 1, leaseGen: c.gen } : null;
+    },
+    renew: leases.renew,
+    release: leases.release,
+    releaseMany: leases.releaseMany,
+    releaseAll: leases.releaseAll,
+    scheduled: digests.scheduled,
+    overdue: digests.overdue,
+    orphaned: async (now: Date, o: { released: boolean }) =>
+      (await digests.orphaned(now, o)).map((r) => ({ digestId: r.id, scheduledFor: r.scheduledFor })),
+  };
 }
 
 const cleanups: (() => Promise<void> | void)[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createDigestScheduler } from '../../../src/digest/scheduler.js';
+import { createScheduler } from '../../../src/delivery/schedule.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Digest } from '../../../src/store/digest-store.js';
 import { sleepingClock } from '../../support/clock.js';
@@ -43,7 +43,7 @@ describe('the digest scheduler', () => {
   it('starts the runs of one slot evenly over the spread, skipping a digest paused meanwhile', async () => {
     const clock = sleepingClock();
     const fired: { id: number; at: number }[] = [];
-    const scheduler = createDigestScheduler({
+    const scheduler = createScheduler({
       mode: 'cron',
       logger: silentLogger,
       spreadMs: 1000,
@@ -65,7 +65,7 @@ describe('the digest scheduler', () => {
   });
 
   it('moves a digest to its new schedule’s task and destroys a task left empty', () => {
-    const scheduler = createDigestScheduler({ mode: 'cron', logger: silentLogger, fire: async () => {} });
+    const scheduler = createScheduler({ mode: 'cron', logger: silentLogger, fire: async () => {} });
     stops.push(() => scheduler.stop());
     scheduler.arm(digest(1));
     const first = scheduler.task(1);
@@ -79,7 +79,7 @@ describe('the digest scheduler', () => {
   });
 
   it('in manual mode keeps track of what is armed without any task', () => {
-    const scheduler = createDigestScheduler({ mode: 'manual', logger: silentLogger, fire: async () => {} });
+    const scheduler = createScheduler({ mode: 'manual', logger: silentLogger, fire: async () => {} });
     scheduler.arm(digest(7));
     expect(scheduler.isArmed(7)).toBe(true);
     expect(scheduler.task(7)).toBeUndefined();

@@ -1,6 +1,6 @@
 import { createTask, type ScheduledTask } from 'node-cron';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkCron, checkZone, nextRunAfter } from '../../../src/digest/cron.js';
+import { checkCron, checkZone, nextRunAfter } from '../../../src/delivery/cron.js';
 
 // nextRunAfter computes node-cron's schedule without a task. It is checked against node-cron itself through its
 // public API: every time it gives is one node-cron's task matches, and no minute between two of them matches.

@@ -1,21 +1,26 @@
 import { createTask, type RunCoordinator, type ScheduledTask } from 'node-cron';
 import type { Logger } from '../log.js';
-import type { Digest } from '../store/digest-store.js';
+import type { ScheduledItem } from './kind.js';
 import { type PacingClock, realClock } from './pacing.js';
 
-// When digests run: node-cron, in each digest's zone (node-cron keeps to it across daylight-saving changes).
-// Digests that share a schedule (cron and zone) share one node-cron task: 10,000 digests at "0 9 * * 1-5" in
-// Europe/Berlin are one timer, not 10,000. When it fires, their runs start spread evenly over the minute, so the
-// server and Slack see a steady stream instead of a stampede at 09:00:00. Arming again moves a digest to its
-// schedule's task at once (pause, resume, remove and edit take effect immediately); a task whose last digest
-// leaves is destroyed. Every replica arms every digest; node-cron's `distributed` mode asks the coordinator (a
-// table, src/store/cron-fire-store.ts) before each fire, so one replica fires a slot of a schedule.
+// When scheduled items (digests, …) run: node-cron, in each item's zone (node-cron keeps to it across daylight-saving
+// changes). Items that share a schedule (cron and zone) share one node-cron task: 10,000 digests at "0 9 * * 1-5" in
+// Europe/Berlin are one timer, not 10,000. Every replica arms every schedule; node-cron's `distributed` mode asks the
+// coordinator (a table, src/store/cron-fire-store.ts) before each fire, so one replica fires a slot of a schedule.
+// The replica that wins a fire runs every item on that schedule *as the database says at that moment* (`due`):
+// created, edited, paused or resumed on any replica, whatever this one armed. Their runs start spread evenly over the
+// minute, so the server and Slack see a steady stream instead of a stampede at 09:00:00. What a replica armed only
+// decides which tasks it keeps (a task whose last item leaves is destroyed).
 
 export interface SchedulerOptions {
   /** `cron`: node-cron tasks fire runs; `manual`: nothing fires by itself (tests drive runs with their clock). */
   mode: 'cron' | 'manual';
-  /** Starts the run of a digest for a slot. */
-  fire(id: number, slot: Date): Promise<unknown>;
+  /** Starts the run of an item for a slot of its schedule. */
+  fire(id: number, slot: Date, schedule: { cron: string; tz: string }): Promise<unknown>;
+  /** The ids of the items on a schedule as the database says now; without it, the ids armed here. */
+  due?(schedule: { cron: string; tz: string }): Promise<number[]>;
+  /** The name of the kind, in the tasks' names (the fire's key shared by replicas). Default `digests`. */
+  name?: string;
   logger: Logger;
   /** The runs of one slot start spread over this many milliseconds after it (default 50 s). */
   spreadMs?: number;
@@ -28,17 +33,18 @@ export interface SchedulerOptions {
 }
 
 /** What arming needs of a digest. */
-export type Schedule = Pick<Digest, 'id' | 'cron' | 'tz' | 'active'>;
+export type Schedule = Pick<ScheduledItem, 'id' | 'cron' | 'tz' | 'active'>;
 
 interface Group {
   key: string;
+  schedule: { cron: string; tz: string };
   task: ScheduledTask | null;
   ids: Set<number>;
 }
 
 const keyOf = (d: Pick<Schedule, 'cron' | 'tz'>) => `${d.cron} ${d.tz}`;
 
-export function createDigestScheduler(o: SchedulerOptions) {
+export function createScheduler(o: SchedulerOptions) {
   const groups = new Map<string, Group>();
   const groupOf = new Map<number, Group>();
   const spreadMs = o.spreadMs ?? 50_000;
@@ -52,18 +58,31 @@ export function createDigestScheduler(o: SchedulerOptions) {
   };
   let stopped = false;
 
-  /** One slot of a schedule: its digests' runs, started evenly over the spread, each not waiting for the last. */
+  /** The items a slot runs: the database's, or (when it cannot be read) those armed here. */
+  async function dueIn(group: Group): Promise<{ ids: number[]; fromDatabase: boolean }> {
+    if (o.due) {
+      try {
+        return { ids: await o.due(group.schedule), fromDatabase: true };
+      } catch (err) {
+        log.warn('could not read what a slot runs; running what this replica armed', { error: String(err) });
+      }
+    }
+    return { ids: [...group.ids].sort((a, b) => a - b), fromDatabase: false };
+  }
+
+  /** One slot of a schedule: its items' runs, started evenly over the spread, each not waiting for the last. */
   async function fireGroup(group: Group, slot: Date): Promise<void> {
-    const ids = [...group.ids].sort((a, b) => a - b);
+    const { ids, fromDatabase } = await dueIn(group);
     const started = clock.now();
     const runs: Promise<unknown>[] = [];
     for (const [i, id] of ids.entries()) {
       if (stopped) break;
       const wait = started + Math.floor((i * spreadMs) / ids.length) - clock.now();
       if (wait > 0) await clock.sleep(wait);
-      // A digest paused or moved to another schedule meanwhile is not run for this one.
-      if (stopped || groupOf.get(id) !== group) continue;
-      runs.push(o.fire(id, slot));
+      // An item paused or moved to another schedule meanwhile is not run for this one (the run itself checks the
+      // database's word; without it, what this replica armed is all it knows).
+      if (stopped || (!fromDatabase && groupOf.get(id) !== group)) continue;
+      runs.push(o.fire(id, slot, group.schedule));
     }
     await Promise.allSettled(runs);
   }
@@ -89,13 +108,13 @@ export function createDigestScheduler(o: SchedulerOptions) {
       if (!d.active || stopped) return;
       let group = groups.get(key);
       if (!group) {
-        const g: Group = { key, task: null, ids: new Set() };
+        const g: Group = { key, schedule: { cron: d.cron, tz: d.tz }, task: null, ids: new Set() };
         if (o.mode === 'cron') {
           const pattern = o.testSeconds ? `${o.testSeconds} ${d.cron}` : d.cron;
           g.task = createTask(pattern, (ctx) => (stopped ? undefined : fireGroup(g, ctx.date)), {
             timezone: d.tz,
             // The name is the fire's key shared by replicas (with the slot's time).
-            name: `digests ${key}`,
+            name: `${o.name ?? 'digests'} ${key}`,
             ...(o.coordinator ? { distributed: true, runCoordinator: o.coordinator } : {}),
             // A slot whose runs are still going when the next comes is skipped; nothing is lost, the next run
             // covers it (the cursor did not move for what was not posted).
@@ -135,4 +154,4 @@ export function createDigestScheduler(o: SchedulerOptions) {
   };
 }
 
-export type DigestScheduler = ReturnType<typeof createDigestScheduler>;
+export type Scheduler = ReturnType<typeof createScheduler>;

@@ -36,6 +36,10 @@ export function createLimiter(n: number) {
     get active() {
       return running;
     },
+    /** Tasks waiting for their turn. */
+    get waiting() {
+      return waiting.length;
+    },
   };
 }
 

@@ -4,7 +4,7 @@ import {
   createChannelQueue,
   createLimiter,
   createTokenBudget,
-} from '../../../src/digest/pacing.js';
+} from '../../../src/delivery/pacing.js';
 import { sleepingClock } from '../../support/clock.js';
 
 // Pacing with a clock that moves only when something sleeps on it.
