@@ -138,13 +138,13 @@ async function main(): Promise<void> {
 // Tests only, for every kind of scheduled work: `<KIND>_TEST_KILL_AT=<point>` makes the process kill itself (SIGKILL,
 // as `kill -9` would) when a delivery reaches that point, to prove it happens exactly once across a restart;
 // `<KIND>_TEST_TIMING` (JSON) shortens its timings so process tests see polls, slots and take-overs in seconds.
-// Digests: points before-post|after-post|while-saving; timing `seconds` (a seconds field put before every schedule),
-// `leaseMs`, `sweepMs`, `spreadMs`. Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
+// Digests: points before-post|after-fence|after-post|while-saving; timing `seconds` (a seconds field put before every
+// schedule), `leaseMs`, `sweepMs`, `spreadMs`, `recheckMs` (the first wait before a paused owner's token is re-checked). Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
 // before-post|after-post|after-update|after-reply; `intervalMs`, `tickMs`, `leaseMs`. Alerts: as digests;
 // `seconds`, `intervalMs` (between two polls of a person), `leaseMs`. Follows, watches and alerts also take
 // `channelIntervalMs` (Slack's pace per channel, a real second otherwise). `<KIND>_TEST_STOP_AT=<point>` makes the
 // process stop itself (SIGSTOP) the first time a delivery reaches that point, as a stalled process (a paused VM),
-// until the test sends SIGCONT: its lease runs out meanwhile, and its post must not be made (lease-fence.ts).
+// until the test sends SIGCONT: its lease runs out meanwhile, and its post must not be made (delivery/kernel.ts).
 
 type TestTiming = Record<string, unknown>;
 
@@ -188,6 +188,7 @@ function digestTestSeam() {
     leaseMs: numberIn(t, 'leaseMs'),
     sweepMs: numberIn(t, 'sweepMs'),
     spreadMs: numberIn(t, 'spreadMs'),
+    recheckMs: numberIn(t, 'recheckMs'),
   });
 }
 

@@ -209,10 +209,6 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
       return pollDue();
     },
     async start() {
-      // Where rows lie is no guarantee: a start that cannot place them polls all the same.
-      await store
-        .placeRows()
-        .catch((err: unknown) => log.warn('could not lay out the alert rows', { error: String(err) }));
       if (mode !== 'cron') return;
       const pattern = `${o.testSeconds ?? '*/2'} * * * * *`;
       task = createTask(pattern, () => tick(), { name: 'alerts poll' });

@@ -1,5 +1,4 @@
-import type { AlertSetting, QuietHours } from '../store/alert-store.js';
-import type { AlertAction } from './actions.js';
+import type { AlertAction, AlertSetting, QuietHours } from '../store/alert-store.js';
 
 // What the rest of the bot knows of todo alerts: the service behind `/gl notify`, Home and whoami, and the
 // outcome of one poll. Types only, so views/ and operations/ name them without importing alerts/' implementation.

@@ -56,8 +56,11 @@ export interface KernelDeps<Item extends ScheduledItem, State> {
   onPaused?: (items: readonly Item[]) => void;
 }
 
-/** A post made within this much of the lease's end is not made: the fence's renewal is read by our own clock. */
-const FENCE_MARGIN_MS = 1000;
+/**
+ * A post is not made within this share of the lease (at most a second) before the lease's end, read by this
+ * process's clock: what may pass between that check and the post reaching Slack.
+ */
+const fenceMarginMs = (leaseMs: number) => Math.min(1000, leaseMs / 4);
 
 export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps<Item, State>) {
   const { kind, slack, logger } = deps;
@@ -301,7 +304,7 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
         deps.at?.('after-fence');
         // Stalled since the fence for longer than the lease (a paused process, a long GC): another replica may hold
         // the item now and post it; this one does not.
-        if (deps.now().getTime() >= until.getTime() - FENCE_MARGIN_MS) return null;
+        if (deps.now().getTime() >= until.getTime() - fenceMarginMs(deps.leaseMs)) return null;
         return slack.post(i.channelId, found.view(now), { mark: markOf(i, runKey) });
       });
     } catch (err) {

@@ -1,4 +1,3 @@
-import { isPlaced, nextRowIdIn, rowIdBaseOf } from './alert-row-place.js';
 import { createLeaseStore, type HeldLease, lease } from './delivery-lease-store.js';
 import type { SqlEngine, SqlRunner } from './engine.js';
 
@@ -6,7 +5,9 @@ import type { SqlEngine, SqlRunner } from './engine.js';
 // (a lease taken with one conditional update, for a batch of people at once), the todos held for quiet hours, and
 // the intent of a DM being posted. Written only against the SqlEngine port: the same SQL on both engines.
 
-import { ALERT_ACTIONS, type AlertAction } from '../alerts/actions.js';
+/** The todo actions alerts can be about (COMMANDS.md), all five by default. */
+export const ALERT_ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_required'] as const;
+export type AlertAction = (typeof ALERT_ACTIONS)[number];
 
 /** Quiet hours as minutes of the day in the person's zone; `from` after `to` spans midnight. */
 export interface QuietHours {
@@ -115,11 +116,6 @@ export interface AlertStore {
   /** Writes finished polls and lets their leases go (one statement for many). */
   recordPolls(owner: string, polls: readonly (readonly [teamId: string, userId: string, PollRecord])[]): Promise<void>;
   releaseAll(owner: string): Promise<void>;
-  /**
-   * SQLite: moves rows that do not lie in their slot's place (written before rows were placed) into it, in one
-   * transaction; how many moved. Nothing read changes, only where rows lie (store/alert-row-place.ts).
-   */
-  placeRows(): Promise<number>;
   /** Todos found during quiet hours are held and the mark moves past them, in one transaction. */
   hold(options: {
     teamId: string;
@@ -260,11 +256,9 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
          : "(SELECT value ->> 'k' AS k, value ->> 'n' AS n, value ->> 'a' AS a, value ->> 'r' AS r FROM json_each($2)) AS v"
      }
      WHERE alert_settings.person_key = v.k AND ${lease.heldBy('$1', 'alert_settings.')}`;
-  // SQLite: a new row goes where people due at about the same moment lie (store/alert-row-place.ts).
-  const placed = engine.kind === 'sqlite';
-  const INSERT_SETTING = `INSERT INTO alert_settings (${placed ? 'rowid, ' : ''}person_key, team_id, user_id, active,
+  const INSERT_SETTING = `INSERT INTO alert_settings (person_key, team_id, user_id, active,
        actions, quiet_from, quiet_to, tz, seen_todo_id, paused_reason, next_poll_at, created_at, updated_at)
-     VALUES (${placed ? `${nextRowIdIn('$10')}, ` : ''}$1, $2, $3, 1, $4, $5, $6, $7, $9, NULL, $8, $8, $8)
+     VALUES ($1, $2, $3, 1, $4, $5, $6, $7, $9, NULL, $8, $8, $8)
      ON CONFLICT (person_key) DO UPDATE SET active = 1, actions = excluded.actions,
        quiet_from = excluded.quiet_from, quiet_to = excluded.quiet_to, tz = excluded.tz,
        seen_todo_id = excluded.seen_todo_id, paused_reason = NULL, next_poll_at = excluded.next_poll_at,
@@ -325,14 +319,7 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
           );
         } else {
           if (before) await tx.run('DELETE FROM alert_held WHERE person_key = $1', [key]);
-          await tx.run(INSERT_SETTING, [
-            key,
-            input.teamId,
-            input.userId,
-            ...fields,
-            seenTodoId,
-            ...(placed ? [rowIdBaseOf(key)] : []),
-          ]);
+          await tx.run(INSERT_SETTING, [key, input.teamId, input.userId, ...fields, seenTodoId]);
         }
         const row = (await tx.get<SettingRow>('SELECT * FROM alert_settings WHERE person_key = $1', [
           key,
@@ -409,23 +396,6 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
       await engine.run(RECORD_POLLS, [owner, JSON.stringify(rows)]);
     },
     releaseAll: (owner) => leases.releaseAll(owner),
-    async placeRows() {
-      if (!placed) return 0;
-      return engine.transaction(async (tx) => {
-        const rows = await tx.all<{ id: number; person_key: string }>(
-          'SELECT rowid AS id, person_key FROM alert_settings',
-        );
-        let moved = 0;
-        for (const r of rows) {
-          if (isPlaced(Number(r.id), r.person_key)) continue;
-          moved += await tx.run(`UPDATE alert_settings SET rowid = ${nextRowIdIn('$2')} WHERE person_key = $1`, [
-            r.person_key,
-            rowIdBaseOf(r.person_key),
-          ]);
-        }
-        return moved;
-      });
-    },
     async hold({ teamId, userId, todos, seenTodoId, now }) {
       const key = keyOf(teamId, userId);
       await engine.transaction(async (tx) => {

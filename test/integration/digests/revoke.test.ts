@@ -46,7 +46,9 @@ describe('a token the server no longer accepts', () => {
     const aliceDms = dms(PEOPLE.alice.id);
     expect(aliceDms).toHaveLength(1);
     const dm = messageText(aliceDms[0] as FakeMessage);
-    expect(dm).toContain('refused your token (401), so your 2 digests are paused until the server accepts your token again:');
+    expect(dm).toContain(
+      'refused your token (401), so your 2 digests are paused until the server accepts your token again:',
+    );
     expect(dm).toContain(`#${events} events of demo/web → <#C0DGRV1>`);
     expect(dm).toContain(`#${todos} pending todos → <@U0ALICE>'s DM`);
     expect(buttonsOf(aliceDms[0] as FakeMessage).map((b) => b.text)).toEqual(['Connect']);

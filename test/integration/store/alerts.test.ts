@@ -129,16 +129,6 @@ describe.each(ENGINES)('on $name', (under) => {
     ).toEqual(['U1', 'U2', 'U3']);
   });
 
-  it('lays rows out at start without changing anything read', async () => {
-    const alerts = await stores();
-    for (const u of ['U1', 'U2', 'U3']) await alerts.enable(input(u), 5, t0);
-    const before = await Promise.all(['U1', 'U2', 'U3'].map((u) => alerts.get('T1', u)));
-    // Rows the store wrote itself lie in place already (on SQLite; PostgreSQL places rows itself).
-    expect(await alerts.placeRows()).toBe(0);
-    expect(await Promise.all(['U1', 'U2', 'U3'].map((u) => alerts.get('T1', u)))).toEqual(before);
-    expect((await alerts.claimDue('replica-a', later(10), later(60_000), 10)).length).toBe(3);
-  });
-
   it('holds todos with the mark in one step, carries them in a delivery and drops them with its commit', async () => {
     const alerts = await stores();
     await alerts.enable(input('U1'), 10, t0);

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { offsetOf } from '../../../src/alerts/spread.js';
 import { createAlertStore } from '../../../src/store/alert-store.js';
 import { migrate, openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
@@ -61,55 +60,5 @@ describe('the writes of idle alert polls on SQLite', () => {
     expect(plan.some((r) => r.detail.startsWith('SCAN alert_settings'))).toBe(false);
     const rows = db.prepare('SELECT next_poll_at, lease_owner FROM alert_settings').all();
     expect(rows).toEqual(people.map(() => ({ next_poll_at: later(60_000).toISOString(), lease_owner: null })));
-  });
-
-  it('lays people’s rows out in the order of their slots of the minute, whenever they turned alerts on', async () => {
-    const { db, recording } = recordingEngine();
-    const store = createAlertStore(recording);
-    const slotOf = (u: string) => offsetOf(`T:${u}`, 60_000);
-    // Two people whose slots fall on the same millisecond take neighbouring places, not the same one.
-    const firstOfSlot = new Map<number, string>();
-    let same: string[] = [];
-    for (let i = 0; same.length === 0; i++) {
-      const u = `S${i}`;
-      const other = firstOfSlot.get(slotOf(u));
-      if (other) same = [other, u];
-      else firstOfSlot.set(slotOf(u), u);
-    }
-    const people = [...Array.from({ length: 300 }, (_, i) => `U${i}`), ...same];
-    for (const u of people) await store.enable(on(u), 1, at);
-    // Off and on again: the row stays where it is.
-    await store.disable('T', 'U7', at);
-    await store.enable(on('U7'), 1, at);
-    const inRowOrder = (
-      db.prepare('SELECT user_id FROM alert_settings ORDER BY rowid').all() as { user_id: string }[]
-    ).map((r) => r.user_id);
-    const slots = inRowOrder.map(slotOf);
-    expect(slots).toEqual([...slots].sort((a, b) => a - b));
-    expect(new Set(inRowOrder).size).toBe(people.length);
-  });
-
-  it('moves rows written before they were placed into their place, once, with nothing read changed', async () => {
-    const { db, recording } = recordingEngine();
-    const store = createAlertStore(recording);
-    const insert = db.prepare(
-      `INSERT INTO alert_settings (person_key, team_id, user_id, active, actions, tz, seen_todo_id, next_poll_at,
-         created_at, updated_at) VALUES (?, 'T', ?, 1, 'assigned', 'UTC', 7, ?, ?, ?)`,
-    );
-    const people = Array.from({ length: 40 }, (_, i) => `U${i}`);
-    for (const u of people) insert.run(`T:${u}`, u, at.toISOString(), at.toISOString(), at.toISOString());
-    await store.enable(on('V1'), 1, at);
-    await store.hold({ teamId: 'T', userId: 'U3', todos: [{ todoId: 9, todo: '{}' }], seenTodoId: 9, now: at });
-    const before = await Promise.all([...people, 'V1'].map((u) => store.get('T', u)));
-
-    expect(await store.placeRows()).toBe(people.length);
-    expect(await store.placeRows()).toBe(0);
-
-    const slots = (db.prepare('SELECT user_id FROM alert_settings ORDER BY rowid').all() as { user_id: string }[]).map(
-      (r) => offsetOf(`T:${r.user_id}`, 60_000),
-    );
-    expect(slots).toEqual([...slots].sort((a, b) => a - b));
-    expect(await Promise.all([...people, 'V1'].map((u) => store.get('T', u)))).toEqual(before);
-    expect(await store.held('T', 'U3')).toEqual([{ todoId: 9, todo: '{}' }]);
   });
 });
