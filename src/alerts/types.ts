@@ -1,4 +1,5 @@
-import type { AlertAction, AlertSetting, QuietHours } from '../store/alert-store.js';
+import type { AlertAction } from '../alert-actions.js';
+import type { AlertSetting, QuietHours } from '../store/alert-store.js';
 
 // What the rest of the bot knows of todo alerts: the service behind `/gl notify`, Home and whoami, and the
 // outcome of one poll. Types only, so views/ and operations/ name them without importing alerts/' implementation.

@@ -1,6 +1,7 @@
 import type { Actor, RequestContext } from '../operations/context.js';
 import type { LeasedTable } from '../store/delivery-lease-store.js';
 import type { SlackMessage } from '../views/blocks.js';
+import type { PauseReason, RunReason } from './outcome.js';
 
 // A kind of scheduled delivery (a digest, the weekly insights, …) declares what it reads and with whose token, what
 // it posts and where, and what state it keeps; the kernel (kernel.ts, scheduled.ts) does the rest, the same way for
@@ -8,26 +9,7 @@ import type { SlackMessage } from '../views/blocks.js';
 // search for a post made but not committed, pacing, pauses with one DM, back-off, hooks. A kind computes messages
 // as data and never posts: the kernel posts them under its fence. Adding a kind: docs/delivery-kernel.md.
 
-/** Why a run started: its slot fired, a missed slot caught up, a person asked, an interrupted run settled. */
-export type RunReason = 'scheduled' | 'catch-up' | 'manual' | 'recover';
-
-/** Why the bot (or a person) paused an item. */
-export type PauseReason = 'person' | 'token' | 'forbidden' | 'not_found' | 'channel';
-
-/** Where a test may stop the process (the seam main.ts wires to an environment variable in tests only). */
-export type RunPoint = 'before-post' | 'after-fence' | 'after-post' | 'while-saving';
-
-export type RunOutcome =
-  | { kind: 'posted'; items: number; ts: string }
-  /** An earlier run's post was found and committed; nothing new was posted. */
-  | { kind: 'settled'; items: number; ts: string }
-  | { kind: 'empty'; since: Date }
-  | { kind: 'paused'; reason: PauseReason }
-  | { kind: 'inactive' }
-  /** It already ran for this time, or another replica is running it right now. */
-  | { kind: 'skipped' }
-  | { kind: 'gone' }
-  | { kind: 'failed'; error: string };
+export type { PauseReason, RunOutcome, RunPoint, RunReason } from './outcome.js';
 
 /** What the kernel reads of every item of a scheduled kind. */
 export interface ScheduledItem {

@@ -1,12 +1,12 @@
 import type { ScheduledTask } from 'node-cron';
-import type { RunOutcome, RunReason } from '../delivery/kind.js';
+import type { RunOutcome, RunReason } from '../delivery/outcome.js';
 import type { Digest, NewDigest } from '../store/digest-store.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What the rest of the bot knows of digests: the outcome of a run and the service behind the commands. Types
 // only, so that views/ and operations/ name them without importing digest/'s implementation (no arrow back up).
 
-export type { RunOutcome, RunPoint, RunReason } from '../delivery/kind.js';
+export type { RunOutcome, RunPoint, RunReason } from '../delivery/outcome.js';
 
 export interface DigestChanges {
   cron?: string;

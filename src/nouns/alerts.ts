@@ -1,10 +1,10 @@
+import { ALERT_ACTIONS } from '../alert-actions.js';
 import { parseQuietHours } from '../alerts/quiet.js';
 import { AlertButtons } from '../buttons/alerts.js';
 import { InvalidInputError, RefusedError } from '../errors.js';
 import type { Todo } from '../gitlab/schemas.js';
 import { createAlertOperations } from '../operations/alerts.js';
 import type { QuietHours } from '../store/alert-store.js';
-import { ALERT_ACTIONS } from '../store/alert-store.js';
 import { buildAlertRedraw, buildAlertSetting } from '../views/alerts.js';
 import { code, md } from '../views/mrkdwn.js';
 import { done, stale } from '../views/notice.js';

@@ -5,9 +5,7 @@ import type { SqlEngine, SqlRunner } from './engine.js';
 // (a lease taken with one conditional update, for a batch of people at once), the todos held for quiet hours, and
 // the intent of a DM being posted. Written only against the SqlEngine port: the same SQL on both engines.
 
-/** The todo actions alerts can be about (COMMANDS.md), all five by default. */
-export const ALERT_ACTIONS = ['assigned', 'mentioned', 'build_failed', 'marked', 'approval_required'] as const;
-export type AlertAction = (typeof ALERT_ACTIONS)[number];
+import { ALERT_ACTIONS, type AlertAction } from '../alert-actions.js';
 
 /** Quiet hours as minutes of the day in the person's zone; `from` after `to` spans midnight. */
 export interface QuietHours {

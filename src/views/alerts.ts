@@ -1,10 +1,10 @@
 import type { Button } from '@slack/types';
+import { ALERT_ACTIONS } from '../alert-actions.js';
 import { AlertButtons } from '../buttons/alerts.js';
 import { AccountButtons } from '../buttons/common.js';
 import { onServer } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { AlertSetting, QuietHours } from '../store/alert-store.js';
-import { ALERT_ACTIONS } from '../store/alert-store.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
 import { linkButton, type TimeContext, when } from './common.js';
 import { truncate } from './limits.js';

@@ -1,0 +1,3 @@
+import { deliveryFaultTests } from './delivery-faults-suite.js';
+
+deliveryFaultTests('postgres');
