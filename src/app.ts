@@ -58,6 +58,7 @@ import type { SqlEngine } from './store/engine.js';
 import { createSealer } from './store/sealer.js';
 import { createStepStore } from './store/step-store.js';
 import type { StoredToken, TokenStore } from './store/token-store.js';
+import { createTroubleStore } from './store/trouble-store.js';
 import { createUnfurlStore } from './store/unfurl-store.js';
 import { createWatchStore } from './store/watch-store.js';
 import { buildInterrupted } from './views/errors.js';
@@ -183,6 +184,7 @@ export function createApp(deps: AppDeps): BotApp {
       ...(onAttempt ? { onAttempt } : {}),
     });
   const access = createGitlabAccess({
+    sharedTrouble: createTroubleStore(engine),
     serverUrl: config.gitlabUrl,
     tokens: deps.tokens,
     transport,

@@ -12,6 +12,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import { forgetSecret } from '../redact.js';
 import type { TokenStore } from '../store/token-store.js';
+import type { TroubleStore } from '../store/trouble-store.js';
 import { auditedTransport } from './audit.js';
 import type { RequestContext } from './context.js';
 
@@ -84,9 +85,14 @@ export function createGitlabAccess(deps: {
   revokeCheckDelayMs?: number;
   /** The wait itself, when something other than the clock decides when the second read goes (tests). */
   revokeCheckWait?: () => Promise<void>;
+  /**
+   * What the server refused lately, shared by replicas: evidence that a 401 being confirmed here is the server's
+   * trouble when someone else was refused on another replica meanwhile. Without it, only this process's calls count.
+   */
+  sharedTrouble?: TroubleStore;
   /** Told when a token marked revoked was accepted again (the app resumes what the refusal paused). */
   onRestored?: (teamId: string, userId: string) => Promise<void>;
-  /** The clock a re-check's time is taken from. */
+  /** The clock a re-check's time is taken from, and shared trouble is noted by (default the wall clock). */
   now?: () => Date;
 }): GitlabAccess {
   const trouble = createTroubleLog();
@@ -94,10 +100,24 @@ export function createGitlabAccess(deps: {
   const delayMs = deps.revokeCheckDelayMs ?? 2000;
   const waitForSecondCheck = deps.revokeCheckWait ?? (() => sleep(delayMs));
 
+  const now = deps.now ?? (() => new Date());
+  /** Notes trouble here and, for other replicas, in the database (a failed note only loses evidence). */
+  const note = (who: string) => {
+    trouble.note(who);
+    void deps.sharedTrouble?.note(who, now()).catch((err: unknown) => {
+      deps.logger.debug('could not note the server’s trouble for other replicas', { error: String(err) });
+    });
+  };
   /** Notes what a failed call says about the server: someone's 401, or an outage. */
   const noteTrouble = (who: string, err: unknown) => {
-    if (err instanceof UnauthorizedError) trouble.note(who);
-    else if (err instanceof UnavailableError || err instanceof RateLimitedError) trouble.note(SERVER);
+    if (err instanceof UnauthorizedError) note(who);
+    else if (err instanceof UnavailableError || err instanceof RateLimitedError) note(SERVER);
+  };
+  /** Whether anyone else was refused, or the server was out, since a call began (here, or on another replica). */
+  const othersHadTrouble = async (since: { seq: number; at: Date }, who: string): Promise<boolean> => {
+    if (trouble.othersSince(since.seq, who)) return true;
+    if (!deps.sharedTrouble) return false;
+    return deps.sharedTrouble.othersSince(since.at, who).catch(() => false);
   };
   /** One plain read that needs the api scope: whether the server accepts the token at all. */
   const probe = async (transport: Transport, token: string): Promise<TokenCheck> => {
@@ -117,17 +137,17 @@ export function createGitlabAccess(deps: {
   const confirmRevoked = async (
     who: string,
     token: string,
-    since: number,
+    since: { seq: number; at: Date },
   ): Promise<'revoked' | 'accepted' | 'unconfirmed'> => {
     const first = await probe(deps.transport, token);
     if (first.ok) return 'accepted';
     if (first.reason !== 'refused') return 'unconfirmed';
-    trouble.note(who);
+    note(who);
     await waitForSecondCheck();
     const second = await probe(deps.transport, token);
     if (second.ok) return 'unconfirmed';
-    if (second.reason === 'refused') trouble.note(who);
-    if (second.reason !== 'refused' || trouble.othersSince(since, who)) return 'unconfirmed';
+    if (second.reason === 'refused') note(who);
+    if (second.reason !== 'refused' || (await othersHadTrouble(since, who))) return 'unconfirmed';
     return 'revoked';
   };
 
@@ -193,7 +213,7 @@ export function createGitlabAccess(deps: {
     async withClient(ctx, fn) {
       const token = await tokenOf(ctx);
       // Trouble from here on (this call, its checks, anyone else's calls meanwhile) weighs in a 401's verdict.
-      const since = trouble.seq;
+      const since = { seq: trouble.seq, at: now() };
       // Writes are audited as this person: Slack team and user, and the server account of the token.
       const audited = auditedTransport(
         transport,

@@ -133,6 +133,12 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   CLAIMS_PLAIN_SQLITE,
   // 15: whether the channel was told its default project only as "one that is not public" (never its name).
   `ALTER TABLE channel_defaults ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1));`,
+  // 16: what the server refused lately (someone's 401, an outage), shared by replicas (trouble-store.ts).
+  `CREATE TABLE server_trouble (
+     who TEXT NOT NULL,
+     at  INTEGER NOT NULL
+   ) STRICT;
+   CREATE INDEX server_trouble_at ON server_trouble (at);`,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -234,6 +240,12 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
   CLAIMS_PLAIN_POSTGRES,
   // 15
   `ALTER TABLE channel_defaults ADD COLUMN hidden INTEGER NOT NULL DEFAULT 0 CHECK (hidden IN (0, 1));`,
+  // 16
+  `CREATE TABLE server_trouble (
+     who TEXT NOT NULL,
+     at  BIGINT NOT NULL
+   );
+   CREATE INDEX server_trouble_at ON server_trouble (at);`,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {
