@@ -2,6 +2,7 @@ import type { App } from '@slack/bolt';
 import { type AlertServiceOptions, createAlertService } from './alerts/service.js';
 import type { AlertService } from './alerts/types.js';
 import type { Config } from './config.js';
+import type { DeliveryHooks } from './delivery/hooks.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
 import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
@@ -116,6 +117,11 @@ export interface AppDeps {
   metrics?: Metrics;
   /** Whether Slack accepted the bot token (auth.test) since the start: /readyz says 503 until then (default yes). */
   slackChecked?: () => boolean;
+  /**
+   * What every kind of scheduled delivery tells its observers (digests, alerts, watches, follows): deliveries by kind
+   * and outcome, lag from due to posted, leases held, queue depth (src/delivery/hooks.ts). Metrics bind here.
+   */
+  deliveryHooks?: DeliveryHooks;
 }
 
 export interface BotApp {
@@ -242,6 +248,7 @@ export function createApp(deps: AppDeps): BotApp {
   // Scheduled work goes through the same access, sessions and project lookups as commands.
   const digests = createDigestService({
     ...deps.digests,
+    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
     store: createDigestStore(engine, now),
     engine,
     access,
@@ -256,6 +263,7 @@ export function createApp(deps: AppDeps): BotApp {
   });
   const alerts = createAlertService({
     ...deps.alerts,
+    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
     engine,
     access,
     sessionOf,
@@ -287,6 +295,7 @@ export function createApp(deps: AppDeps): BotApp {
   const follows = createFollowService({
     pollMs: config.followPollMs,
     ...deps.follows,
+    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
     engine,
     access,
     sessionOf,
@@ -300,6 +309,7 @@ export function createApp(deps: AppDeps): BotApp {
   });
   const watches = createWatchService({
     ...deps.watches,
+    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
     store: createWatchStore(engine),
     engine,
     access,

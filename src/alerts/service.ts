@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { createTask, type ScheduledTask } from 'node-cron';
+import { type DeliveryHooks, tell } from '../delivery/hooks.js';
 import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   createLimiter,
@@ -34,6 +35,8 @@ import type { AlertPoint, AlertService, PollOutcome } from './types.js';
 const MINUTE = 60_000;
 
 export interface AlertServiceOptions {
+  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
+  hooks?: DeliveryHooks;
   engine: SqlEngine;
   access: GitlabAccess;
   /** A person's session, from their token row when the batch read it already. */
@@ -141,6 +144,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
                 ...(outcome.kind === 'failed' ? { error: outcome.error } : {}),
               });
             }
+            tell(o.hooks?.delivered, { kind: 'alert', outcome: outcome.kind, lagMs: null });
             out.push({ teamId, userId, outcome });
           }),
         ),

@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { type DeliveryHooks, tell } from '../delivery/hooks.js';
 import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   BudgetExhaustedError,
@@ -58,6 +59,8 @@ const CLAIM_BATCH = 50;
 export type FollowPoint = 'before-dm' | 'after-dm';
 
 export interface FollowServiceOptions {
+  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
+  hooks?: DeliveryHooks;
   engine: SqlEngine;
   access: GitlabAccess;
   sessionOf: (actor: Actor) => Session;
@@ -236,6 +239,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     // The lease ran out or was taken over: the new holder finds the intent and tells the follower.
     if (!posted) {
       log.info('follow lease lost before its DM; left to the replica holding it', { follow: f.id });
+      tell(o.hooks?.delivered, { kind: 'follow', outcome: 'skipped', lagMs: null });
       return;
     }
     const { ts } = posted;
@@ -243,6 +247,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     await store.dmPosted(f.id, replica, ts);
     await store.finish(f.id, replica, { outcome, at: o.now() });
     log.info('follow finished', { follow: f.id, kind: f.kind, outcome });
+    tell(o.hooks?.delivered, { kind: 'follow', outcome: 'posted', lagMs: null });
   }
 
   /** A follow taken over with its DM's intent open: found in the DM → done; not found → told again. */

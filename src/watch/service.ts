@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { type DeliveryHooks, tell } from '../delivery/hooks.js';
 import { createMeteredTransport } from '../delivery/metered-transport.js';
 import {
   createLimiter,
@@ -29,6 +30,8 @@ import type { WatchPoint, WatchService } from './types.js';
 // tables): watches and digests spend one budget together, a tenth of it kept for people's own commands.
 
 export interface WatchServiceOptions {
+  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
+  hooks?: DeliveryHooks;
   store: WatchStore;
   /** The store port the pacing tables are written against (channel lanes, token budgets). */
   engine: SqlEngine;
@@ -164,6 +167,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
             try {
               const outcome = await poller.poll(c, sessions);
               polled += 1;
+              tell(o.hooks?.delivered, { kind: 'watch', outcome: outcome.kind, lagMs: null });
               if (outcome.kind === 'idle') {
                 idle.push([c.watch.id, outcome.record]);
                 keep = true;

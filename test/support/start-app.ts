@@ -69,6 +69,8 @@ export interface StartAppOptions {
   workPlaces?: AppDeps['workPlaces'];
   /** More environment for the config (METRICS_TOKEN, METRICS_PORT…). */
   env?: Record<string, string>;
+  /** What scheduled delivery tells its observers, for a test that watches it. */
+  deliveryHooks?: AppDeps['deliveryHooks'];
 }
 
 /** Slack's retry steps and Socket Mode's reconnect step at test size: the same behaviour, in milliseconds. */
@@ -150,6 +152,7 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
     ...(o.workPlaces ? { workPlaces: o.workPlaces } : {}),
+    ...(o.deliveryHooks ? { deliveryHooks: o.deliveryHooks } : {}),
   });
   const { port } = await bot.start();
   const url = `http://127.0.0.1:${port}`;

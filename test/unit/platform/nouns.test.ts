@@ -144,7 +144,9 @@ describe('module boundaries', () => {
       .filter(({ file }) => file === 'digest/types.ts')
       .map(({ spec }) => spec);
     expect(
-      specs.filter((spec) => !/^(\.\.\/store\/|\.\.\/views\/blocks\.js$|node-cron$|\.\.\/delivery\/outcome\.js$)/.test(spec)),
+      specs.filter(
+        (spec) => !/^(\.\.\/store\/|\.\.\/views\/blocks\.js$|node-cron$|\.\.\/delivery\/outcome\.js$)/.test(spec),
+      ),
     ).toEqual([]);
     // The outcome leaf is below everything: it imports nothing.
     expect(importsOfFile('delivery/outcome.ts')).toEqual([]);
