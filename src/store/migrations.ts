@@ -1,4 +1,3 @@
-import { ALERT_TABLES_POSTGRES, ALERT_TABLES_SQLITE } from './alert-tables.js';
 import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-tables.js';
 import {
   CLAIMS_LEAN_POSTGRES,
@@ -6,11 +5,8 @@ import {
   CLAIMS_PLAIN_POSTGRES,
   CLAIMS_PLAIN_SQLITE,
 } from './claim-table-steps.js';
-import { FOLLOWS_POSTGRES_DDL, FOLLOWS_SQLITE_DDL } from './follow-tables.js';
-import { SCHEDULE_TABLES_POSTGRES, SCHEDULE_TABLES_SQLITE } from './schedule-tables.js';
 import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
-import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
 
 // The schema, for both engines, in one place.
 //
@@ -24,6 +20,269 @@ import { WATCH_TABLES_POSTGRES, WATCH_TABLES_SQLITE } from './watch-tables.js';
 // SQLite records its version in `PRAGMA user_version`; PostgreSQL in the one-row table `schema_version`. Two
 // processes starting together migrate once (SQLite: BEGIN IMMEDIATE; PostgreSQL: an advisory lock), and a
 // database newer than the code refuses to start (SchemaTooNewError).
+
+// The tables of scheduled delivery, whose rows carry the lease columns (lease_owner, lease_until, lease_gen): only
+// this file (the schema) and store/delivery-lease-store.ts (the one lease protocol) name them.
+
+// The tables through which replicas decide scheduled work once (ARCHITECTURE §9), in each engine's words:
+// - cron_fires: the key of every node-cron fire a replica took (the first insert wins; kept a day, then pruned);
+// - digests.lease_owner / lease_until: which replica runs a digest (and settles its intent) until when;
+// - channel_lanes: the next time a message may be posted into a channel (Slack's one per second per channel);
+// - token_budgets: what the server said of a token's rate limit, and what replicas have spent of it since.
+// Times of rows compared with `now` are ISO-8601 text like every other time in the store; pacing times are
+// epoch milliseconds, as the pacing clock counts them.
+
+const SCHEDULE_TABLES_SQLITE = `
+  CREATE TABLE cron_fires (
+    fire_key TEXT PRIMARY KEY,
+    fired_by TEXT NOT NULL,
+    fired_at TEXT NOT NULL
+  ) STRICT;
+  CREATE INDEX cron_fires_at ON cron_fires (fired_at);
+  ALTER TABLE digests ADD COLUMN lease_owner TEXT;
+  ALTER TABLE digests ADD COLUMN lease_until TEXT;
+  CREATE INDEX digests_due ON digests (active, next_run_at);
+  CREATE TABLE channel_lanes (
+    channel_id   TEXT PRIMARY KEY,
+    next_post_at INTEGER NOT NULL
+  ) STRICT;
+  CREATE TABLE token_budgets (
+    budget_key    TEXT PRIMARY KEY,
+    remaining     INTEGER,
+    rate_limit    INTEGER,
+    reset_at      INTEGER,
+    blocked_until INTEGER NOT NULL,
+    touched_at    INTEGER NOT NULL
+  ) STRICT;`;
+
+const SCHEDULE_TABLES_POSTGRES = `
+  CREATE TABLE cron_fires (
+    fire_key TEXT PRIMARY KEY,
+    fired_by TEXT NOT NULL,
+    fired_at TEXT NOT NULL
+  );
+  CREATE INDEX cron_fires_at ON cron_fires (fired_at);
+  ALTER TABLE digests ADD COLUMN lease_owner TEXT;
+  ALTER TABLE digests ADD COLUMN lease_until TEXT;
+  CREATE INDEX digests_due ON digests (active, next_run_at);
+  CREATE TABLE channel_lanes (
+    channel_id   TEXT PRIMARY KEY,
+    next_post_at BIGINT NOT NULL
+  );
+  CREATE TABLE token_budgets (
+    budget_key    TEXT PRIMARY KEY,
+    remaining     BIGINT,
+    rate_limit    BIGINT,
+    reset_at      BIGINT,
+    blocked_until BIGINT NOT NULL,
+    touched_at    BIGINT NOT NULL
+  );`;
+
+// The tables of todo alerts (`/gl notify`), in each engine's words:
+// - alert_settings: one row per person: on/off, which todo actions, quiet hours (minutes of the day in their zone),
+//   the high-water mark of todos already seen, why alerts are paused, the next poll and the lease of the replica
+//   polling them (a poll is one person's, taken with one conditional update), the last delivery;
+// - alert_held: todos found during quiet hours, kept (as read) until the quiet ends and they go as one message;
+// - alert_deliveries: the intent of a DM being posted (the mark it moves to, the held todos it carries), so that a
+//   delivery cut off by a kill is settled (its post found → committed; not → done again), never sent twice.
+// Times compared with `now` are ISO-8601 text like every other time in the store.
+
+const ALERT_COLUMNS = (int: string) => `
+    person_key       TEXT PRIMARY KEY,
+    team_id          TEXT NOT NULL,
+    user_id          TEXT NOT NULL,
+    active           INTEGER NOT NULL CHECK (active IN (0, 1)),
+    actions          TEXT NOT NULL,
+    quiet_from       INTEGER,
+    quiet_to         INTEGER,
+    tz               TEXT NOT NULL,
+    seen_todo_id     ${int} NOT NULL,
+    paused_reason    TEXT,
+    dm_channel       TEXT,
+    next_poll_at     TEXT NOT NULL,
+    last_poll_at     TEXT,
+    last_result      TEXT,
+    last_delivery_at TEXT,
+    last_delivery_items INTEGER,
+    last_delivery_ts TEXT,
+    lease_owner      TEXT,
+    lease_until      TEXT,
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL`;
+
+const ALERT_HELD = (int: string) => `
+    person_key TEXT NOT NULL REFERENCES alert_settings (person_key) ON DELETE CASCADE,
+    todo_id    ${int} NOT NULL,
+    todo       TEXT NOT NULL,
+    held_at    TEXT NOT NULL,
+    PRIMARY KEY (person_key, todo_id)`;
+
+const ALERT_DELIVERIES = (int: string) => `
+    run_key      TEXT PRIMARY KEY,
+    person_key   TEXT NOT NULL REFERENCES alert_settings (person_key) ON DELETE CASCADE,
+    channel_id   TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('pending', 'posted')),
+    message_ts   TEXT,
+    seen_todo_id ${int} NOT NULL,
+    todo_ids     TEXT NOT NULL,
+    items        INTEGER NOT NULL,
+    created_at   TEXT NOT NULL`;
+
+const ALERT_TABLES_SQLITE = `
+  CREATE TABLE alert_settings (${ALERT_COLUMNS('INTEGER')}
+  ) STRICT;
+  CREATE INDEX alert_settings_due ON alert_settings (active, next_poll_at);
+  CREATE TABLE alert_held (${ALERT_HELD('INTEGER')}
+  ) STRICT;
+  CREATE TABLE alert_deliveries (${ALERT_DELIVERIES('INTEGER')}
+  ) STRICT;
+  CREATE INDEX alert_deliveries_person ON alert_deliveries (person_key);`;
+
+const ALERT_TABLES_POSTGRES = `
+  CREATE TABLE alert_settings (${ALERT_COLUMNS('BIGINT')}
+  );
+  CREATE INDEX alert_settings_due ON alert_settings (active, next_poll_at);
+  CREATE TABLE alert_held (${ALERT_HELD('BIGINT')}
+  );
+  CREATE TABLE alert_deliveries (${ALERT_DELIVERIES('BIGINT')}
+  );
+  CREATE INDEX alert_deliveries_person ON alert_deliveries (person_key);`;
+
+// The tables of pipeline watches, in each engine's words (one migration step, store/migrations.ts):
+// - watches: what a channel watches (project, optional ref, which endings it is told of), who made it, whether it
+//   is paused and why; `seen` remembers the status of each recent pipeline (so a pipeline that started before a
+//   poll and finishes after it is told of once); `floor_id` is the newest pipeline there was when the watch was
+//   made (older ones are never told of); when it is polled next, and which replica holds it until when.
+// - watch_cards: one row per card on its way or awaiting a fix: the intent to post it (`pending`), the posted
+//   failure card waiting for a later success of its ref (`posted`, with its channel and ts), a fix decided and
+//   being delivered (`fixing`: chat.update of the card, then a reply in its thread). Rows go once nothing awaits.
+
+const WATCH_TABLES_SQLITE = `
+  CREATE TABLE watches (
+    id            INTEGER PRIMARY KEY AUTOINCREMENT,
+    team_id       TEXT NOT NULL,
+    channel_id    TEXT NOT NULL,
+    creator_id    TEXT NOT NULL,
+    project_id    INTEGER NOT NULL,
+    project_path  TEXT NOT NULL,
+    ref           TEXT,
+    status_filter TEXT NOT NULL CHECK (status_filter IN ('failed', 'finished')),
+    active        INTEGER NOT NULL CHECK (active IN (0, 1)),
+    paused_reason TEXT,
+    paused_by     TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    seen          TEXT NOT NULL,
+    floor_id      INTEGER NOT NULL,
+    next_poll_at  TEXT NOT NULL,
+    last_poll_at  TEXT,
+    last_result   TEXT,
+    lease_owner   TEXT,
+    lease_until   TEXT
+  ) STRICT;
+  CREATE INDEX watches_channel ON watches (team_id, channel_id);
+  CREATE INDEX watches_creator ON watches (team_id, creator_id);
+  CREATE INDEX watches_due ON watches (active, next_poll_at);
+  CREATE TABLE watch_cards (
+    card_key     TEXT PRIMARY KEY,
+    watch_id     INTEGER NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+    pipeline_id  INTEGER NOT NULL,
+    ref          TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    sha          TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('pending', 'posted', 'fixing')),
+    channel_id   TEXT NOT NULL,
+    message_ts   TEXT,
+    jobs         TEXT NOT NULL,
+    seen_at      TEXT NOT NULL,
+    fixed_by     INTEGER,
+    fixed_at     TEXT,
+    UNIQUE (watch_id, pipeline_id)
+  ) STRICT;
+  CREATE INDEX watch_cards_open ON watch_cards (watch_id, state);`;
+
+const WATCH_TABLES_POSTGRES = `
+  CREATE TABLE watches (
+    id            BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,
+    team_id       TEXT NOT NULL,
+    channel_id    TEXT NOT NULL,
+    creator_id    TEXT NOT NULL,
+    project_id    BIGINT NOT NULL,
+    project_path  TEXT NOT NULL,
+    ref           TEXT,
+    status_filter TEXT NOT NULL CHECK (status_filter IN ('failed', 'finished')),
+    active        INTEGER NOT NULL CHECK (active IN (0, 1)),
+    paused_reason TEXT,
+    paused_by     TEXT,
+    created_at    TEXT NOT NULL,
+    updated_at    TEXT NOT NULL,
+    seen          TEXT NOT NULL,
+    floor_id      BIGINT NOT NULL,
+    next_poll_at  TEXT NOT NULL,
+    last_poll_at  TEXT,
+    last_result   TEXT,
+    lease_owner   TEXT,
+    lease_until   TEXT
+  );
+  CREATE INDEX watches_channel ON watches (team_id, channel_id);
+  CREATE INDEX watches_creator ON watches (team_id, creator_id);
+  CREATE INDEX watches_due ON watches (active, next_poll_at);
+  CREATE TABLE watch_cards (
+    card_key     TEXT PRIMARY KEY,
+    watch_id     BIGINT NOT NULL REFERENCES watches (id) ON DELETE CASCADE,
+    pipeline_id  BIGINT NOT NULL,
+    ref          TEXT NOT NULL,
+    status       TEXT NOT NULL,
+    sha          TEXT NOT NULL,
+    state        TEXT NOT NULL CHECK (state IN ('pending', 'posted', 'fixing')),
+    channel_id   TEXT NOT NULL,
+    message_ts   TEXT,
+    jobs         TEXT NOT NULL,
+    seen_at      TEXT NOT NULL,
+    fixed_by     BIGINT,
+    fixed_at     TEXT,
+    UNIQUE (watch_id, pipeline_id)
+  );
+  CREATE INDEX watch_cards_open ON watch_cards (watch_id, state);`;
+
+// The follows table, on each engine (store/follow-store.ts reads and writes it; store/migrations.ts creates it).
+
+const FOLLOW_COLUMNS = `
+     team_id       TEXT NOT NULL,
+     user_id       TEXT NOT NULL,
+     kind          TEXT NOT NULL CHECK (kind IN ('pipeline', 'job')),
+     project_key   TEXT NOT NULL,
+     project_path  TEXT,
+     target_id     INTEGER NOT NULL,
+     ref           TEXT,
+     channel_id    TEXT,
+     card_channel  TEXT,
+     card_ts       TEXT,
+     response_url  TEXT,
+     uses_left     INTEGER NOT NULL,
+     url_until     TEXT,
+     drawn         TEXT,
+     drawn_at      TEXT,
+     next_poll_at  TEXT NOT NULL,
+     deadline      TEXT NOT NULL,
+     created_at    TEXT NOT NULL,
+     lease_owner   TEXT,
+     lease_until   TEXT,
+     dm_key        TEXT,
+     dm_channel    TEXT,
+     dm_ts         TEXT,
+     outcome       TEXT,
+     done_at       TEXT`;
+
+const FOLLOWS_SQLITE_DDL = `CREATE TABLE follows (
+     id            INTEGER PRIMARY KEY AUTOINCREMENT,${FOLLOW_COLUMNS}
+   ) STRICT;
+   CREATE INDEX follows_due ON follows (done_at, next_poll_at);`;
+
+const FOLLOWS_POSTGRES_DDL = `CREATE TABLE follows (
+     id            BIGINT GENERATED BY DEFAULT AS IDENTITY PRIMARY KEY,${FOLLOW_COLUMNS}
+   );
+   CREATE INDEX follows_due ON follows (done_at, next_poll_at);`;
 
 /**
  * The step that gives every leased table its lease generation (store/delivery-lease-store.ts fences posts with it),
@@ -119,7 +378,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
   STEP_TABLES_SQLITE,
   // 8: cards that follow a pipeline or a job until it finishes, and their final DM (store/follow-store.ts).
   FOLLOWS_SQLITE_DDL,
-  // 9: pipeline watches, the statuses they remember and their cards (store/watch-tables.ts).
+  // 9: pipeline watches, the statuses they remember and their cards (WATCH_TABLES above).
   WATCH_TABLES_SQLITE,
   // 10: todo alerts (`/gl notify`): per person settings and poll state, todos held for quiet hours, delivery intents.
   ALERT_TABLES_SQLITE,

@@ -1,7 +1,7 @@
 import { createLeaseStore, type HeldLease, lease } from './delivery-lease-store.js';
 import type { SqlEngine, SqlRunner, SqlValue } from './engine.js';
 
-// Pipeline watches and their cards (tables: store/watch-tables.ts), over the store port (SQLite or PostgreSQL).
+// Pipeline watches and their cards (tables: store/migrations.ts), over the store port (SQLite or PostgreSQL).
 // What must happen once is decided here: which replica polls a watch (a lease taken with one conditional update,
 // many due watches at a time, `FOR UPDATE SKIP LOCKED` on PostgreSQL), and what a poll found is committed in one
 // transaction with the intents of the cards it is to post (so a poll is never half remembered).
