@@ -1,10 +1,10 @@
-import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-tables.js';
 import {
   CLAIMS_LEAN_POSTGRES,
   CLAIMS_LEAN_SQLITE,
   CLAIMS_PLAIN_POSTGRES,
   CLAIMS_PLAIN_SQLITE,
 } from './claim-table-steps.js';
+import { CLAIMS_POSTGRES_DDL, CLAIMS_SQLITE_DDL } from './claim-tables.js';
 import { STEP_NOTICE_POSTGRES, STEP_NOTICE_SQLITE } from './step-notice-tables.js';
 import { STEP_TABLES_POSTGRES, STEP_TABLES_SQLITE } from './step-tables.js';
 
