@@ -1,6 +1,4 @@
-import type { Found, ScheduledKind, ScheduledStore } from '../delivery/kind.js';
-import { TokenRevokedError } from '../errors.js';
-import type { Event } from '../gitlab/schemas.js';
+import type { ScheduledKind, ScheduledStore } from '../delivery/kind.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { RequestContext } from '../operations/context.js';
 import {
@@ -17,11 +15,8 @@ import {
   buildResumedDm,
   buildTokenPauseDm,
 } from '../views/digest-notices.js';
-import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
-import { untitledTargets } from '../views/events.js';
-import { collectNew } from './cursor.js';
+import { createDigestReaders, type DigestReader } from './readers.js';
 import { DIGEST_EVENT_TYPE } from './slack.js';
-import { readEvents, readTodos } from './sources.js';
 
 // Digests as a kind of scheduled delivery: what only digests know. A run reads, as the digest's owner, the todos or
 // the events the cursor has not covered; the post is the digest's message; the state kept is the cursor. The
@@ -35,6 +30,8 @@ export interface DigestKindDeps {
   projectPath: (ctx: RequestContext, id: number) => Promise<string>;
   serverUrl: string;
   slashCommand: string;
+  /** Readers of further kinds of digest, by the kind a digest row names (see readers.ts). */
+  readers?: Partial<Record<string, DigestReader>>;
 }
 
 /** The digest store as the kernel sees it. */
@@ -66,82 +63,12 @@ function scheduledStore(store: DigestStore): ScheduledStore<Digest, DigestCursor
 }
 
 export function createDigestKind(deps: DigestKindDeps): ScheduledKind<Digest, DigestCursor> {
-  /** Project paths of events read from a person's feed (as the owner, through operations' project lookup). */
-  async function projectPaths(ctx: RequestContext, d: Digest, events: readonly Event[]): Promise<Map<number, string>> {
-    const out = new Map<number, string>();
-    if (d.project) out.set(d.project.id, d.project.path);
-    for (const e of events) {
-      if (e.project_id === null || out.has(e.project_id)) continue;
-      try {
-        out.set(e.project_id, await deps.projectPath(ctx, e.project_id));
-      } catch (err) {
-        if (err instanceof TokenRevokedError) throw err;
-        // A project the owner can no longer see is shown by its id.
-      }
-    }
-    return out;
-  }
-
-  /** Titles of what was only commented on (a 9.5 comment event carries none): one read each, as the owner. */
-  async function targetTitles(ctx: RequestContext, events: readonly Event[]): Promise<Map<string, string>> {
-    const out = new Map<string, string>();
-    for (const t of untitledTargets(events)) {
-      try {
-        const title = await deps.access.withClient(ctx, async (c) =>
-          t.kind === 'Issue'
-            ? (await c.issues.get(t.projectId, t.iid)).title
-            : (await c.mergeRequests.get(t.projectId, t.iid)).title,
-        );
-        out.set(t.key, title);
-      } catch (err) {
-        if (err instanceof TokenRevokedError) throw err;
-        // Without its title the line still names what was commented on.
-      }
-    }
-    return out;
-  }
-
-  async function read(d: Digest, ctx: RequestContext): Promise<Found<DigestCursor>> {
-    const since = new Date(d.cursor.at);
-    if (d.kind === 'todos') {
-      const todos = await deps.access.withClient(ctx, (c) => readTodos(c));
-      const ownerName = (await ctx.session.connection())?.username ?? null;
-      return {
-        items: todos.items.length,
-        state: d.cursor,
-        since,
-        view: (now) =>
-          buildTodosDigest({
-            digest: d,
-            todos: todos.items,
-            truncated: todos.truncated,
-            serverUrl: deps.serverUrl,
-            now,
-            ownerName,
-          }),
-      };
-    }
-    const events = await deps.access.withClient(ctx, (c) => readEvents(c, d, d.cursor));
-    const { fresh, next } = collectNew(events.items, d.cursor);
-    const paths = fresh.length ? await projectPaths(ctx, d, fresh) : new Map<number, string>();
-    const titles = fresh.length ? await targetTitles(ctx, fresh) : new Map<string, string>();
-    return {
-      items: fresh.length,
-      state: next,
-      since,
-      view: (now) =>
-        buildEventsDigest({
-          digest: d,
-          events: fresh,
-          projectPaths: paths,
-          titles,
-          serverUrl: deps.serverUrl,
-          since,
-          until: now,
-          truncated: events.truncated,
-        }),
-    };
-  }
+  const readers = { ...createDigestReaders(deps), ...deps.readers };
+  const read = (d: Digest, ctx: RequestContext) => {
+    const reader = readers[d.kind];
+    if (!reader) throw new Error(`no reader for digests of kind ${d.kind}`);
+    return reader(d, ctx);
+  };
 
   return {
     name: 'digest',
