@@ -18,6 +18,8 @@ export const IssueModals = defineModals('issue', {
   fromMessage: z
     .object({
       p: ProjectKeySchema.optional(),
+      /** The project is not public: the answer in the thread does not name it (views/audience.ts). */
+      h: z.literal(1).optional(),
       /** The ts of the thread the answer goes to. */
       th: z.string().regex(/^\d{1,12}\.\d{1,8}$/),
     })

@@ -55,7 +55,11 @@ async function mentionWriter(
 }
 
 /** The project the channel uses by default, as the server knows it; null when the channel has none. */
-async function channelProject(ctx: RequestContext, platform: Platform, ops: IssueOperations): Promise<Project | null> {
+async function channelProject(
+  ctx: RequestContext,
+  platform: Platform,
+  ops: IssueOperations,
+): Promise<{ project: Project; isPublic: boolean } | null> {
   let project: Project;
   try {
     project = await platform.resolveProject(ctx, null);
@@ -63,7 +67,7 @@ async function channelProject(ctx: RequestContext, platform: Platform, ops: Issu
     if (err instanceof ProjectRequiredError) return null;
     throw err;
   }
-  return ops.project(ctx, project);
+  return ops.projectSeen(ctx, project);
 }
 
 /** The prefilled form for a message; throws (not connected, no such project) before any form is opened. */
@@ -75,15 +79,20 @@ export async function openIssueFromMessage(
 ): Promise<ModalView> {
   // Not connected: the Connect prompt, and no form.
   await ctx.session.token();
-  const [project, writeMention] = await Promise.all([
+  const [seen, writeMention] = await Promise.all([
     channelProject(ctx, platform, ops),
     mentionWriter(ctx, platform, message.text, slackName),
   ]);
   const draft = draftIssue(message, writeMention);
+  const project = seen?.project ?? null;
   const metadata = encodeModalMetadata(
     IssueModals.fromMessage,
     ctx.channelId,
-    { ...(project ? { p: projectButtonKey(project) } : {}), th: message.threadTs },
+    {
+      ...(project ? { p: projectButtonKey(project) } : {}),
+      ...(seen && !seen.isPublic ? { h: 1 as const } : {}),
+      th: message.threadTs,
+    },
     { responseUrl: message.responseUrl, at: ctx.now },
   );
   return buildIssueForm({
@@ -109,12 +118,15 @@ export async function submitIssueFromMessage(
   if (!read.ok)
     for (const [field, error] of Object.entries(read.errors)) if (error !== undefined) errors[field] = error;
   let typed: Project | null = null;
+  let hidden = value.h === 1;
   if (value.p === undefined) {
     const field = readProjectField(ctx.values);
     if (!field.ok) errors[IssueFormFields.project] = field.error;
     else {
       try {
-        typed = await ops.project(ctx, projectOf(field.path));
+        const seen = await ops.projectSeen(ctx, projectOf(field.path));
+        typed = seen.project;
+        hidden = !seen.isPublic;
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
         errors[IssueFormFields.project] = `There is no project ${field.path}, or you have no access to it.`;
@@ -148,6 +160,7 @@ export async function submitIssueFromMessage(
         message: buildIssueCreatedFromMessage(project, issue, {
           actorId: ctx.actor.userId,
           serverUrl: platform.serverUrl,
+          projectIsPublic: !hidden,
         }),
       };
     },

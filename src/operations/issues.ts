@@ -34,6 +34,21 @@ export function createIssueOperations(deps: { access: GitlabAccess }) {
       deps.access.withClient(ctx, (c) => c.issues.get(project.key, iid)),
     );
 
+  /** The project as the server knows it, and whether it is public (a channel may read its name). */
+  const projectSeen = async (
+    ctx: RequestContext,
+    project: Project,
+  ): Promise<{ project: Project; isPublic: boolean }> => {
+    const p = await about(
+      { kind: 'project', project },
+      deps.access.withClient(ctx, (c) => c.projects.get(project.key)),
+    );
+    return {
+      project: projectOf(project.path ?? p.path_with_namespace, p.path_with_namespace),
+      isPublic: p.visibility === 'public',
+    };
+  };
+
   return {
     list(ctx: RequestContext, scope: IssueListScope, options: IssueListOptions): Promise<Page<Issue>> {
       switch (scope.kind) {
@@ -56,12 +71,9 @@ export function createIssueOperations(deps: { access: GitlabAccess }) {
 
     /** The project as the server knows it (checks that it exists for this person); its path labels it. */
     async project(ctx: RequestContext, project: Project): Promise<Project> {
-      const p = await about(
-        { kind: 'project', project },
-        deps.access.withClient(ctx, (c) => c.projects.get(project.key)),
-      );
-      return projectOf(project.path ?? p.path_with_namespace, p.path_with_namespace);
+      return (await projectSeen(ctx, project)).project;
     },
+    projectSeen,
 
     /** The issue with its time tracking: servers before 10.5 leave time_stats out of the issue itself. */
     async withTimeStats(ctx: RequestContext, project: Project, iid: number, known?: Issue): Promise<Issue> {

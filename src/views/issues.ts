@@ -361,15 +361,19 @@ export function issueRefusal(r: Refusal, label: string): Md | null {
 
 /**
  * The answer in a message's thread after "Create issue" on it: "Issue `demo/web#42` *Title* created by @alice",
- * the title linking to the issue on the configured server. Everyone in the channel reads it (audience.ts).
+ * the title linking to the issue on the configured server. Everyone in the channel reads it (audience.ts): a
+ * confidential issue's title is not shown, nor the name of a project that is not public.
  */
 export function buildIssueCreatedFromMessage(
   project: Project,
   created: Pick<Issue, 'iid' | 'title' | 'web_url' | 'confidential'>,
-  { actorId, serverUrl }: { actorId: string; serverUrl: string },
+  { actorId, serverUrl, projectIsPublic = true }: { actorId: string; serverUrl: string; projectIsPublic?: boolean },
 ): SlackMessage {
   const issue = issueFor('channel', created);
   const title = truncate(issue.title, 255);
-  const text = md`Issue ${code(issueRef(project, issue.iid))} ${bold(linked(issueUrl(serverUrl, project, issue), title))} created by ${mention(actorId)}`;
+  const ref = projectIsPublic
+    ? code(issueRef(project, issue.iid))
+    : md`#${String(issue.iid)} (in a project that is not public)`;
+  const text = md`Issue ${ref} ${bold(linked(issueUrl(serverUrl, project, issue), title))} created by ${mention(actorId)}`;
   return message(text, [section(md`:memo: ${text}`)]);
 }

@@ -135,6 +135,22 @@ describe('"Create issue" on a message', () => {
     ]);
   });
 
+  // Issue 46: the channel was told its default is "one that is not public"; the answer in the thread does not
+  // name it either, and someone who cannot see it gets no form filled in with it.
+  it('does not name a project that is not public in the thread, nor show it to someone who cannot see it', async () => {
+    await h.ask('alice', 'use demo/secret', /default project/, { channel: 'C0SHHID' });
+    const posted = h.bot.slack.writeMessage(PEOPLE.bob, { channel: 'C0SHHID', text: 'Rotate the keys' });
+    const view = await formOf(await shortcut('alice', posted));
+    await h.bot.slack.submitView(PEOPLE.alice, view, {});
+    const answer = await threadReply('C0SHHID', posted.ts);
+    expect(answer.text).toMatch(
+      /^Issue #\d+ \(in a project that is not public\) \*<[^|]+\|Rotate the keys>\* created by <@U0ALICE>$/,
+    );
+    const refused = await shortcut('bob', posted);
+    expect(await refused.waitForMessage((t) => /default project is one you can't see/.test(t))).not.toBeNull();
+    expect(refused.records((r) => r.method === 'views.open')).toEqual([]);
+  });
+
   it('answers a message in a thread in that thread, linking to the reply itself, without a confidential title', async () => {
     const parent = h.bot.slack.writeMessage(PEOPLE.bob, { channel: 'C0SHORT', text: 'Deploys are slow' });
     const reply = h.bot.slack.writeMessage(PEOPLE.eve, {
