@@ -46,6 +46,15 @@ describe('a confidential issue where others read', () => {
     expect(own.text).toContain(SECRET_TITLE);
   });
 
+  it('is named by its number alone in a shared todo list', async () => {
+    await h.ask('alice', 'todos --share', /todo/i, { channel: 'C0AUD6' });
+    const shown = channelText('C0AUD6');
+    expect(shown).toContain('Confidential issue');
+    expect(shown).not.toMatch(SECRET_WORDS);
+    const own = await h.ask('alice', 'todos', /todo/i, { channel: 'C0AUD6' });
+    expect(own.text).toContain(SECRET_TITLE);
+  });
+
   it('is named by its number alone in shared events, its comments left out', async () => {
     for (const page of [1, 2, 3]) {
       await h.ask('alice', `events demo/web --share --page ${page}`, /Events/, { channel: 'C0AUD5' });
