@@ -44,6 +44,7 @@ import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
 import type { Actor } from './operations/context.js';
+import { createFailureReader } from './operations/failures.js';
 import { createIssueOperations } from './operations/issues.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createPipelineOperations } from './operations/pipelines.js';
@@ -291,6 +292,8 @@ export function createApp(deps: AppDeps): BotApp {
     gitlabUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
   });
+  // Why jobs failed: one reader whose kept excerpts and job histories every card, watch and follow shares.
+  const failures = createFailureReader();
   // Cards that follow their pipeline or job: read as their person through the same access, paced like digests.
   const follows = createFollowService({
     pollMs: config.followPollMs,
@@ -335,6 +338,7 @@ export function createApp(deps: AppDeps): BotApp {
     watches,
     alerts,
     ...(deps.insights ? { insights: deps.insights } : {}),
+    failures,
   };
   const account = createAccountOperations(opsDeps);
   const { dispatch, platform } = assemble(NOUNS, opsDeps, {

@@ -6,6 +6,8 @@ export interface TtlCache<V> {
   /** The value stored for `key`, while it is fresh. */
   get(key: string, now: number): V | undefined;
   set(key: string, value: V, now: number): void;
+  /** Forgets `key` (what it stood for changed). */
+  delete(key: string): void;
 }
 
 export function createTtlCache<V>(o: { ttlMs: number; maxEntries: number }): TtlCache<V> {
@@ -21,6 +23,9 @@ export function createTtlCache<V>(o: { ttlMs: number; maxEntries: number }): Ttl
       entries.delete(key); // stored again: it moves to the newest end
       entries.set(key, { value, at: now });
       if (entries.size > o.maxEntries) entries.delete(entries.keys().next().value as string);
+    },
+    delete(key) {
+      entries.delete(key);
     },
   };
 }

@@ -31,11 +31,49 @@ export interface JobsApi {
   keepArtifacts(project: ProjectRef, jobId: number): Promise<Job>;
   /** The raw trace (log) as text. */
   trace(project: ProjectRef, jobId: number): Promise<string>;
+  /**
+   * The end of the trace, at most `maxBytes` of it: the body is read as it streams and only its last bytes are
+   * kept, so a trace of any size costs that much memory. `cut` says the start was left out.
+   */
+  traceTail(project: ProjectRef, jobId: number, maxBytes: number): Promise<TraceTail>;
   /** Whether the job still has a trace (an erased job has none); reads no more than the first bytes. */
   hasTrace(project: ProjectRef, jobId: number): Promise<boolean>;
   artifacts(project: ProjectRef, jobId: number): Promise<Artifacts>;
   /** Artifacts of the latest successful job named `jobName` on `ref`. */
   artifactsByRef(project: ProjectRef, ref: string, jobName: string): Promise<Artifacts>;
+}
+
+export interface TraceTail {
+  text: string;
+  cut: boolean;
+}
+
+/** Keeps the last `maxBytes` of a stream; the text starts at the first whole line when something was cut. */
+export function readTail(stream: Readable, maxBytes: number): Promise<TraceTail> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let cut = false;
+    stream.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      kept += chunk.length;
+      while (kept - (chunks[0]?.length ?? 0) >= maxBytes) {
+        kept -= (chunks.shift() as Buffer).length;
+        cut = true;
+      }
+    });
+    stream.once('error', reject);
+    stream.once('end', () => {
+      let bytes = Buffer.concat(chunks, kept);
+      if (bytes.length > maxBytes) {
+        bytes = bytes.subarray(bytes.length - maxBytes);
+        cut = true;
+      }
+      const text = bytes.toString('utf8');
+      // A cut start may fall inside a line (or a character): the text begins after the first newline.
+      resolve({ text: cut ? text.slice(text.indexOf('\n') + 1) : text, cut });
+    });
+  });
 }
 
 function first(value: string | string[] | undefined): string | undefined {
@@ -96,6 +134,10 @@ export function createJobsApi(transport: Transport, token: string): JobsApi {
     erase: (project, jobId) => call.send('POST', `${job(project, jobId)}/erase`, JobSchema),
     keepArtifacts: (project, jobId) => call.send('POST', `${job(project, jobId)}/artifacts/keep`, JobSchema),
     trace: (project, jobId) => call.text(`${job(project, jobId)}/trace`),
+    async traceTail(project, jobId, maxBytes) {
+      const { stream } = await call.stream(`${job(project, jobId)}/trace`);
+      return readTail(stream, maxBytes);
+    },
     async hasTrace(project, jobId) {
       const { headers, stream } = await call.stream(`${job(project, jobId)}/trace`);
       const length = first(headers['content-length']);

@@ -1,10 +1,12 @@
 import { JobButtons } from '../buttons/ci.js';
 import { RefusedError } from '../errors.js';
+import type { FailureNote } from '../failure/note.js';
 import type { FollowService } from '../follow/service.js';
 import { jobDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
+import type { ReadAs } from '../operations/failures.js';
 import { createJobOperations, type JobAction, type JobOperations } from '../operations/jobs.js';
 import { message, type SlackMessage, section } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
@@ -30,9 +32,28 @@ import { type CommandContext, ephemeral, noun, type Platform, type Reply } from 
 
 const FULL_TRACE_LIMIT = 5 * 1024 * 1024;
 
-type Ops = JobOperations & { follows: FollowService | undefined };
+type Ops = JobOperations & {
+  follows: FollowService | undefined;
+  whyFailed: WhyFailed;
+  /** After an erase: the trace read for the excerpt is gone. */
+  traceErased(project: Project, jobId: number): void;
+};
 
-const jobNoun = noun('job', (deps): Ops => ({ ...createJobOperations(deps), follows: deps.follows }));
+/** Why the caller's failed jobs failed, read as the caller. */
+type WhyFailed = (ctx: RequestContext, project: Project, job: Job) => Promise<FailureNote | null>;
+
+const jobNoun = noun(
+  'job',
+  (deps): Ops => ({
+    ...createJobOperations(deps),
+    follows: deps.follows,
+    async whyFailed(ctx, project, job) {
+      const read: ReadAs = (fn) => deps.access.withClient(ctx, fn);
+      return (await deps.failures.explain(read, project, [job], ctx.now))[0] ?? null;
+    },
+    traceErased: (project, jobId) => deps.failures.forget(project, jobId),
+  }),
+);
 
 /** What the API leaves unsaid about a finished job without artifacts: whether it was erased. */
 async function factsOf({
@@ -58,6 +79,7 @@ async function jobCard({
   job,
   notice,
   known,
+  whyFailed,
 }: {
   ctx: RequestContext;
   platform: Platform;
@@ -66,9 +88,17 @@ async function jobCard({
   job: Job;
   notice?: Notice;
   known?: JobFacts;
+  /** Given when the card shows a failed job afresh (not after an action): its explaining lines are read. */
+  whyFailed?: WhyFailed;
 }) {
-  const facts = known ?? (notice ? {} : await factsOf({ ctx, ops, project, job }));
-  return buildJobCard(job, project, { ...(await cardContext(ctx, platform, { notice })), facts });
+  const failure = whyFailed && job.status === 'failed' ? await whyFailed(ctx, project, job) : null;
+  // The excerpt's read of the trace also says whether it was erased: no second look at it.
+  const erasedByTrace =
+    failure && failure.trace !== 'unread' && !job.artifacts_file && !neverRan(job)
+      ? { erased: failure.trace === 'empty' }
+      : null;
+  const facts = known ?? (notice ? {} : (erasedByTrace ?? (await factsOf({ ctx, ops, project, job }))));
+  return buildJobCard(job, project, { ...(await cardContext(ctx, platform, { notice })), facts, failure });
 }
 
 /** The card, or the list the button sat in, redrawn with a notice and the job as it is now. */
@@ -170,7 +200,7 @@ async function actOnJobFor({
 }: {
   ctx: RequestContext;
   platform: Platform;
-  ops: JobOperations;
+  ops: Ops;
   project: Project;
   id: number;
   action: JobAction;
@@ -189,6 +219,7 @@ async function actOnJobFor({
   }
   try {
     const job = await ops.act(ctx, project, id, action);
+    if (action === 'erase') ops.traceErased(project, id);
     const detail = action === 'retry' ? retriedDetail(id, job) : `job #${id}`;
     const notice = done(action, { actorId: ctx.actor.userId, detail });
     return { message: await redraw({ ctx, platform, ops, project, job, notice, place }), acted: job };
@@ -271,7 +302,7 @@ export const jobs = jobNoun.define({
     async 'job.show'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const job = await ops.get(ctx, project, command.target.id);
-      const card = await jobCard({ ctx, platform, ops, project, job });
+      const card = await jobCard({ ctx, platform, ops, project, job, whyFailed: ops.whyFailed });
       if (!command.flags.follow) return { kind: 'message', message: card, inChannel: command.share };
       return answerFollowing(ctx, {
         follows: ops.follows,
@@ -352,7 +383,8 @@ export const jobs = jobNoun.define({
   buttons: [
     jobNoun.on(JobButtons.show, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return ephemeral(await jobCard({ ctx, platform, ops, project, job: await ops.get(ctx, project, value.j) }));
+      const job = await ops.get(ctx, project, value.j);
+      return ephemeral(await jobCard({ ctx, platform, ops, project, job, whyFailed: ops.whyFailed }));
     }),
     act('retry'),
     act('cancel'),

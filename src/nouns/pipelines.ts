@@ -5,6 +5,7 @@ import { pipelineDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
+import type { ReadAs } from '../operations/failures.js';
 import { createPipelineOperations, type PipelineOperations } from '../operations/pipelines.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
@@ -14,6 +15,8 @@ import {
   buildPipelineCard,
   buildPipelineList,
   buildRefMissing,
+  failedJobsOf,
+  type PipelineFailures,
   pipelineConfirmation,
   pipelineRow,
   pipelineStaleText,
@@ -22,32 +25,52 @@ import { answerFollowing, type Followed, followClicked } from './follow.js';
 import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform } from './types.js';
 
-type Ops = PipelineOperations & { follows: FollowService | undefined };
+type Ops = PipelineOperations & { follows: FollowService | undefined; whyFailed: WhyFailed };
 
-const pipelineNoun = noun('pipeline', (deps): Ops => ({ ...createPipelineOperations(deps), follows: deps.follows }));
+/** Why a pipeline's failed jobs failed (the first few), read as the caller. */
+type WhyFailed = (ctx: RequestContext, project: Project, jobs: readonly Job[]) => Promise<PipelineFailures | null>;
+
+const pipelineNoun = noun(
+  'pipeline',
+  (deps): Ops => ({
+    ...createPipelineOperations(deps),
+    follows: deps.follows,
+    async whyFailed(ctx, project, jobs) {
+      const failed = failedJobsOf(jobs);
+      if (failed.length === 0) return null;
+      const read: ReadAs = (fn) => deps.access.withClient(ctx, fn);
+      const notes = await deps.failures.explain(read, project, failed, ctx.now);
+      return { notes, more: failed.length - notes.length };
+    },
+  }),
+);
 
 const RUNNING = new Set(['created', 'pending', 'running']);
 
 /** A word that reads as a project (`group/app`, `42`) rather than a branch name. */
 const looksLikeProject = (word: string) => /^\d+$/.test(word) || /^[\w.-]+(\/[\w.-]+)+$/.test(word);
 
+/** A pipeline's card as shown afresh: its jobs by stage, and why the failed ones failed. */
 async function pipelineCard({
   ctx,
   platform,
   ops,
   project,
   id,
-  notice,
 }: {
   ctx: RequestContext;
   platform: Platform;
-  ops: PipelineOperations;
+  ops: Ops;
   project: Project;
   id: number;
-  notice?: Notice;
 }) {
   const { pipeline, jobs } = await ops.withJobs(ctx, project, id);
-  return buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform, { notice }));
+  const failures = await ops.whyFailed(ctx, project, jobs);
+  return {
+    pipeline,
+    jobs,
+    card: buildPipelineCard(pipeline, jobs, project, { ...(await cardContext(ctx, platform)), failures }),
+  };
 }
 
 async function redraw({
@@ -184,14 +207,10 @@ export const pipelines = pipelineNoun.define({
     async 'pipeline.show'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       if (!command.flags.follow) {
-        return {
-          kind: 'message',
-          message: await pipelineCard({ ctx, platform, ops, project, id: command.target.id }),
-          inChannel: command.share,
-        };
+        const { card } = await pipelineCard({ ctx, platform, ops, project, id: command.target.id });
+        return { kind: 'message', message: card, inChannel: command.share };
       }
-      const { pipeline, jobs } = await ops.withJobs(ctx, project, command.target.id);
-      const card = buildPipelineCard(pipeline, jobs, project, await cardContext(ctx, platform));
+      const { pipeline, jobs, card } = await pipelineCard({ ctx, platform, ops, project, id: command.target.id });
       return answerFollowing(ctx, {
         follows: ops.follows,
         what: followedPipeline(project, pipeline, jobs),
@@ -245,7 +264,7 @@ export const pipelines = pipelineNoun.define({
   buttons: [
     pipelineNoun.on(PipelineButtons.show, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));
-      return ephemeral(await pipelineCard({ ctx, platform, ops, project, id: value.i }));
+      return ephemeral((await pipelineCard({ ctx, platform, ops, project, id: value.i })).card);
     }),
     pipelineNoun.on(PipelineButtons.retry, async (value, ctx, platform, ops) => {
       const project = await platform.resolveProject(ctx, refOf(value.p));

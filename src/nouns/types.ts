@@ -7,6 +7,7 @@ import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/inde
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext } from '../operations/context.js';
+import type { FailureReader } from '../operations/failures.js';
 import type { PeopleResolver } from '../operations/people.js';
 import type { SlackEventOf, SlackEventType } from '../slack-events.js';
 import type { ChannelStore } from '../store/channel-store.js';
@@ -132,6 +133,8 @@ export interface OperationDeps {
   alerts: AlertService;
   /** `/gl insights`: how long a read may take before a progress note is shown (default 2000 ms). */
   insights?: { progressAfterMs?: number };
+  /** Why jobs failed: their traces' explaining lines and flaky-or-broken verdicts, read once and kept (one per app). */
+  failures: FailureReader;
 }
 
 /** A command's context also carries its text, so that lists can redraw themselves. */

@@ -1,6 +1,7 @@
 import type { Button } from '@slack/types';
 import { JobButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
+import type { FailureNote } from '../failure/note.js';
 import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import { encodeButtonValue } from '../ids.js';
@@ -17,6 +18,7 @@ import {
   section,
 } from './blocks.js';
 import { type CardContext, openButton, when } from './common.js';
+import { failureBlocks } from './failure.js';
 import { formatBytes, formatDuration } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
@@ -181,7 +183,11 @@ export function jobStaleText(
   }
 }
 
-export function buildJobCard(job: Job, project: Project, c: CardContext & { facts?: JobFacts }): SlackMessage {
+export function buildJobCard(
+  job: Job,
+  project: Project,
+  c: CardContext & { facts?: JobFacts; failure?: FailureNote | null },
+): SlackMessage {
   const url = jobUrl(c.serverUrl, project, job);
   const facts: JobFacts = {
     ...c.facts,
@@ -211,6 +217,9 @@ export function buildJobCard(job: Job, project: Project, c: CardContext & { fact
     ]),
     section(md`*Commit* ${commit}`),
   ];
+  // The card's own Trace button stands beside the excerpt's lines.
+  if (c.failure)
+    blocks.push(...failureBlocks([c.failure], { project, serverUrl: c.serverUrl, named: false, traceButtons: false }));
   const extra: Text[] = [md`${projectLabel(project)} · created ${when(job.created_at, c)}`];
   if (job.artifacts_file && !facts.erased) {
     const expiry = job.artifacts_expire_at

@@ -1,5 +1,6 @@
 import { PipelineButtons } from '../buttons/ci.js';
 import type { Refusal } from '../errors.js';
+import type { FailureNote } from '../failure/note.js';
 import { onServer, type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job, Pipeline, PipelineBasic } from '../gitlab/schemas.js';
 import {
@@ -15,6 +16,7 @@ import {
   section,
 } from './blocks.js';
 import { type CardContext, openButton, when } from './common.js';
+import { failureBlocks } from './failure.js';
 import { formatDuration } from './format.js';
 import { jobUrl } from './jobs.js';
 import { truncate } from './limits.js';
@@ -80,13 +82,25 @@ function pipelineButton(
  * Jobs grouped by stage, stages in the order the pipeline runs them. A retried job is replaced by its retry (a
  * 9.5 server lists both): the newest job of each name in a stage stands where the first one stood.
  */
-export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): Md {
+function latestByStage(jobs: readonly Job[]): Map<string, Map<string, Job>> {
   const stages = new Map<string, Map<string, Job>>();
   for (const job of [...jobs].sort((a, b) => a.id - b.id)) {
     const byName = stages.get(job.stage) ?? new Map<string, Job>();
     byName.set(job.name, job);
     stages.set(job.stage, byName);
   }
+  return stages;
+}
+
+/** The pipeline's failed jobs as its card shows them (a retried job by its retry), in the order the stages run. */
+export function failedJobsOf(jobs: readonly Job[]): Job[] {
+  return [...latestByStage(jobs).values()].flatMap((byName) =>
+    [...byName.values()].filter((j) => j.status === 'failed'),
+  );
+}
+
+export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): Md {
+  const stages = latestByStage(jobs);
   const lines = [...stages].map(
     ([stage, list]) =>
       md`${bold(stage)}  ${joinMd(
@@ -97,11 +111,17 @@ export function jobsByStage(jobs: Job[], serverUrl: string, project: Project): M
   return joinMd(lines, '\n');
 }
 
+/** Why a pipeline's failed jobs failed: the first few explained, how many more there are. */
+export interface PipelineFailures {
+  notes: readonly FailureNote[];
+  more: number;
+}
+
 export function buildPipelineCard(
   pipeline: Pipeline,
   jobs: Job[] | null,
   project: Project,
-  ctx: CardContext,
+  ctx: CardContext & { failures?: PipelineFailures | null },
 ): SlackMessage {
   const url = pipelineUrl(ctx.serverUrl, project, pipeline);
   const who = pipeline.user ? md`${pipeline.user.name} (@${pipeline.user.username})` : '—';
@@ -119,6 +139,10 @@ export function buildPipelineCard(
   if (pipeline.yaml_errors) blocks.push(section(md`:warning: *YAML errors*: ${truncate(pipeline.yaml_errors, 500)}`));
   if (jobs && jobs.length > 0) blocks.push(section(jobsByStage(jobs, ctx.serverUrl, project)));
   else if (jobs) blocks.push(section('_No jobs._'));
+  if (ctx.failures) {
+    const { notes, more } = ctx.failures;
+    blocks.push(...failureBlocks(notes, { project, serverUrl: ctx.serverUrl, named: true, traceButtons: true, more }));
+  }
   const extra: Text[] = [md`${projectLabel(project)}${pipeline.coverage ? md` · coverage ${pipeline.coverage}%` : ''}`];
   if (url) extra.push(linked(url, 'Open in GitLab'));
   blocks.push(context(extra));

@@ -90,12 +90,13 @@ describe('statuses of the error table', () => {
 
   it.each(onRetry)('turns a %i on a button into a sentence and leaves the card as it was', async (status, words) => {
     const card = await h.ask('alice', 'job demo/web 8', /Job #8 /);
+    const drawn = h.calls().length; // the first card of a failed job also reads why it failed, then keeps it
     h.sim.setFaults({ errorRate: 1, errorStatus: status });
     const seen = await h.press('alice', buttonOf(card, /^Retry$/), words);
     // A POST is not repeated on a server error: it may have been done. A refused one is looked into
     // (was the card out of date?), and the refusal stands when the job as it is now cannot be read either.
     const lookedInto = status === 403 ? [call('GET', `${WEB}/jobs/8`, 'alice', { status })] : [];
-    expect(h.calls(2)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status }), ...lookedInto]);
+    expect(h.calls(drawn)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status }), ...lookedInto]);
     expect(seen.message.key).not.toBe(card.message.key);
     expect(h.bot.fake.messages.get(card.message.key)?.version).toBe(1);
   });
@@ -154,14 +155,15 @@ describe('statuses of the error table', () => {
 
   it('acknowledges a button first, and does not repeat a POST that timed out', async () => {
     const card = await h.ask('alice', 'job demo/web 8', /Job #8 /);
+    const drawn = h.calls().length; // why job 8 failed was read by an earlier card and is kept: the card read the job
     active = 'short';
     h.sim.setFaults({ latencyMs: 600 });
     const click = await h.click('alice', buttonOf(card, /^Retry$/));
     expect(click.ack.status).toBe(200);
     expect(click.records((r) => r.kind === 'response_url')).toEqual([]);
     const seen = await click.waitForMessage((t) => /did not answer in time/.test(t));
-    const calls = await h.waitForCalls((c) => c.length === 3);
-    expect(calls.slice(2)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status: 201 })]);
+    const calls = await h.waitForCalls((c) => c.length === drawn + 1);
+    expect(calls.slice(drawn)).toEqual([call('POST', `${WEB}/jobs/8/retry`, 'alice', { status: 201 })]);
     // The server did retry the job after all: "try again" would run it twice.
     expect(seen?.text).toBe(
       `The server at ${h.sim.url} is unavailable: it did not answer in time. The change may have been made anyway: look before you try again.`,
@@ -316,12 +318,8 @@ describe('people without a usable token', () => {
       expect(again.it.messages()).toHaveLength(1);
       const card = await h.ask('alice', 'job demo/web 8 --share', /Job #8 /);
       await h.press('eve', buttonOf(card, /^Retry$/), /refused/);
-      expect(h.calls(3)).toEqual([
-        recheck,
-        call('GET', `${WEB}/jobs/8`, 'alice'),
-        call('GET', `${WEB}/jobs/8/trace`, 'alice'),
-        recheck,
-      ]);
+      // Why job 8 failed (its trace) was read by an earlier card and is kept.
+      expect(h.calls(3)).toEqual([recheck, call('GET', `${WEB}/jobs/8`, 'alice'), recheck]);
       expect(h.bot.logs.filter((l) => l.includes('refused by the server; marked revoked'))).toHaveLength(1);
     } finally {
       await h.bot.connect(PEOPLE.eve, TOKENS.eve);

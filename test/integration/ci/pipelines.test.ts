@@ -129,9 +129,24 @@ describe('a pipeline card', () => {
 
   it.each(states)('shows pipeline %i (%s) with only the buttons its state allows', async (id, status, buttons) => {
     const seen = await h.ask('alice', `pipeline demo/web ${id}`, new RegExp(`Pipeline #${id} `));
-    expect(h.calls()).toEqual([call('GET', `${WEB}/pipelines/${id}`, 'alice'), jobsOf(id)]);
+    // A failed pipeline's card also says why its failed job (8) failed: its trace and the project's latest runs.
+    const why =
+      status === 'failed'
+        ? [
+            call('GET', `${WEB}/jobs/8/trace`, 'alice'),
+            call('GET', `${WEB}/jobs`, 'alice', {
+              query: { scope: ['failed', 'success'], per_page: '100', page: '1' },
+            }),
+          ]
+        : [];
+    const calls = h.calls();
+    expect(calls.slice(0, 2)).toEqual([call('GET', `${WEB}/pipelines/${id}`, 'alice'), jobsOf(id)]);
+    expect(calls.slice(2)).toHaveLength(why.length);
+    expect(calls.slice(2)).toEqual(expect.arrayContaining(why));
     expect(seen.text).toMatch(new RegExp(`\\*Status\\*\\n:[a-z_]+: ${status}`));
-    expect(labels(seen.message)).toEqual([...buttons, 'Open in GitLab']);
+    // Beside the failed job's explaining lines, its Trace.
+    const beside = status === 'failed' ? ['Trace'] : [];
+    expect(labels(seen.message)).toEqual([...beside, ...buttons, 'Open in GitLab']);
     expect(buttonOf(seen, /^Open in GitLab$/).url).toBe(`${h.sim.url}/demo/web/pipelines/${id}`);
     if (buttons.includes('Cancel')) expect(confirmText(buttonOf(seen, /^Cancel$/))).toContain(`pipeline #${id}`);
     expectWithinLimits(seen.it);
