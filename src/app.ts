@@ -293,7 +293,7 @@ export function createApp(deps: AppDeps): BotApp {
     slashCommand: config.slashCommand,
   });
   // Why jobs failed: one reader whose kept excerpts and job histories every card, watch and follow shares.
-  const failures = createFailureReader();
+  const failures = createFailureReader({ registerTeamSecrets: (teamId) => access.registerStoredTokens(teamId) });
   // Cards that follow their pipeline or job: read as their person through the same access, paced like digests.
   const follows = createFollowService({
     pollMs: config.followPollMs,

@@ -1,7 +1,7 @@
 // The few lines of a failed job's trace that say why it failed, found by the first rule of EXCERPT_RULES that
 // finds any. Pure: the trace's text in, the lines and the rule's name out; nothing is read or sent here.
 
-import { redact } from '../redact.js';
+import { redactTrace } from '../redact.js';
 import { cleanLines, scriptLines } from './clean.js';
 import { EXCERPT_RULES, type ExcerptRule } from './rules.js';
 
@@ -13,7 +13,7 @@ export const EXCERPT_LINE_CHARS = 200;
 export interface FailureExcerpt {
   /** The rule that found the lines: its id and where the lines came from ("pytest's summary"). */
   rule: { id: string; from: string };
-  /** Colours and section markers removed, secrets redacted, each line at most EXCERPT_LINE_CHARS. */
+  /** Colours and section markers removed, secrets redacted (`redactTrace`), each line at most EXCERPT_LINE_CHARS. */
   lines: string[];
 }
 
@@ -54,7 +54,8 @@ function clipped(line: string): string {
 
 /** The lines of `trace` that explain its job's failure, or null when no rule finds any (an empty trace). */
 export function explainFailure(trace: string, rules: readonly ExcerptRule[] = EXCERPT_RULES): FailureExcerpt | null {
-  const lines = scriptLines(cleanLines(trace));
+  // Redacted whole, before lines are cut from it: a secret spread over lines (a PEM block) is still found.
+  const lines = redactTrace(scriptLines(cleanLines(trace)).join('\n')).split('\n');
   for (const rule of rules) {
     const explaining = found(rule, lines);
     if (explaining.length === 0) continue;
@@ -62,7 +63,7 @@ export function explainFailure(trace: string, rules: readonly ExcerptRule[] = EX
     const withTally = tally !== undefined && !explaining.includes(tally);
     const shown = kept(rule, explaining, EXCERPT_MAX_LINES - (withTally ? 1 : 0));
     if (withTally) shown.push(tally);
-    return { rule: { id: rule.id, from: rule.from }, lines: shown.map((line) => clipped(redact(line))) };
+    return { rule: { id: rule.id, from: rule.from }, lines: shown.map(clipped) };
   }
   return null;
 }

@@ -6,7 +6,7 @@ import { jobDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel, projectPageUrl } from '../gitlab/project.js';
 import type { Job } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
-import type { ReadAs } from '../operations/failures.js';
+import type { Reading } from '../operations/failures.js';
 import { createJobOperations, type JobAction, type JobOperations } from '../operations/jobs.js';
 import { message, type SlackMessage, section } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
@@ -48,8 +48,8 @@ const jobNoun = noun(
     ...createJobOperations(deps),
     follows: deps.follows,
     async whyFailed(ctx, project, job) {
-      const read: ReadAs = (fn) => deps.access.withClient(ctx, fn);
-      return (await deps.failures.explain(read, project, [job], ctx.now))[0] ?? null;
+      const reading: Reading = { read: (fn) => deps.access.withClient(ctx, fn), teamId: ctx.actor.teamId };
+      return (await deps.failures.explain(reading, project, [job], ctx.now))[0] ?? null;
     },
     traceErased: (project, jobId) => deps.failures.forget(project, jobId),
   }),

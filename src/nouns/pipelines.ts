@@ -5,7 +5,7 @@ import { pipelineDrawn } from '../follow/state.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { RequestContext } from '../operations/context.js';
-import type { ReadAs } from '../operations/failures.js';
+import type { Reading } from '../operations/failures.js';
 import { createPipelineOperations, type PipelineOperations } from '../operations/pipelines.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { buildConfirmPrompt } from '../views/common.js';
@@ -38,8 +38,8 @@ const pipelineNoun = noun(
     async whyFailed(ctx, project, jobs) {
       const failed = failedJobsOf(jobs);
       if (failed.length === 0) return null;
-      const read: ReadAs = (fn) => deps.access.withClient(ctx, fn);
-      const notes = await deps.failures.explain(read, project, failed, ctx.now);
+      const reading: Reading = { read: (fn) => deps.access.withClient(ctx, fn), teamId: ctx.actor.teamId };
+      const notes = await deps.failures.explain(reading, project, failed, ctx.now);
       return { notes, more: failed.length - notes.length };
     },
   }),

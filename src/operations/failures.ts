@@ -25,6 +25,12 @@ const PROJECTS_KEPT = 500;
 /** Runs `fn` with a client acting as whoever the card is for (the caller, a watch's creator, a follower). */
 export type ReadAs = <T>(fn: (client: GitlabClient) => Promise<T>) => Promise<T>;
 
+/** Whom a card is read for: their client, and their team (whose stored tokens a trace must not show). */
+export interface Reading {
+  read: ReadAs;
+  teamId: string;
+}
+
 const projectKey = (project: Project) => String(project.path ?? project.key);
 
 /** A run as the verdict needs it: kept instead of the whole job, so a project's history stays small. */
@@ -38,9 +44,9 @@ const runOf = (job: Job): JobRun => ({
 
 export interface FailureReader {
   /** The excerpt and verdict of each failed job of `jobs`, the first `max` of them; reads what is not kept. */
-  explain(read: ReadAs, project: Project, jobs: readonly Job[], now: Date, max?: number): Promise<FailureNote[]>;
+  explain(reading: Reading, project: Project, jobs: readonly Job[], now: Date, max?: number): Promise<FailureNote[]>;
   /** The excerpt of one finished job's trace, read once and kept (null: the trace says nothing). */
-  excerpt(read: ReadAs, project: Project, jobId: number, now: Date): Promise<TraceRead>;
+  excerpt(reading: Reading, project: Project, jobId: number, now: Date): Promise<TraceRead>;
   /** Forgets what was read of a job's trace: the one change a finished job's trace sees is being erased. */
   forget(project: Project, jobId: number): void;
 }
@@ -51,25 +57,39 @@ export interface TraceRead {
   empty: boolean;
 }
 
-export function createFailureReader(o: { historyPerPage?: number } = {}): FailureReader {
+export function createFailureReader(
+  o: {
+    /** Registers the team's stored tokens as secrets, so that redaction finds them in a trace. */
+    registerTeamSecrets?: (teamId: string) => Promise<void>;
+    historyPerPage?: number;
+  } = {},
+): FailureReader {
   const perPage = o.historyPerPage ?? HISTORY_PER_PAGE;
   // Only finished jobs' excerpts are kept, and those never change: the TTL only bounds how long an unused one stays.
   const excerpts = createTtlCache<TraceRead>({ ttlMs: 24 * 60 * 60_000, maxEntries: EXCERPTS_KEPT });
   const histories = createTtlCache<JobRun[]>({ ttlMs: HISTORY_TTL_MS, maxEntries: PROJECTS_KEPT });
 
-  async function excerpt(read: ReadAs, project: Project, jobId: number, at: Date): Promise<TraceRead> {
+  async function excerpt({ read, teamId }: Reading, project: Project, jobId: number, at: Date): Promise<TraceRead> {
     const key = `${projectKey(project)}#${jobId}`;
     const now = at.getTime();
     const kept = excerpts.get(key, now);
     if (kept !== undefined) return kept;
-    const tail = await read((c) => c.jobs.traceTail(project.key, jobId, TRACE_TAIL_BYTES));
+    const [tail] = await Promise.all([
+      read((c) => c.jobs.traceTail(project.key, jobId, TRACE_TAIL_BYTES)),
+      o.registerTeamSecrets?.(teamId),
+    ]);
     const found = { excerpt: explainFailure(tail.text), empty: tail.text.trim() === '' };
     excerpts.set(key, found, now);
     return found;
   }
 
   /** The project's latest finished jobs: one page, a second when the first holds too few runs of `names`. */
-  async function history(read: ReadAs, project: Project, names: ReadonlySet<string>, now: Date): Promise<JobRun[]> {
+  async function history(
+    { read }: Reading,
+    project: Project,
+    names: ReadonlySet<string>,
+    now: Date,
+  ): Promise<JobRun[]> {
     const key = projectKey(project);
     const kept = histories.get(key, now.getTime());
     if (kept) return kept;
@@ -91,12 +111,12 @@ export function createFailureReader(o: { historyPerPage?: number } = {}): Failur
     forget(project, jobId) {
       excerpts.delete(`${projectKey(project)}#${jobId}`);
     },
-    async explain(read, project, jobs, now, max = EXPLAINED_PER_CARD) {
+    async explain(reading, project, jobs, now, max = EXPLAINED_PER_CARD) {
       const failed = jobs.filter((j) => j.status === 'failed').slice(0, max);
       if (failed.length === 0) return [];
       const [excerptsRead, runs] = await Promise.all([
-        Promise.all(failed.map((j) => excerpt(read, project, j.id, now).catch(() => null))),
-        history(read, project, new Set(failed.map((j) => j.name)), now).catch(() => null),
+        Promise.all(failed.map((j) => excerpt(reading, project, j.id, now).catch(() => null))),
+        history(reading, project, new Set(failed.map((j) => j.name)), now).catch(() => null),
       ]);
       return failed.map((job, i) => {
         const trace = excerptsRead[i];

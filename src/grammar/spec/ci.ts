@@ -74,7 +74,7 @@ const JOB_ROWS = rows([
     target: 'job',
     flags: [FOLLOW],
     access: 'read',
-    summary: 'one job as a card with its buttons',
+    summary: 'one job as a card with its buttons; a failed one says why (its trace’s explaining lines) and whether it is flaky',
     example: 'job demo/web 123',
   },
   {
@@ -187,7 +187,7 @@ const PIPELINE_ROWS = rows([
     target: 'pipeline',
     flags: [FOLLOW],
     access: 'read',
-    summary: 'one pipeline with its jobs by stage',
+    summary: 'one pipeline with its jobs by stage, and why its failed jobs failed (up to three)',
     example: 'pipeline demo/web 55',
   },
   {

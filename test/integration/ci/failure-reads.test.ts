@@ -3,7 +3,7 @@ import { createGitlabClient } from '../../../src/gitlab/client.js';
 import { createTransport, type Transport } from '../../../src/gitlab/http.js';
 import { projectOf } from '../../../src/gitlab/project.js';
 import type { Job } from '../../../src/gitlab/schemas.js';
-import { createFailureReader, type ReadAs, TRACE_TAIL_BYTES } from '../../../src/operations/failures.js';
+import { createFailureReader, type Reading, TRACE_TAIL_BYTES } from '../../../src/operations/failures.js';
 import { fakeClock } from '../../support/clock.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';
 
@@ -13,14 +13,14 @@ import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim
 const clock = fakeClock();
 let sim: RunningSimulator;
 let transport: Transport;
-let read: ReadAs;
+let read: Reading;
 const project = projectOf('demo/web');
 
 beforeAll(async () => {
   sim = await startSim(clock);
   transport = createTransport({ baseUrl: sim.url });
   const client = createGitlabClient(transport, TOKENS.alice);
-  read = (fn) => fn(client);
+  read = { read: (fn) => fn(client), teamId: 'T0TEST' };
 });
 afterAll(async () => {
   transport.close();

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { expectWithinLimits } from '../../support/slack-checks.js';
 import { buttonsOf } from '../../support/slack-driver.js';
+import { TOKENS } from '../../support/start-sim.js';
 import { buttonOf, type Call, call, useCiBot, WEB } from './harness.js';
 
 // Why it failed (issue 42): the cards of failed jobs and pipelines carry the lines of the trace that explain the
@@ -55,6 +56,18 @@ describe('the card of a failed job', () => {
     expect(seen.text).not.toMatch(/\u001b|section_(start|end)|ERROR: Job failed/);
     expect(labels(seen.message)).toContain('Trace');
     expectWithinLimits(seen.it);
+  });
+
+  it("leaves out secrets: anyone's stored token, and token-shaped words", async () => {
+    h.sim.editJob(25, {
+      status: 'failed',
+      trace: `$ ./deploy.sh\ncurl -H "PRIVATE-TOKEN: ${TOKENS.bob}" https://example.test\nuse glpat-AbCdEfGhIjKlMnOpQrSt\nfailed\n`,
+    });
+    const seen = await h.ask('alice', 'job demo/web 25', /Job #25 /);
+    expect(seen.text).toContain('$ ./deploy.sh');
+    expect(seen.text).not.toContain(TOKENS.bob);
+    expect(seen.text).not.toContain('glpat-AbCdEfGhIjKlMnOpQrSt');
+    expect(seen.text).toContain('[redacted]');
   });
 
   it('reads the trace once: it also says the job was not erased, and the next card reads only the job', async () => {
