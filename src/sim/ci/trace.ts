@@ -1,12 +1,18 @@
 // Realistic CI output for the fake runner's jobs: the runner preamble, the
 // job's own script by its name, and the result line, colours included as a
-// real runner prints them.
+// real runner prints them. A failed job fails the way its kind does: a build
+// with a compiler error, lint with ESLint's errors, tests with a failing test,
+// a deploy at its health check, anything else at its script's last command.
 
 import type { CommitRecord, JobRecord, RunnerRecord } from '../model.js';
 
 const GREEN = '\u001b[32;1m';
 const RED = '\u001b[31;1m';
 const RESET = '\u001b[0;m';
+const RED_TEXT = '\u001b[31m';
+const YELLOW = '\u001b[33m';
+const CYAN = '\u001b[36m';
+const GREY = '\u001b[90m';
 
 export interface TraceInput {
   job: JobRecord;
@@ -46,13 +52,35 @@ function preamble({ job, projectPath, projectId, commit, runner }: TraceInput): 
   ];
 }
 
-function compileScript(): string[] {
-  return [
+function compileScript(failed: boolean): string[] {
+  const lines = [
     `${GREEN}$ npm run build${RESET}`,
     ``,
     `> web@1.4.0 build`,
     `> tsc -p tsconfig.build.json && vite build`,
     ``,
+  ];
+  if (failed) {
+    return lines.concat([
+      `${CYAN}src/cart/totals.ts${RESET}:${YELLOW}42${RESET}:${YELLOW}7${RESET} - ${RED_TEXT}error${RESET}${GREY} TS2322: ${RESET}Type 'string' is not assignable to type 'number'.`,
+      ``,
+      `42   grand = formatMoney(sum);`,
+      `     ~~~~~`,
+      ``,
+      `${CYAN}src/cart/checkout.ts${RESET}:${YELLOW}17${RESET}:${YELLOW}24${RESET} - ${RED_TEXT}error${RESET}${GREY} TS2339: ${RESET}Property 'grandTotal' does not exist on type 'Totals'.`,
+      ``,
+      `17   return charge(totals.grandTotal);`,
+      `                          ~~~~~~~~~~`,
+      ``,
+      ``,
+      `Found 2 errors in 2 files.`,
+      ``,
+      `Errors  Files`,
+      `     1  src/cart/checkout.ts:17`,
+      `     1  src/cart/totals.ts:42`,
+    ]);
+  }
+  return lines.concat([
     `vite v5.1.4 building for production...`,
     `transforming...`,
     `✓ 412 modules transformed.`,
@@ -63,23 +91,25 @@ function compileScript(): string[] {
     `dist/assets/vendor-8b1d3e77.js   141.33 kB │ gzip: 45.46 kB`,
     `dist/assets/index-c0ffee42.js     96.18 kB │ gzip: 31.02 kB`,
     `✓ built in 6.84s`,
-  ];
+  ]);
 }
 
-function lintScript(): string[] {
-  return [
-    `${GREEN}$ npm run lint${RESET}`,
-    ``,
-    `> web@1.4.0 lint`,
-    `> biome check .`,
-    ``,
-    `Checked 214 files in 312ms. No fixes applied.`,
-    `${GREEN}$ npm run typecheck${RESET}`,
-    ``,
-    `> web@1.4.0 typecheck`,
-    `> tsc --noEmit`,
-    ``,
-  ];
+function lintScript(failed: boolean): string[] {
+  const lines = [`${GREEN}$ npm run lint${RESET}`, ``, `> web@1.4.0 lint`, `> eslint . --max-warnings=0`, ``];
+  if (failed) {
+    return lines.concat([
+      `/builds/demo/web/src/cart/totals.ts`,
+      `  12:7   ${RED_TEXT}error${RESET}  'roundLine' is assigned a value but never used  ${GREY}@typescript-eslint/no-unused-vars${RESET}`,
+      `  40:15  ${RED_TEXT}error${RESET}  Unexpected any. Specify a different type       ${GREY}@typescript-eslint/no-explicit-any${RESET}`,
+      ``,
+      `/builds/demo/web/src/catalog/search.ts`,
+      `  3:1  ${YELLOW}warning${RESET}  Unexpected console statement  ${GREY}no-console${RESET}`,
+      ``,
+      `${RED_TEXT}✖ 3 problems (2 errors, 1 warning)${RESET}`,
+      ``,
+    ]);
+  }
+  return lines.concat([`${GREEN}$ npm run typecheck${RESET}`, ``, `> web@1.4.0 typecheck`, `> tsc --noEmit`, ``]);
 }
 
 function testScript(failed: boolean): string[] {
@@ -146,10 +176,10 @@ function testScript(failed: boolean): string[] {
   ]);
 }
 
-function deployScript(job: JobRecord, commit: CommitRecord | undefined): string[] {
+function deployScript(job: JobRecord, commit: CommitRecord | undefined, failed: boolean): string[] {
   const env = job.name.includes(':') ? (job.name.split(':')[1] ?? 'review') : 'review';
   const host = env === 'production' ? 'web.demo.example' : `${env}.web.demo.example`;
-  return [
+  const lines = [
     `${GREEN}$ ./scripts/deploy.sh ${env}${RESET}`,
     `Deploying web@${commit?.short_id ?? job.sha.slice(0, 8)} to ${env}`,
     `Syncing dist/ to s3://demo-web-${env}/ ...`,
@@ -158,23 +188,42 @@ function deployScript(job: JobRecord, commit: CommitRecord | undefined): string[
     `upload: dist/assets/vendor-8b1d3e77.js to s3://demo-web-${env}/assets/vendor-8b1d3e77.js`,
     `upload: dist/assets/index-4f2a9c1e.css to s3://demo-web-${env}/assets/index-4f2a9c1e.css`,
     `Invalidating CDN cache for /* ...`,
+  ];
+  if (failed) {
+    return lines.concat([
+      `Waiting for https://${host}/healthz ...`,
+      `curl: (22) The requested URL returned error: 503`,
+      `Health check of https://${host}/healthz failed after 5 attempts`,
+      `Rolling back ${env} to the previous release`,
+    ]);
+  }
+  return lines.concat([
     `Waiting for https://${host}/healthz ... 200 OK`,
     `Environment ${env} is live at https://${host}`,
-  ];
+  ]);
 }
 
-function genericScript(job: JobRecord): string[] {
-  return [`${GREEN}$ ./scripts/ci/${job.name.replace(/[^\w-]+/g, '-')}.sh${RESET}`, `${job.name}: all checks passed`];
+function genericScript(job: JobRecord, failed: boolean): string[] {
+  const name = job.name.replace(/[^\w-]+/g, '-');
+  if (failed) {
+    return [
+      `${GREEN}$ ./scripts/ci/${name}.sh${RESET}`,
+      `${job.name}: checking release notes, licences and bundle size`,
+      `bundle size: dist/assets/index-c0ffee42.js is 312 kB, over the 250 kB budget`,
+      `${job.name}: 1 check failed`,
+    ];
+  }
+  return [`${GREEN}$ ./scripts/ci/${name}.sh${RESET}`, `${job.name}: all checks passed`];
 }
 
 function script(input: TraceInput, failed: boolean): string[] {
   const name = input.job.name;
-  if (name === 'compile' || name.startsWith('build')) return compileScript();
-  if (name === 'lint') return lintScript();
+  if (name === 'compile' || name.startsWith('build')) return compileScript(failed);
+  if (name === 'lint') return lintScript(failed);
   if (name.includes('test')) return testScript(failed);
   if (name.startsWith('deploy') || name.startsWith('review') || name.startsWith('release'))
-    return deployScript(input.job, input.commit);
-  return genericScript(input.job);
+    return deployScript(input.job, input.commit, failed);
+  return genericScript(input.job, failed);
 }
 
 /** The trace so far of a job that has started. */
