@@ -74,7 +74,8 @@ const JOB_ROWS = rows([
     target: 'job',
     flags: [FOLLOW],
     access: 'read',
-    summary: 'one job as a card with its buttons; a failed one says why (its trace’s explaining lines) and whether it is flaky',
+    summary:
+      'one job as a card with its buttons; a failed one says why (its trace’s explaining lines) and whether it is flaky',
     example: 'job demo/web 123',
   },
   {
