@@ -18,6 +18,7 @@ import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
+import type { FailureReader, Reading } from '../operations/failures.js';
 import { createJobOperations } from '../operations/jobs.js';
 import { createPipelineOperations } from '../operations/pipelines.js';
 import { registerSecret } from '../redact.js';
@@ -30,11 +31,12 @@ import {
   buildFollowDoneDm,
   buildFollowStoppedDm,
   type Followed,
+  type FollowFailures,
   type FollowLine,
   withFollowLine,
 } from '../views/follow.js';
 import { buildJobCard, jobUrl } from '../views/jobs.js';
-import { buildPipelineCard, pipelineUrl } from '../views/pipelines.js';
+import { buildPipelineCard, failedJobsOf, pipelineUrl } from '../views/pipelines.js';
 import type { FollowSlack } from './slack.js';
 import { DONE_STATUSES, type Drawn, decodeDrawn, encodeDrawn, jobDrawn, pipelineDrawn } from './state.js';
 
@@ -86,6 +88,8 @@ export interface FollowServiceOptions {
   /** Slack's pace per channel (default 1000 ms between posts), shared with digests. */
   channelIntervalMs?: number;
   pacingClock?: PacingClock;
+  /** Why a failed pipeline or job failed, for its final DM (absent: the DM names the failed jobs only). */
+  failures?: FailureReader;
   /** Tests only: a named point of the final DM (the seam for kills). */
   at?: (point: FollowPoint) => void;
 }
@@ -173,6 +177,22 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
       return { kind: 'pipeline', pipeline, jobs: js };
     }
     return { kind: 'job', job: await jobs.get(ctx, project, f.targetId) };
+  }
+
+  /** Why it failed, read as the follower; a DM without it still goes. */
+  async function whyFailed(f: Follow, s: Snapshot): Promise<FollowFailures | null> {
+    if (!o.failures || statusOf(s) !== 'failed') return null;
+    const ctx = ctxOf(f);
+    const failed = s.kind === 'pipeline' ? failedJobsOf(s.jobs) : [s.job];
+    try {
+      const reading: Reading = { read: (fn) => access.withClient(ctx, fn), teamId: f.teamId };
+      const notes = await o.failures.explain(reading, projectOfFollow(f), failed, ctx.now);
+      return { notes, more: failed.length - notes.length };
+    } catch (err) {
+      const error = err instanceof Error ? err.name : 'unknown';
+      log.debug('could not read why a followed pipeline or job failed', { follow: f.id, error });
+      return null;
+    }
   }
 
   const statusOf = (s: Snapshot) => (s.kind === 'pipeline' ? s.pipeline.status : s.job.status);
@@ -323,7 +343,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
         s.kind === 'pipeline'
           ? { kind: 'pipeline', project: projectOfFollow(f), pipeline: s.pipeline, jobs: s.jobs }
           : { kind: 'job', project: projectOfFollow(f), job: s.job };
-      return tellOnce(f, statusOf(s), buildFollowDoneDm(followed, o.serverUrl));
+      return tellOnce(f, statusOf(s), buildFollowDoneDm(followed, o.serverUrl, await whyFailed(f, s)));
     }
     if (now.getTime() >= f.deadline.getTime()) return stop(f, 'expired', s);
 

@@ -33,18 +33,33 @@ export interface Reading {
 
 const projectKey = (project: Project) => String(project.path ?? project.key);
 
+/** A failed job to explain: a run as the verdict needs it (an API job is one), and its address when known. */
+export type FailedJob = JobRun & { web_url?: string | undefined };
+
 /** A run as the verdict needs it: kept instead of the whole job, so a project's history stays small. */
-const runOf = (job: Job): JobRun => ({
+const runOf = (job: JobRun): JobRun => ({
   id: job.id,
   name: job.name,
   ref: job.ref,
   status: job.status,
-  commit: job.commit ? { id: job.commit.id, short_id: job.commit.short_id, title: job.commit.title } : null,
+  commit: job.commit
+    ? {
+        id: job.commit.id,
+        ...(job.commit.short_id ? { short_id: job.commit.short_id } : {}),
+        ...(job.commit.title ? { title: job.commit.title } : {}),
+      }
+    : null,
 });
 
 export interface FailureReader {
   /** The excerpt and verdict of each failed job of `jobs`, the first `max` of them; reads what is not kept. */
-  explain(reading: Reading, project: Project, jobs: readonly Job[], now: Date, max?: number): Promise<FailureNote[]>;
+  explain(
+    reading: Reading,
+    project: Project,
+    jobs: readonly FailedJob[],
+    now: Date,
+    max?: number,
+  ): Promise<FailureNote[]>;
   /** The excerpt of one finished job's trace, read once and kept (null: the trace says nothing). */
   excerpt(reading: Reading, project: Project, jobId: number, now: Date): Promise<TraceRead>;
   /** Forgets what was read of a job's trace: the one change a finished job's trace sees is being erased. */
@@ -98,7 +113,7 @@ export function createFailureReader(
       const answer = await read((c) =>
         c.jobs.list(project.key, { scope: ['failed', 'success'], per_page: perPage, page }),
       );
-      runs.push(...answer.items.map(runOf));
+      runs.push(...answer.items.map((j: Job) => runOf(j)));
       const fewest = Math.min(...[...names].map((name) => runs.filter((r) => r.name === name).length));
       if (!answer.nextPage || fewest >= RUNS_WEIGHED) break;
     }

@@ -50,11 +50,34 @@ export interface FailureBlocksOptions {
   more?: number;
 }
 
+/** One note's blocks: its excerpt under `title` (when there is one), Trace beside it, then its source and verdict. */
+export function noteBlocks(
+  note: FailureNote,
+  o: { project: Project; title: Md | null; traceButton: string | null; alwaysTitle?: boolean },
+): Block[] {
+  const blocks: Block[] = [];
+  const head = o.title ? md`${o.title}\n` : md``;
+  const block = note.excerpt ? codeBlock(note.excerpt.lines, LIMITS.sectionText - head.text.length) : null;
+  const accessory = o.traceButton ? traceButton(o.project, note.job.id, o.traceButton) : undefined;
+  if (block) blocks.push(section(md`${head}${block}`, accessory));
+  else if (o.title && o.alwaysTitle) blocks.push(section(md`${o.title} · _the trace says nothing more_`, accessory));
+  const about: Text[] = [];
+  if (note.excerpt && block) about.push(`from ${note.excerpt.rule.from}`);
+  if (note.verdict) about.push(verdictText(note.verdict));
+  if (about.length > 0) blocks.push(context(about));
+  return blocks;
+}
+
+/** "and 2 more failed jobs", when some were not explained. */
+export function moreFailedBlocks(more: number | undefined): Block[] {
+  return more && more > 0 ? [context([`and ${more} more failed job${more === 1 ? '' : 's'}`])] : [];
+}
+
 /** The blocks that say why: for each note, its excerpt with Trace beside it, then where it came from and the verdict. */
 export function failureBlocks(notes: readonly FailureNote[], o: FailureBlocksOptions): Block[] {
   const blocks: Block[] = [];
   notes.forEach((note, i) => {
-    const name = o.named
+    const title = o.named
       ? md`:x: ${bold(
           linked(
             onServer(o.serverUrl, note.job.web_url) ?? projectPageUrl(o.serverUrl, o.project, `-/jobs/${note.job.id}`),
@@ -62,16 +85,9 @@ export function failureBlocks(notes: readonly FailureNote[], o: FailureBlocksOpt
           ),
         )} #${note.job.id}`
       : md`*Why it failed*`;
-    const budget = LIMITS.sectionText - name.text.length - 2;
-    const block = note.excerpt ? codeBlock(note.excerpt.lines, budget) : null;
-    const accessory = o.traceButtons ? traceButton(o.project, note.job.id, `f${i}`) : undefined;
-    if (block) blocks.push(section(md`${name}\n${block}`, accessory));
-    else if (o.named) blocks.push(section(md`${name} · _the trace says nothing more_`, accessory));
-    const about: Text[] = [];
-    if (note.excerpt && block) about.push(`from ${note.excerpt.rule.from}`);
-    if (note.verdict) about.push(verdictText(note.verdict));
-    if (about.length > 0) blocks.push(context(about));
+    const traceButton = o.traceButtons ? `f${i}` : null;
+    blocks.push(...noteBlocks(note, { project: o.project, title, traceButton, alwaysTitle: o.named }));
   });
-  if (o.more && o.more > 0) blocks.push(context([`and ${o.more} more failed job${o.more === 1 ? '' : 's'}`]));
+  blocks.push(...moreFailedBlocks(o.more));
   return blocks;
 }

@@ -1,7 +1,9 @@
 import { JobButtons } from '../buttons/ci.js';
+import type { FailureNote } from '../failure/note.js';
 import { type Project, projectButtonKey, projectLabel } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
-import { type Block, button, context, message, type SlackMessage, section } from './blocks.js';
+import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
+import { noteBlocks } from './failure.js';
 import { formatDuration } from './format.js';
 import { jobUrl } from './jobs.js';
 import { code, linked, type Md, md } from './mrkdwn.js';
@@ -9,8 +11,8 @@ import { pipelineUrl } from './pipelines.js';
 import { statusEmoji } from './status.js';
 
 // What following adds to a card (a line saying it keeps itself up to date) and the DM its person gets at the end:
-// the result and duration with a link to the configured server only, and for a failed pipeline its failed jobs
-// with Retry buttons.
+// the result and duration with a link to the configured server only; for a failed pipeline its failed jobs with Retry
+// buttons, for a failed job Retry for it, and under each failed job (up to three) why it failed, with its Trace.
 
 /** A failed pipeline's DM lists at most this many failed jobs (each a section with its Retry). */
 const MAX_FAILED_JOBS = 20;
@@ -90,25 +92,41 @@ function subjectOf(
   };
 }
 
+/** Why what was followed failed: notes on its failed jobs (the first few), and how many more failed. */
+export interface FollowFailures {
+  notes: readonly FailureNote[];
+  more: number;
+}
+
 /** The DM when what was followed finished: "Pipeline #57 on `main` passed in 4m 12s". */
-export function buildFollowDoneDm(f: Followed, serverUrl: string): SlackMessage {
+export function buildFollowDoneDm(f: Followed, serverUrl: string, why: FollowFailures | null = null): SlackMessage {
   const s = subjectOf(f, serverUrl);
   const verb = VERB[s.status] ?? `ended ${s.status}`;
   const took =
     s.secs === null ? '' : s.status === 'success' || s.status === 'failed' ? ` in ${formatDuration(s.secs)}` : '';
   const line = md`${statusEmoji(s.status)} ${linked(s.url, s.title)} ${verb}${took}.`;
   const blocks: Block[] = [section(line), context([md`${projectLabel(f.project)}`])];
+  const key = projectButtonKey(f.project);
+  const noteOf = (id: number) => why?.notes.find((n) => n.job.id === id);
   if (f.kind === 'pipeline' && f.pipeline.status === 'failed') {
     const failed = latestJobs(f.jobs).filter((j) => j.status === 'failed');
-    const key = projectButtonKey(f.project);
     for (const [i, j] of failed.slice(0, MAX_FAILED_JOBS).entries()) {
       const label = md`:x: ${linked(jobUrl(serverUrl, f.project, j), j.name)} (${j.stage})`;
       blocks.push(
         section(label, button({ text: 'Retry', def: JobButtons.retry, value: { p: key, j: j.id }, slot: i })),
       );
+      const note = noteOf(j.id);
+      if (note) blocks.push(...noteBlocks(note, { project: f.project, title: null, traceButton: `t${i}` }));
     }
     if (failed.length > MAX_FAILED_JOBS)
       blocks.push(context([md`…and ${String(failed.length - MAX_FAILED_JOBS)} more failed jobs.`]));
+  }
+  if (f.kind === 'job' && f.job.status === 'failed') {
+    const note = noteOf(f.job.id);
+    if (note) blocks.push(...noteBlocks(note, { project: f.project, title: md`*Why it failed*`, traceButton: 't0' }));
+    blocks.push(
+      actions([button({ text: 'Retry', def: JobButtons.retry, value: { p: key, j: f.job.id }, style: 'primary' })]),
+    );
   }
   return message(md`${s.title} ${verb}${took}.`, blocks);
 }

@@ -1,16 +1,19 @@
 import { JobButtons, PipelineButtons } from '../buttons/ci.js';
+import type { FailureNote } from '../failure/note.js';
 import { type Project, projectOf, projectPageUrl } from '../gitlab/project.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';
 import type { CardJob, Watch } from '../store/watch-store.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import { openButton } from './common.js';
+import { noteBlocks } from './failure.js';
 import { bold, code, joinMd, linked, md } from './mrkdwn.js';
 import { pipelineUrl } from './pipelines.js';
 import { shortSha, statusEmoji } from './status.js';
 import { watchSubject } from './watches.js';
 
-// What a watch posts in its channel: the card of a pipeline that finished (its failed jobs, each with Retry, and
-// Retry for the pipeline: they run with the token of whoever clicks), the same card redrawn once a later pipeline
+// What a watch posts in its channel: the card of a pipeline that finished (its failed jobs, each with Retry and the
+// first few with the lines that explain them and Trace, and Retry for the pipeline: they run with the token of whoever
+// clicks), the same card redrawn once a later pipeline
 // of its ref succeeded, and the reply in its thread that says so.
 
 /** Failed jobs a card lists, each a section with its Retry (inside Slack's 50 blocks). */
@@ -49,6 +52,8 @@ export function buildWatchPipelineCard(
   pipeline: Pick<PipelineBasic, 'id' | 'ref' | 'sha' | 'status' | 'web_url'>,
   jobs: readonly CardJob[],
   serverUrl: string,
+  /** Why its failed jobs failed (the first few): each job's lines under it, with its Trace. */
+  why: readonly FailureNote[] = [],
 ): SlackMessage {
   const project = projectOfWatch(watch);
   const url = pipelineUrl(serverUrl, project, pipeline);
@@ -66,6 +71,8 @@ export function buildWatchPipelineCard(
     blocks.push(
       section(text, button({ text: 'Retry', def: JobButtons.retry, value: { p: key, j: j.id }, slot: `job${i}` })),
     );
+    const note = why.find((n) => n.job.id === j.id);
+    if (note) blocks.push(...noteBlocks(note, { project, title: null, traceButton: `trace${i}` }));
   });
   if (jobs.length > shown.length) blocks.push(context([`${jobs.length - shown.length} more failed jobs not shown`]));
   const buttons = [];

@@ -3,11 +3,14 @@ import type { ChannelQueue } from '../delivery/pacing.js';
 import { BudgetExhaustedError } from '../delivery/pacing.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
+import type { FailureNote } from '../failure/note.js';
 import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
+import { projectOf } from '../gitlab/project.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
+import type { FailureReader, Reading } from '../operations/failures.js';
 import type {
   CardJob,
   ClaimedWatch,
@@ -57,6 +60,8 @@ export interface PollerDeps {
   intervalMs: number;
   /** Pipelines read per poll (one page, newest first). */
   pageSize: number;
+  /** Why a failed pipeline's jobs failed, for its card (absent: the card names them only). */
+  failures?: FailureReader;
   at?: (point: WatchPoint) => void;
 }
 
@@ -217,6 +222,26 @@ export function createPoller(d: PollerDeps) {
     return 'posted';
   }
 
+  /** Why a failed pipeline's jobs failed, read as the creator (kept once read); a card without it still goes. */
+  async function whyFailed(w: Watch, card: WatchCard): Promise<FailureNote[]> {
+    if (!d.failures || card.status !== 'failed' || card.jobs.length === 0) return [];
+    const ctx = creatorCtx(w);
+    const reading: Reading = { read: (fn) => d.access.withClient(ctx, fn), teamId: w.teamId };
+    const failed = card.jobs.map((j) => ({
+      id: j.id,
+      name: j.name,
+      ref: card.ref,
+      status: 'failed',
+      commit: { id: card.sha },
+    }));
+    try {
+      return await d.failures.explain(reading, projectOf(w.project.path), failed, ctx.now);
+    } catch (err) {
+      logger.debug('could not read why a watched pipeline failed', { watch: w.id, error: errorName(err) });
+      return [];
+    }
+  }
+
   async function deliverCard(w: Watch, gen: number, card: WatchCard, search: boolean): Promise<Delivered> {
     let ts: string | null = null;
     if (search) {
@@ -230,11 +255,12 @@ export function createPoller(d: PollerDeps) {
     if (ts === null) {
       d.at?.('before-post');
       const pipeline = { id: card.pipelineId, ref: card.ref, sha: card.sha, status: card.status };
+      const why = await whyFailed(w, card);
       let sent: { ts: string } | null;
       try {
         sent = await d.channels.run(w.channelId, async () =>
           (await holds(w, gen))
-            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, card.jobs, d.serverUrl), {
+            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, card.jobs, d.serverUrl, why), {
                 mark: markOf(card),
                 event: WATCH_CARD_EVENT,
               })

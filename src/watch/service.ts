@@ -12,6 +12,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
+import type { FailureReader } from '../operations/failures.js';
 import { readTokensByTeam } from '../store/batch-tokens.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
@@ -35,6 +36,8 @@ export interface WatchServiceOptions {
   store: WatchStore;
   /** The store port the pacing tables are written against (channel lanes, token budgets). */
   engine: SqlEngine;
+  /** Why a failed pipeline's jobs failed, for its card. */
+  failures?: FailureReader;
   access: GitlabAccess;
   sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
   /** Reads the token rows of a claimed batch's creators at once (without it, each session reads its own row). */
@@ -92,6 +95,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     slack: o.slack,
     access,
     sessionOf: o.sessionOf,
+    ...(o.failures ? { failures: o.failures } : {}),
     replica,
     leaseMs,
     serverUrl: o.serverUrl,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buttonOf, useBot, WEB } from '../../support/app-harness.js';
 import type { FakeMessage, FakeRecord } from '../../support/fake-slack.js';
-import { messageText } from '../../support/slack-driver.js';
+import { buttonsOf, messageText } from '../../support/slack-driver.js';
 
 // Cards that follow their pipeline or job (COMMANDS.md "Following a pipeline or a job"), through the whole app:
 // signed requests → the simulator (its runner moved on by `tick`) → the fake Slack, on the test's clock. Polls are
@@ -125,6 +125,10 @@ describe('an ephemeral card that follows its pipeline', () => {
     const dm = dms[0] as FakeMessage;
     expect(messageText(dm)).toMatch(/Pipeline #2 on `chore\/webpack-5`> failed/);
     expect(messageText(dm)).toMatch(/:x: <[^|]+\/-\/jobs\/\d+\|unit-tests> \(test\)/);
+    // Why it failed, under the failed job, with its Trace.
+    expect(messageText(dm)).toContain('AssertionError: expected 59.96 to be 59.97 // Object.is equality');
+    expect(messageText(dm)).toContain("from vitest's failed tests");
+    expect(buttonsOf(dm).map((b) => b.text)).toEqual(['Retry', 'Trace']);
     // Its Retry retries the failed job, with the token of whoever clicks it.
     const from = h.calls().length;
     await h.click('alice', buttonOf(dm, /^Retry$/));
@@ -171,6 +175,29 @@ describe('an ephemeral card that follows its pipeline', () => {
     await stepUntilDone();
     expect(posted(BOB_DM).map(messageText)).toContainEqual(expect.stringMatching(new RegExp(`Job #${newJob} `)));
     expect(posted(ALICE_DM).map(messageText)).toContainEqual(expect.stringMatching(/Job #13 /));
+  });
+});
+
+describe('the DM at the end of following a failed job', () => {
+  it('says why it failed and offers Retry for that job, which retries it as whoever clicks', async () => {
+    await h.bot.engine.run('DELETE FROM follows');
+    const retried = await h.ask('bob', 'job retry demo/web 8', /Retried by/);
+    const newJob = Number(/Job #(\d+)/.exec(retried.text)?.[1]);
+    await stepUntilDone();
+    const [dm] = posted(BOB_DM);
+    const text = messageText(dm as FakeMessage);
+    expect(text).toMatch(new RegExp(`Job #${newJob} \`unit-tests\` on \`chore/webpack-5\`> failed`));
+    expect(text).toContain('*Why it failed*');
+    expect(text).toContain('AssertionError: expected 59.96 to be 59.97 // Object.is equality');
+    expect(text).toContain("from vitest's failed tests");
+    expect(buttonsOf(dm as FakeMessage).map((b) => b.text)).toEqual(['Trace', 'Retry']);
+    // Alice clicks the Retry in Bob's DM: the job is retried with her token, not the follower's.
+    const from = h.calls().length;
+    const click = await h.press('alice', buttonOf(dm as FakeMessage, /^Retry$/), /Retried by/);
+    expect(h.calls(from).filter((c) => c.method === 'POST')).toEqual([
+      expect.objectContaining({ path: `${WEB}/jobs/${newJob}/retry`, user: 'alice', status: 201 }),
+    ]);
+    expect(click.text).toContain('Retried by <@U0ALICE>');
   });
 });
 

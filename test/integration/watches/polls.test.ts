@@ -58,15 +58,29 @@ describe('a watch of demo/web across polls', () => {
     expect(card).toBeDefined();
     const text = messageText(card as FakeMessage);
     const pipelineId = Number(/Pipeline #(\d+) failed/.exec(text)?.[1]);
-    expect(failedRound.calls).toEqual([
+    expect(failedRound.calls.slice(0, 2)).toEqual([
       poll,
       call('GET', `${PIPELINES}/${pipelineId}/jobs`, 'alice', { query: { scope: ['failed'], per_page: '20' } }),
     ]);
+    // Why it failed, read as the creator when the card goes: the failed job's trace and the project's latest runs.
+    const failedJob = Number(/\/-\/jobs\/(\d+)\|unit-tests>/.exec(text)?.[1]);
+    expect(failedRound.calls.slice(2)).toEqual(
+      expect.arrayContaining([
+        call('GET', `/api/v4/projects/demo%2Fweb/jobs/${failedJob}/trace`, 'alice'),
+        call('GET', '/api/v4/projects/demo%2Fweb/jobs', 'alice', {
+          query: { scope: ['failed', 'success'], per_page: '100', page: '1' },
+        }),
+      ]),
+    );
+    expect(failedRound.calls).toHaveLength(4);
     expect(text).toContain(`Pipeline #${pipelineId} failed · fix/checkout-total`);
     expect(text).toContain('unit-tests');
+    expect(text).toContain('AssertionError: expected 59.96 to be 59.97 // Object.is equality');
+    expect(text).toContain("from vitest's failed tests");
     expect(text).toContain(`Watch #${id}`);
     expect(buttonsOf(card as FakeMessage).map((b) => b.text)).toEqual([
       'Retry',
+      'Trace',
       'Retry pipeline',
       'Jobs',
       'Open in GitLab',
