@@ -80,7 +80,7 @@ async function main(): Promise<void> {
   write(`Simulator ${demo.simUrl} · bot ${demo.botUrl} · you are alice in #demo. Type "help" for help.`);
   write(`The bot's log: ${logFile} (a "reference" in an error is found there).`);
   if (page) write(`The demo as Slack draws it: open ${page.url} in a browser (Ctrl-C stops the demo).`);
-  write('Try: /gl jobs demo/web --scope failed, or "home" for your Home tab.');
+  write('Try: /gl jobs demo/web --scope failed, /gl pipeline demo/web 2 (why it failed), or "home" for your Home tab.');
 
   let stopping = false;
   const stop = async (code: number) => {

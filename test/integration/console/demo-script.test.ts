@@ -17,6 +17,20 @@ describe('npm run demo with a script', () => {
     expect(r.stderr).toBe('');
   }, 130_000);
 
+  it("shows why the demo's failed pipeline failed: its failing test and assertion, and where they came from", () => {
+    const r = runDemo(['/gl pipeline demo/web 2', '/gl job demo/web 8']);
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain('/gl pipeline demo/web 2 (why it failed)');
+    const [, pipeline, job] = r.stdout.split(/^alice> /m);
+    for (const card of [pipeline, job]) {
+      expect(card).toContain('FAIL  src/cart/totals.test.ts > cart totals > rounds each line before summing');
+      expect(card).toContain('AssertionError: expected 59.96 to be 59.97 // Object.is equality');
+      expect(card).toContain("from vitest's failed tests");
+      expect(card).not.toMatch(/ERROR: Job failed|section_start/);
+    }
+    expect(job).toContain('Why it failed');
+  }, 130_000);
+
   it('switches people, answers a modal from the script and exits at the end of the script', () => {
     const r = runDemo([
       'as eve',
