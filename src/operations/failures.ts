@@ -52,14 +52,8 @@ const runOf = (job: JobRun): JobRun => ({
 });
 
 export interface FailureReader {
-  /** The excerpt and verdict of each failed job of `jobs`, the first `max` of them; reads what is not kept. */
-  explain(
-    reading: Reading,
-    project: Project,
-    jobs: readonly FailedJob[],
-    now: Date,
-    max?: number,
-  ): Promise<FailureNote[]>;
+  /** The excerpt and verdict of each failed job of `jobs`, the first EXPLAINED_PER_CARD of them; reads what is not kept. */
+  explain(reading: Reading, project: Project, jobs: readonly FailedJob[], now: Date): Promise<FailureNote[]>;
   /** The excerpt of one finished job's trace, read once and kept (null: the trace says nothing). */
   excerpt(reading: Reading, project: Project, jobId: number, now: Date): Promise<TraceRead>;
   /** Forgets what was read of a job's trace: the one change a finished job's trace sees is being erased. */
@@ -126,8 +120,8 @@ export function createFailureReader(
     forget(project, jobId) {
       excerpts.delete(`${projectKey(project)}#${jobId}`);
     },
-    async explain(reading, project, jobs, now, max = EXPLAINED_PER_CARD) {
-      const failed = jobs.filter((j) => j.status === 'failed').slice(0, max);
+    async explain(reading, project, jobs, now) {
+      const failed = jobs.filter((j) => j.status === 'failed').slice(0, EXPLAINED_PER_CARD);
       if (failed.length === 0) return [];
       const [excerptsRead, runs] = await Promise.all([
         Promise.all(failed.map((j) => excerpt(reading, project, j.id, now).catch(() => null))),

@@ -50,11 +50,14 @@ export function laterText(ms: number): string {
 export function buildWatchPipelineCard(
   watch: Watch,
   pipeline: Pick<PipelineBasic, 'id' | 'ref' | 'sha' | 'status' | 'web_url'>,
-  jobs: readonly CardJob[],
+  failed: {
+    jobs: readonly CardJob[];
+    /** Why they failed (the first few): each job's lines under it, with its Trace. */
+    why?: readonly FailureNote[];
+  },
   serverUrl: string,
-  /** Why its failed jobs failed (the first few): each job's lines under it, with its Trace. */
-  why: readonly FailureNote[] = [],
 ): SlackMessage {
+  const { jobs, why = [] } = failed;
   const project = projectOfWatch(watch);
   const url = pipelineUrl(serverUrl, project, pipeline);
   const key = watch.project.path;

@@ -260,7 +260,7 @@ export function createPoller(d: PollerDeps) {
       try {
         sent = await d.channels.run(w.channelId, async () =>
           (await holds(w, gen))
-            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, card.jobs, d.serverUrl, why), {
+            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, { jobs: card.jobs, why }, d.serverUrl), {
                 mark: markOf(card),
                 event: WATCH_CARD_EVENT,
               })
