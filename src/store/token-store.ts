@@ -121,22 +121,25 @@ export function createTokenStore(
     username: r.username,
   });
 
-  // Opened tokens by their sealed value: every command needs its person's token, and AES-GCM per command adds
+  // Opened tokens by their row and sealed value (a seal opens only under its own row's key: a value copied into
+  // another person's row must not open there from this map): every command needs its person's token, and AES-GCM per command adds
   // nothing (a new seal is a new key here). Bounded, but above the people polled each minute (alerts open every
   // subscriber's token once a minute: a bound below that would open each of them every time); the plaintext is
   // already known to the redaction list.
   const openedTokens = new Map<string, string>();
   const OPENED_MAX = 20_000;
+  const openedKey = (r: Pick<Row, 'team_id' | 'user_id' | 'sealed_token'>) =>
+    `${rowKey(r.team_id, r.user_id)}\u0000${r.sealed_token}`;
 
   const openRow = async (r: Row): Promise<string> => {
-    const known = openedTokens.get(r.sealed_token);
+    const known = openedTokens.get(openedKey(r));
     if (known !== undefined) {
       registerSecret(known);
       return known;
     }
     const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id));
     registerSecret(opened.plaintext);
-    if (!opened.stale) remember(r.sealed_token, opened.plaintext);
+    if (!opened.stale) remember(openedKey(r), opened.plaintext);
     // Sealed under the previous key: sealed again now, or on a later read if the database is busy.
     if (opened.stale) await resealRow(db, r, opened.plaintext).catch(() => 0);
     return opened.plaintext;
@@ -144,8 +147,8 @@ export function createTokenStore(
 
   const storedOf = (r: Row): StoredToken => ({ connection: toConnection(r), open: () => openRow(r) });
 
-  function remember(sealed: string, plaintext: string): void {
-    openedTokens.set(sealed, plaintext);
+  function remember(key: string, plaintext: string): void {
+    openedTokens.set(key, plaintext);
     if (openedTokens.size > OPENED_MAX) openedTokens.delete(openedTokens.keys().next().value as string);
   }
 
@@ -212,7 +215,7 @@ export function createTokenStore(
     },
     async markRevoked(teamId, userId) {
       const r = await select(teamId, userId);
-      if (r) openedTokens.delete(r.sealed_token);
+      if (r) openedTokens.delete(openedKey(r));
       const changed = await writeRow(
         `UPDATE user_tokens SET status = 'revoked' WHERE team_id = $1 AND user_id = $2 AND status = 'valid'`,
         [teamId, userId],
@@ -230,7 +233,7 @@ export function createTokenStore(
       const r = await select(teamId, userId);
       if (!r) return false;
       // The token leaves the redaction list and the opened tokens with the row; a broken seal leaves nothing.
-      openedTokens.delete(r.sealed_token);
+      openedTokens.delete(openedKey(r));
       try {
         forgetSecret(sealer.open(r.sealed_token, rowKey(teamId, userId)).plaintext);
       } catch {
@@ -268,7 +271,7 @@ export function createTokenStore(
         [teamId],
       );
       for (const r of rows) {
-        const known = openedTokens.get(r.sealed_token);
+        const known = openedTokens.get(openedKey(r));
         if (known !== undefined) {
           registerSecret(known);
           continue;
@@ -276,7 +279,7 @@ export function createTokenStore(
         try {
           const opened = sealer.open(r.sealed_token, rowKey(r.team_id, r.user_id)).plaintext;
           registerSecret(opened);
-          remember(r.sealed_token, opened);
+          remember(openedKey(r), opened);
         } catch {
           // A seal that does not open holds nothing this bot could have shown.
         }
