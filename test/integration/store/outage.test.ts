@@ -23,7 +23,7 @@ async function health(): Promise<{ status: number; body: unknown }> {
 /** Polls /readyz until it answers `status` (the answer is cached for a second). */
 async function healthBecomes(status: number): Promise<{ status: number; body: unknown }> {
   let last = await health();
-  for (let i = 0; i < 100 && last.status !== status; i++) {
+  for (const end = Date.now() + 20_000; last.status !== status && Date.now() < end; ) {
     await new Promise((r) => setTimeout(r, 50));
     last = await health();
   }
