@@ -1,4 +1,4 @@
-// The claims table's later steps (claim-store.ts has the table as it first shipped).
+// The claims table's later steps (claim-tables.ts has the table as it first shipped).
 //
 // Step 12 rebuilt it WITHOUT ROWID and dropped the held_until index, to write one B-tree per claim instead of three.
 // It has shipped, so it stays as it was; step 14 undoes it: SQLite chooses the rowids again, and pruning finds the
