@@ -325,7 +325,7 @@ async function trackTime({
   const stats = await ops.time(ctx, project, { iid, action, duration });
   const detail = trackedDetail('issue', project, iid, duration);
   return ephemeral(
-    buildTimeTracking('issue', project, iid, stats, {
+    buildTimeTracking({ kind: 'issue', project, iid }, stats, {
       serverUrl: platform.serverUrl,
       notice: done(action, { actorId: ctx.actor.userId, detail }),
     }),
@@ -570,7 +570,9 @@ export const issues = issueNoun.define({
     async 'issue.time'(command, ctx, platform, ops) {
       const project = await platform.resolveProject(ctx, command.target.project);
       const stats = await ops.timeStats(ctx, project, command.target.iid);
-      const message = buildTimeTracking('issue', project, command.target.iid, stats, { serverUrl: platform.serverUrl });
+      const message = buildTimeTracking({ kind: 'issue', project, iid: command.target.iid }, stats, {
+        serverUrl: platform.serverUrl,
+      });
       return { kind: 'message', message, inChannel: command.share };
     },
 

@@ -314,7 +314,9 @@ export async function time({
     actorId: ctx.actor.userId,
     detail: trackedDetail('merge_request', project, iid, duration),
   });
-  return ephemeral(buildTimeTracking('merge_request', project, iid, stats, { serverUrl: platform.serverUrl, notice }));
+  return ephemeral(
+    buildTimeTracking({ kind: 'merge_request', project, iid }, stats, { serverUrl: platform.serverUrl, notice }),
+  );
 }
 
 /** A person named in a list filter, as the Filters line shows it. */

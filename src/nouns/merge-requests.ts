@@ -337,7 +337,9 @@ export const mergeRequests = mrNoun.define({
     async 'mr.time'(command, ctx, platform, ops) {
       const { project, iid } = await resolve(ctx, platform, command.target);
       const stats = await ops.timeStats(ctx, project, iid);
-      const message = buildTimeTracking('merge_request', project, iid, stats, { serverUrl: platform.serverUrl });
+      const message = buildTimeTracking({ kind: 'merge_request', project, iid }, stats, {
+        serverUrl: platform.serverUrl,
+      });
       return { kind: 'message', message, inChannel: command.share };
     },
   },

@@ -27,9 +27,7 @@ export function trackedDetail(kind: Tracked, project: Project, iid: number, dura
 }
 
 export function buildTimeTracking(
-  kind: Tracked,
-  project: Project,
-  iid: number,
+  { kind, project, iid }: { kind: Tracked; project: Project; iid: number },
   stats: TimeStats,
   options: { serverUrl: string; notice?: Notice | undefined },
 ): SlackMessage {
