@@ -99,10 +99,10 @@ export interface AppDeps {
     AlertServiceOptions,
     'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds' | 'pollIntervalMs'
   >;
-  /** `/gl insights`: how long a read may take before a progress note is shown (tests shorten it). */
-  insights?: { progressAfterMs?: number };
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
+  /** How long a command's answer may take before "working on it…" is shown (default 2000 ms; tests shorten it). */
+  workingNoteMs?: number;
   /** What the second read of a refused token waits for instead of that delay (tests decide when it goes). */
   revokeCheckWait?: () => Promise<void>;
   /** How the Slack side waits between tries (Web API retries, Socket Mode reconnects); tests shorten it. */
@@ -339,7 +339,6 @@ export function createApp(deps: AppDeps): BotApp {
     follows,
     watches,
     alerts,
-    ...(deps.insights ? { insights: deps.insights } : {}),
     failures,
   };
   const account = createAccountOperations(opsDeps);
@@ -369,7 +368,14 @@ export function createApp(deps: AppDeps): BotApp {
   // Every request goes to its one handler through this table, not through one Bolt listener per handler.
   const routes = createRoutes();
   app.use(routes.middleware);
-  registerCommandListener(routes, { ...shared, gitlabUrl: config.gitlabUrl, dispatch, sessionOf, now });
+  registerCommandListener(routes, {
+    ...shared,
+    gitlabUrl: config.gitlabUrl,
+    dispatch,
+    sessionOf,
+    now,
+    ...(deps.workingNoteMs !== undefined ? { workingNoteMs: deps.workingNoteMs } : {}),
+  });
   registerActionListener(routes, { dispatch, sessionOf, now, claims });
   // Connecting again resumes the digests a refused token paused.
   const connect: typeof account.connect = async (actor, token, at) => {

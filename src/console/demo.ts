@@ -65,6 +65,8 @@ export interface DemoOptions {
   alerts?: AppDeps['alerts'];
   /** How long the console waits for the bot's answers (tests). */
   session?: Pick<SessionDeps, 'quietMs' | 'turnTimeoutMs' | 'mayNotAnswerMs'>;
+  /** How long a command may take before "working on it…" shows (default: the bot's 2 s). */
+  workingNoteMs?: number;
 }
 
 /** The demo's channels and the names people know them by; the console types into the first. */
@@ -115,6 +117,7 @@ export async function startDemo(o: DemoOptions): Promise<Demo> {
     ...(o.follows ? { follows: o.follows } : {}),
     ...(o.watches ? { watches: o.watches } : {}),
     ...(o.alerts ? { alerts: o.alerts } : {}),
+    ...(o.workingNoteMs !== undefined ? { workingNoteMs: o.workingNoteMs } : {}),
   });
   const { port } = await bot.start();
   const botUrl = `http://127.0.0.1:${port}`;

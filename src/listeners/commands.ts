@@ -13,6 +13,7 @@ import { deliver } from './deliver.js';
 import { markCommand, markRefused, requestLogger } from './observe-requests.js';
 import { respondTo } from './respond.js';
 import type { Routes } from './routes.js';
+import { startWorkingNote } from './working-note.js';
 
 export interface CommandListenerOptions {
   dispatch: Dispatch;
@@ -23,7 +24,11 @@ export interface CommandListenerOptions {
   slashCommand: string;
   sessionOf(actor: Actor): Session;
   now(): Date;
+  /** How long a command's answer may take before "working on it…" is shown (default 2000 ms). */
+  workingNoteMs?: number;
 }
+
+const WORKING_NOTE_MS = 2000;
 
 export function registerCommandListener(routes: Routes, o: CommandListenerOptions): void {
   routes.command(o.slashCommand, async ({ command, ack, client, context }) => {
@@ -82,6 +87,30 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
       await deliver(delivery, { kind: 'message', message: buildConnectPrompt(problem, o.serverUrl, o.slashCommand) });
       return;
     }
-    await deliver(delivery, await handler(cmd, ctx));
+    if (!respond) {
+      await deliver(delivery, await handler(cmd, ctx));
+      return;
+    }
+    const note = startWorkingNote({
+      respond,
+      afterMs: o.workingNoteMs ?? WORKING_NOTE_MS,
+      text: ':hourglass_flowing_sand: Working on it… the server is taking a moment; the answer will take this place.',
+    });
+    ctx.workingOn = (message) => note.say(message);
+    // A card that follows what it shows counts the response_url's uses: the note is one of them.
+    ctx.responseUsesSpent = () => {
+      void note.settle();
+      return note.shown ? 2 : 1;
+    };
+    let reply: Awaited<ReturnType<typeof handler>>;
+    try {
+      reply = await handler(cmd, ctx);
+    } catch (err) {
+      await note.settle();
+      if (note.shown) await respond({ delete_original: true }).catch(() => undefined);
+      throw err;
+    }
+    await note.settle();
+    await deliver(note.shown ? { ...delivery, replaceNote: true } : delivery, reply);
   });
 }

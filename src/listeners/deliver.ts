@@ -17,6 +17,8 @@ export interface Delivery {
   triggerId: string | undefined;
   /** The clicked message, for in-place redraws. */
   message?: { ts: string; ephemeral: boolean } | null;
+  /** A "working on it…" note was shown through `respond`: the answer takes its place. */
+  replaceNote?: boolean;
 }
 
 const asResponse = (m: SlackMessage) => (m.blocks ? { text: m.text, blocks: m.blocks } : { text: m.text });
@@ -29,6 +31,12 @@ const safeFileName = (name: string) =>
     .slice(0, 200) || 'file';
 
 export async function say(d: Delivery, message: SlackMessage, inChannel = false): Promise<void> {
+  if (d.respond && d.replaceNote) {
+    // The note is replaced by a private answer; an answer for the channel is a new message, so the note goes.
+    if (!inChannel) return d.respond({ replace_original: true, ...asResponse(message) });
+    await d.respond({ delete_original: true });
+    return say({ ...d, replaceNote: false }, message, inChannel);
+  }
   if (d.respond) {
     const type = inChannel ? 'in_channel' : 'ephemeral';
     // Returned, not awaited: nothing here holds the message (its blocks) while the answer is on its way.
@@ -51,13 +59,18 @@ export async function say(d: Delivery, message: SlackMessage, inChannel = false)
 }
 
 export async function deliver(d: Delivery, reply: Reply): Promise<void> {
+  // Only a message takes the note's place; anything else (a form, a file, nothing) leaves no note behind.
+  if (d.replaceNote && d.respond && reply.kind !== 'message') {
+    await d.respond({ delete_original: true });
+    return deliver({ ...d, replaceNote: false }, reply);
+  }
   switch (reply.kind) {
     case 'none':
       return;
     case 'message':
       if (!reply.after) return say(d, reply.message, reply.inChannel ?? false);
       await say(d, reply.message, reply.inChannel ?? false);
-      await deliver(d, reply.after);
+      await deliver({ ...d, replaceNote: false }, reply.after);
       return;
     case 'thread':
       return replyInThread(d, reply.threadTs, reply.message);
@@ -107,17 +120,6 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
         typeof f.content === 'string' ? { ...shared, content: f.content } : { ...shared, file: f.content },
       );
       return say(d, reply.message, reply.inChannel);
-    }
-    case 'progress': {
-      await say(d, reply.note);
-      let answer: Reply;
-      try {
-        answer = await reply.answer;
-      } finally {
-        // The note was the first message through the command's response_url: deleting the original removes it.
-        if (d.respond) await d.respond({ delete_original: true });
-      }
-      return deliver(d, answer);
     }
   }
 }

@@ -50,7 +50,8 @@ export async function answerFollowing(
     note = `The card could not be posted in this channel (${posted.refused}); invite the bot to share it. It is shown to you alone.`;
   }
   const url = ctx.responseUrl ?? null;
-  const followCard: FollowCard = url ? { kind: 'ephemeral', responseUrl: url, usesSpent: 1 } : { kind: 'none' };
+  const usesSpent = ctx.responseUsesSpent?.() ?? 1;
+  const followCard: FollowCard = url ? { kind: 'ephemeral', responseUrl: url, usesSpent } : { kind: 'none' };
   await follows.start({ ...what, ctx, card: followCard });
   const shown = withFollowLine(card, { kind: 'following', shared: false });
   if (note) shown.blocks = [...(shown.blocks ?? []), context([md`:warning: ${note}`])];

@@ -1,4 +1,3 @@
-import { setTimeout as wait } from 'node:timers/promises';
 import { drawChart } from '../insights/chart.js';
 import type { InsightsReport } from '../insights/report.js';
 import { createInsightsOperations } from '../operations/insights.js';
@@ -8,10 +7,7 @@ import { noun, type Reply } from './types.js';
 // `/gl insights [<project>] [--days 30] [--ref r] [--env e]`: the card and its chart, uploaded with the answer (into
 // the channel with --share, otherwise into the person's DM). A read that takes longer than a moment shows a note first.
 
-const insightsNoun = noun('insights', (deps) => ({
-  ...createInsightsOperations(deps),
-  progressAfterMs: deps.insights?.progressAfterMs ?? 2000,
-}));
+const insightsNoun = noun('insights', (deps) => createInsightsOperations(deps));
 
 /** The chart's file name: `insights-demo-web-30d.png`. */
 const fileName = (r: InsightsReport) => `insights-${r.project.path.replace(/[^\w.-]+/g, '-')}-${r.days}d.png`;
@@ -22,45 +18,36 @@ export const insights = insightsNoun.define({
       const project = await platform.resolveProject(ctx, command.target.project);
       const query = { days: command.flags.days, ref: command.flags.ref, env: command.flags.env };
       const share = command.share;
-      const answer = (async (): Promise<Reply> => {
-        const report = await ops.report(ctx, project, query);
-        const versus = `vs the ${report.days} days before`;
-        if (report.health.weeks.every((w) => w.pipelines === 0 && w.deployments === 0)) {
-          // Nothing to draw: the card alone says so.
-          return {
-            kind: 'message',
-            message: buildInsightsCard(report, { versus, chart: null, project }),
-            inChannel: share,
-          };
-        }
-        const where = share ? 'posted with this answer' : 'in your direct message with the bot';
-        const chart = await drawChart({
-          project: report.project.path,
-          environment: report.environment,
-          ref: report.health.ref,
-          weeks: report.health.weeks,
-        });
+      // A slow read shows what it is reading, then the answer takes its place (listeners/working-note.ts).
+      ctx.workingOn?.(buildInsightsProgress(project.path ?? String(project.key), query.days));
+      const report = await ops.report(ctx, project, query);
+      const versus = `vs the ${report.days} days before`;
+      if (report.health.weeks.every((w) => w.pipelines === 0 && w.deployments === 0)) {
+        // Nothing to draw: the card alone says so.
         return {
-          kind: 'upload',
-          file: {
-            filename: fileName(report),
-            title: `Insights: ${report.project.path}`,
-            content: chart.png,
-            altText: chart.altText,
-          },
-          message: buildInsightsCard(report, { versus, chart: where, project }),
+          kind: 'message',
+          message: buildInsightsCard(report, { versus, chart: null, project }),
           inChannel: share,
         };
-      })();
-      const stop = new AbortController();
-      const late = wait(ops.progressAfterMs, 'late' as const, { signal: stop.signal }).catch(() => 'stopped' as const);
-      try {
-        const first = await Promise.race([answer, late]);
-        if (first !== 'late' && first !== 'stopped') return first;
-      } finally {
-        stop.abort();
       }
-      return { kind: 'progress', note: buildInsightsProgress(project.path ?? String(project.key), query.days), answer };
+      const where = share ? 'posted with this answer' : 'in your direct message with the bot';
+      const chart = await drawChart({
+        project: report.project.path,
+        environment: report.environment,
+        ref: report.health.ref,
+        weeks: report.health.weeks,
+      });
+      return {
+        kind: 'upload',
+        file: {
+          filename: fileName(report),
+          title: `Insights: ${report.project.path}`,
+          content: chart.png,
+          altText: chart.altText,
+        },
+        message: buildInsightsCard(report, { versus, chart: where, project }),
+        inChannel: share,
+      };
     },
   },
 });

@@ -62,7 +62,6 @@ export type Reply =
    * An answer that is taking a while: `note` is shown to the person at once, and removed when `answer` is
    * delivered (or fails, and its error is told instead), so the person sees the answer replace the note.
    */
-  | { kind: 'progress'; note: SlackMessage; answer: Promise<Reply> }
   /** Remove the message whose button was clicked (a confirmation that was declined). */
   | { kind: 'delete' }
   /** Publish the acting person's Home tab. */
@@ -131,8 +130,6 @@ export interface OperationDeps {
   watches: WatchService;
   /** Todo alerts: each person's setting, and the poll that DMs them (one per app). */
   alerts: AlertService;
-  /** `/gl insights`: how long a read may take before a progress note is shown (default 2000 ms). */
-  insights?: { progressAfterMs?: number };
   /** Why jobs failed: their traces' explaining lines and flaky-or-broken verdicts, read once and kept (one per app). */
   failures: FailureReader;
 }
@@ -142,6 +139,13 @@ export interface CommandContext extends RequestContext {
   text: string;
   /** The command's response_url, which its answer is delivered through (a following card redraws through it). */
   responseUrl?: string | null;
+  /**
+   * How many of the response_url's uses the answer spends, itself included (a "working on it…" note shown before
+   * it is one more); no note comes after this is asked.
+   */
+  responseUsesSpent?: () => number;
+  /** What the "working on it…" note says if the answer is slow, when the command knows better words. */
+  workingOn?: (message: SlackMessage) => void;
 }
 
 export interface ButtonContext extends RequestContext {

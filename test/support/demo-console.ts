@@ -41,6 +41,8 @@ export function useDemoConsole(o: Pick<DemoOptions, 'digests' | 'follows' | 'ses
       follows: { ...unpaced, ...o.follows },
       watches: unpaced,
       alerts: unpaced,
+      // A loaded machine may take seconds over a quick answer: no "working on it…" note in the console's tests.
+      workingNoteMs: 600_000,
       // A loaded machine may take seconds to preview a link or answer a form; tests wait longer than people do.
       session: { mayNotAnswerMs: 10_000, ...o.session },
     });

@@ -57,8 +57,8 @@ export interface StartAppOptions {
   watches?: AppDeps['watches'];
   /** How todo alerts poll (`{ timer: 'manual' }` lets a test drive them with its clock). */
   alerts?: AppDeps['alerts'];
-  /** `/gl insights`: how long a read may take before its progress note shows (default: the bot's 2 s). */
-  insights?: AppDeps['insights'];
+  /** How long a command may take before its "working on it…" note shows (default: the bot's 2 s). */
+  workingNoteMs?: number;
   /** The wait before a refused token is checked a second time (default here 20 ms, to keep tests quick). */
   revokeCheckDelayMs?: number;
   /** What the second check of a refused token waits for, when the test decides when it goes. */
@@ -148,7 +148,8 @@ export async function startApp(o: StartAppOptions): Promise<StartedApp> {
     watches: { ...UNPACED, ...o.watches },
     alerts: { ...UNPACED, ...o.alerts },
     revokeCheckDelayMs: o.revokeCheckDelayMs ?? 20,
-    ...(o.insights ? { insights: o.insights } : {}),
+    // A loaded machine may take seconds over a quick answer: the note shows only where a test asks for it.
+    workingNoteMs: o.workingNoteMs ?? 600_000,
     ...(o.revokeCheckWait ? { revokeCheckWait: o.revokeCheckWait } : {}),
     ...(o.slackTiming ? { slackTiming: o.slackTiming } : {}),
     ...(o.workPlaces ? { workPlaces: o.workPlaces } : {}),

@@ -4,7 +4,7 @@ import { useBot } from '../../support/app-harness.js';
 // A slow read: a note first, then the answer in its place. The bot's wait before the note is cut to 30 ms and each
 // read of the server made to take 80 ms, so no test waits seconds.
 
-const h = useBot({ history: true, insights: { progressAfterMs: 30 } });
+const h = useBot({ history: true, workingNoteMs: 30 });
 
 describe('a slow /gl insights', () => {
   it('shows a progress note, then removes it when the answer comes', async () => {
