@@ -334,8 +334,11 @@ async function refresh() {
   }
   fetching = true;
   try {
-    const res = await fetch(`/api/state?as=${encodeURIComponent(me)}`);
-    if (res.ok) {
+    const who = me;
+    const res = await fetch(`/api/state?as=${encodeURIComponent(who)}`);
+    // What another person saw, asked for before a switch, is not drawn: the next fetch is this person's.
+    if (who !== me) again = true;
+    else if (res.ok) {
       state = await res.json();
       draw();
       // Tests (and anyone scripting the page) wait for this before typing.
