@@ -262,11 +262,14 @@ export function createApp(deps: AppDeps): BotApp {
     logger,
     now,
   });
+  // Why jobs failed: one reader whose kept excerpts and job histories every card, watch, follow and alert shares.
+  const failures = createFailureReader({ registerTeamSecrets: (teamId) => access.registerStoredTokens(teamId) });
   const alerts = createAlertService({
     ...deps.alerts,
     ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
     engine,
     access,
+    failures,
     sessionOf,
     tokens: deps.tokens,
     slack: createAlertSlack(app.client),
@@ -292,8 +295,6 @@ export function createApp(deps: AppDeps): BotApp {
     gitlabUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
   });
-  // Why jobs failed: one reader whose kept excerpts and job histories every card, watch and follow shares.
-  const failures = createFailureReader({ registerTeamSecrets: (teamId) => access.registerStoredTokens(teamId) });
   // Cards that follow their pipeline or job: read as their person through the same access, paced like digests.
   const follows = createFollowService({
     pollMs: config.followPollMs,

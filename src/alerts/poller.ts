@@ -4,13 +4,15 @@ import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import type { GitlabClient } from '../gitlab/client.js';
 import { GitlabError } from '../gitlab/errors.js';
+import { projectOf } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
+import type { FailureReader, Reading } from '../operations/failures.js';
 import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting } from '../store/alert-store.js';
 import type { StoredToken } from '../store/token-store.js';
-import { buildAlertDm, buildAlertsPausedDm } from '../views/alerts.js';
+import { buildAlertDm, buildAlertsPausedDm, type WhyBuildFailed } from '../views/alerts.js';
 import { isQuiet } from './quiet.js';
 import type { AlertSlack } from './slack.js';
 import type { AlertPoint, PollOutcome } from './types.js';
@@ -27,6 +29,8 @@ import type { AlertPoint, PollOutcome } from './types.js';
 // out or was taken over meanwhile leaves its intent to the new holder instead of posting.
 
 const PAGE = 20;
+/** A DM explains the failed builds of this many of its todos (each costs a few reads). */
+const BUILDS_EXPLAINED = 2;
 /** Someone away for long is read at most this many pages back; older todos are not alerted. */
 const MAX_PAGES = 5;
 
@@ -42,6 +46,8 @@ export interface PollerDeps {
   now: () => Date;
   /** This replica as it holds leases, and how long a lease renewed right before a post holds. */
   lease: { owner: string; ms: number };
+  /** Why a build failed, for a `build_failed` todo's DM (read as the person, kept once read). */
+  failures?: FailureReader;
   at?: (point: AlertPoint) => void;
 }
 
@@ -146,6 +152,7 @@ export function createPoller(deps: PollerDeps) {
       },
       now,
     );
+    const why = await whyBuildsFailed(setting, todos);
     deps.at?.('before-post');
     let posted: { ts: string } | null;
     try {
@@ -153,7 +160,7 @@ export function createPoller(deps: PollerDeps) {
         (await holds(setting, leaseGen))
           ? slack.post(
               channel,
-              buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz }),
+              buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz, why }),
               { person: personOf(setting), run: runKey },
             )
           : null,
@@ -174,6 +181,37 @@ export function createPoller(deps: PollerDeps) {
     await store.markPosted(runKey, ts);
     await store.commitDelivery(runKey, deps.now(), () => deps.at?.('while-saving'));
     return { kind: 'delivered', items: todos.length, ts };
+  }
+
+  /**
+   * Why the builds of `build_failed` todos failed: the merge request's newest pipeline on its branch, its failed
+   * jobs' explaining lines (the first BUILDS_EXPLAINED todos; a DM without them still goes).
+   */
+  async function whyBuildsFailed(s: PolledSetting, todos: readonly Todo[]): Promise<Map<number, WhyBuildFailed>> {
+    const out = new Map<number, WhyBuildFailed>();
+    const failures = deps.failures;
+    if (!failures) return out;
+    const ctx = ctxOf(s, undefined);
+    const reading: Reading = { read: (fn) => deps.access.withClient(ctx, fn), teamId: s.teamId };
+    const builds = todos.filter((t) => t.action_name === 'build_failed' && t.target_type === 'MergeRequest');
+    for (const todo of builds.slice(0, BUILDS_EXPLAINED)) {
+      const branch = todo.target_type === 'MergeRequest' ? todo.target.source_branch : undefined;
+      if (!branch) continue;
+      const project = projectOf(todo.project.path_with_namespace);
+      try {
+        const failed = await reading.read(async (c) => {
+          const newest = (await c.pipelines.list(project.key, { ref: branch, per_page: 1 })).items[0];
+          if (newest?.status !== 'failed') return [];
+          return (await c.jobs.listForPipeline(project.key, newest.id, { scope: 'failed' })).items;
+        });
+        if (failed.length === 0) continue;
+        const notes = await failures.explain(reading, project, failed, deps.now());
+        out.set(todo.id, { project, notes, more: Math.max(0, failed.length - notes.length) });
+      } catch (err) {
+        logger.debug('could not read why a build failed', { todo: todo.id, error: errorName(err) });
+      }
+    }
+    return out;
   }
 
   async function pollOnce(claimed: ClaimedAlert, stored: StoredToken | null | undefined): Promise<PollOutcome> {

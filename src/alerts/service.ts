@@ -13,6 +13,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
+import type { FailureReader } from '../operations/failures.js';
 import { type ClaimedAlert, createAlertStore } from '../store/alert-store.js';
 import { readTokensByTeam } from '../store/batch-tokens.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
@@ -46,6 +47,8 @@ export interface AlertServiceOptions {
   slack: AlertSlack;
   /** The transport commands use; polls read through a paced wrapper of it. */
   transport: Transport;
+  /** Why a build failed, for a `build_failed` todo's DM. */
+  failures?: FailureReader;
   serverUrl: string;
   logger: Logger;
   now: () => Date;
@@ -92,6 +95,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     now: o.now,
     lease: { owner: replica, ms: leaseMs },
     ...(o.at ? { at: o.at } : {}),
+    ...(o.failures ? { failures: o.failures } : {}),
   });
 
   // Finished polls are written many to a statement: at the minute thousands end within seconds.

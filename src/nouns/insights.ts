@@ -2,7 +2,7 @@ import { drawChart } from '../insights/chart.js';
 import type { InsightsReport } from '../insights/report.js';
 import { createInsightsOperations } from '../operations/insights.js';
 import { buildInsightsCard, buildInsightsProgress } from '../views/insights.js';
-import { noun, type Reply } from './types.js';
+import { noun } from './types.js';
 
 // `/gl insights [<project>] [--days 30] [--ref r] [--env e]`: the card and its chart, uploaded with the answer (into
 // the channel with --share, otherwise into the person's DM). A read that takes longer than a moment shows a note first.

@@ -2,11 +2,13 @@ import type { Button } from '@slack/types';
 import { ALERT_ACTIONS } from '../alert-actions.js';
 import { AlertButtons } from '../buttons/alerts.js';
 import { AccountButtons } from '../buttons/common.js';
-import { onServer } from '../gitlab/project.js';
+import type { FailureNote } from '../failure/note.js';
+import { onServer, type Project } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { AlertSetting, QuietHours } from '../store/alert-store.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
 import { linkButton, type TimeContext, when } from './common.js';
+import { failureBlocks } from './failure.js';
 import { truncate } from './limits.js';
 import { code, italic, joinMd, link, type Md, md } from './mrkdwn.js';
 import { type Notice, noticeBlocks } from './notice.js';
@@ -22,6 +24,16 @@ const pad = (n: number) => String(n).padStart(2, '0');
 const quietText = (q: QuietHours) =>
   `${pad(Math.floor(q.from / 60))}:${pad(q.from % 60)}-${pad(Math.floor(q.to / 60))}:${pad(q.to % 60)}`;
 
+/** A failed build's explaining lines: its first failed job's, and how many more failed. */
+export interface WhyBuildFailed {
+  project: Project;
+  notes: readonly FailureNote[];
+  more: number;
+}
+
+/** Room a DM keeps for the explained builds (a note's blocks and "and N more" for each of at most two). */
+const WHY_BLOCKS = 6;
+
 export interface AlertDmOptions {
   serverUrl: string;
   now: Date;
@@ -31,6 +43,8 @@ export interface AlertDmOptions {
   released?: boolean;
   /** What a click did, on top. */
   notice?: Notice;
+  /** Why the builds of `build_failed` todos failed, by todo id. */
+  why?: ReadonlyMap<number, WhyBuildFailed>;
 }
 
 function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, slot: number): Block[] {
@@ -56,12 +70,27 @@ function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, 
   const url = onServer(options.serverUrl, todo.target_url);
   if (url) buttons.push(linkButton('Open', url, `open-${slot}`));
   const text = joinMd(lines, '\n');
-  return buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];
+  const card = buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];
+  const why = options.why?.get(todo.id);
+  if (!why || why.notes.length === 0) return card;
+  // The first failed job's lines; the others are counted. Its Trace is one click away on the job's card.
+  const [first] = why.notes;
+  const more = why.more + why.notes.length - 1;
+  const explained = failureBlocks(first ? [first] : [], {
+    project: why.project,
+    serverUrl: options.serverUrl,
+    named: true,
+    traceButtons: false,
+    more,
+  });
+  return [...card, ...explained];
 }
 
 /** One new todo, or several arriving at once as one message. */
 export function buildAlertDm(todos: readonly Todo[], o: AlertDmOptions): SlackMessage {
-  const shown = todos.slice(0, ALERT_CARDS_SHOWN);
+  // Explained builds take room, so fewer cards are shown with them (the rest are counted, as always).
+  const room = o.why && o.why.size > 0 ? ALERT_CARDS_SHOWN - WHY_BLOCKS / 2 : ALERT_CARDS_SHOWN;
+  const shown = todos.slice(0, room);
   const group = todos.length > 1 ? shown.map((t) => t.id) : null;
   const first = todos[0];
   const n = todos.length;

@@ -79,8 +79,10 @@ export function refreshPipeline(state: State, pipeline: PipelineRecord, at: Date
   const jobs = latestJobs(state, pipeline.id);
   const status = compositeStatus(jobs);
   const iso = at.toISOString();
+  const failedNow = status === 'failed' && pipeline.status !== 'failed';
   if (status !== pipeline.status) pipeline.updated_at = iso;
   pipeline.status = status;
+  if (failedNow) buildFailedTodos(state, pipeline, iso);
   const started = jobs.map((j) => j.started_at).filter((t): t is string => t !== null);
   if (started.length && !pipeline.started_at) pipeline.started_at = started.sort()[0] ?? null;
   const coverages = jobs.map((j) => j.coverage).filter((c): c is number => c !== null);
@@ -101,6 +103,26 @@ export function refreshPipeline(state: State, pipeline: PipelineRecord, at: Date
       if (mr.head_pipeline_id !== pipeline.id || mr.state !== 'opened' || !mr.merge_when_pipeline_succeeds) continue;
       mergeMergeRequest(state, mr, { userId: mr.merge_user_id ?? mr.author_id, at });
     }
+  }
+}
+
+/** As GitLab does: a merge request's head pipeline that fails gives its author a `build_failed` todo. */
+function buildFailedTodos(state: State, pipeline: PipelineRecord, iso: string): void {
+  for (const mr of state.mergeRequests.values()) {
+    if (mr.head_pipeline_id !== pipeline.id || mr.state !== 'opened') continue;
+    const id = nextId(state, 'todos');
+    state.todos.set(id, {
+      id,
+      user_id: mr.author_id,
+      project_id: mr.project_id,
+      author_id: pipeline.user_id,
+      action_name: 'build_failed',
+      target_type: 'MergeRequest',
+      target_id: mr.id,
+      note_id: null,
+      state: 'pending',
+      created_at: iso,
+    });
   }
 }
 
