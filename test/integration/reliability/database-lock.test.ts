@@ -47,7 +47,8 @@ describe('a write lock held by another process', () => {
         if (healthy > 10_000) expect.fail('no answer to /gl use');
       }
       expect(healthy).toBeGreaterThanOrEqual(20);
-      const said = await use.waitForMessage(() => true);
+      // The write waits 2 s for the lock, so a "working on it…" note may come first; the answer says why.
+      const said = await use.waitForMessage((t) => /database is busy/.test(t));
       expect(said?.text).toBe(
         "The bot's database is busy right now (another program is writing to it), so this could not be done. Try again in a moment.",
       );
