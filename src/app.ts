@@ -33,6 +33,7 @@ import { createWatchSlack } from './listeners/watch-slack.js';
 import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listeners/work-places.js';
 import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './log.js';
+import { deliveryHooksOf } from './metrics/delivery-hooks.js';
 import { type MetricsServer, metricsOnBotPort, startMetricsServer } from './metrics/endpoint.js';
 import { recordGitlabAttempts } from './metrics/gitlab-calls.js';
 import { createMetrics, type Metrics } from './metrics/metrics.js';
@@ -166,6 +167,8 @@ export function createApp(deps: AppDeps): BotApp {
   const metrics =
     deps.metrics ?? createMetrics({ enabled: config.metrics.enabled, projectLabel: config.metrics.projectLabel });
   const engine = observeEngine(deps.engine, metrics);
+  // Every kind of scheduled delivery reports to the metrics (runs, lag, leases, waiting runs), and to a test's observer.
+  const deliveryHooks = deliveryHooksOf(metrics, deps.deliveryHooks);
   const onAttempt = recordGitlabAttempts(metrics, { projectLabel: config.metrics.projectLabel });
   // Links people open point at the public address; calls and connections use GITLAB_URL.
   const linkUrl = config.gitlabPublicUrl ?? config.gitlabUrl;
@@ -249,7 +252,7 @@ export function createApp(deps: AppDeps): BotApp {
   // Scheduled work goes through the same access, sessions and project lookups as commands.
   const digests = createDigestService({
     ...deps.digests,
-    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
+    ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     store: createDigestStore(engine, now),
     engine,
     access,
@@ -266,7 +269,7 @@ export function createApp(deps: AppDeps): BotApp {
   const failures = createFailureReader({ registerTeamSecrets: (teamId) => access.registerStoredTokens(teamId) });
   const alerts = createAlertService({
     ...deps.alerts,
-    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
+    ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     engine,
     access,
     failures,
@@ -299,7 +302,7 @@ export function createApp(deps: AppDeps): BotApp {
   const follows = createFollowService({
     pollMs: config.followPollMs,
     ...deps.follows,
-    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
+    ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     engine,
     access,
     failures,
@@ -314,7 +317,7 @@ export function createApp(deps: AppDeps): BotApp {
   });
   const watches = createWatchService({
     ...deps.watches,
-    ...(deps.deliveryHooks ? { hooks: deps.deliveryHooks } : {}),
+    ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     store: createWatchStore(engine),
     engine,
     access,

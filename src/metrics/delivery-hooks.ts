@@ -1,3 +1,4 @@
+import type { DeliveredEvent, DeliveryHooks } from '../delivery/hooks.js';
 import type { Metrics } from './metrics.js';
 
 // The delivery kernel's observer (src/delivery/hooks.ts) as metrics: each run by kind and outcome with its lag
@@ -5,7 +6,7 @@ import type { Metrics } from './metrics.js';
 // as the kernel reports it and read when Prometheus scrapes.
 
 export interface DeliveryObserver {
-  delivered(e: { kind: string; outcome: string; lagMs: number | null }): void;
+  delivered(e: DeliveredEvent): void;
   leasesHeld(e: { kind: string; held: number }): void;
   queueDepth(e: { kind: string; depth: number }): void;
 }
@@ -24,6 +25,27 @@ export function deliveryMetrics(metrics: Metrics): DeliveryObserver {
     },
     queueDepth: (e) => {
       waiting[e.kind] = e.depth;
+    },
+  };
+}
+
+/** The metrics' observer and another one (a test's) both told of every event; only the other when metrics are off. */
+export function deliveryHooksOf(metrics: Metrics, also: DeliveryHooks | undefined): DeliveryHooks | undefined {
+  if (!metrics.registry) return also;
+  const mine = deliveryMetrics(metrics);
+  if (!also) return mine;
+  return {
+    delivered: (e) => {
+      mine.delivered(e);
+      also.delivered?.(e);
+    },
+    leasesHeld: (e) => {
+      mine.leasesHeld(e);
+      also.leasesHeld?.(e);
+    },
+    queueDepth: (e) => {
+      mine.queueDepth(e);
+      also.queueDepth?.(e);
     },
   };
 }

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { DeliveredEvent } from '../../../src/delivery/hooks.js';
+import { parsePrometheusText, total } from '../../support/prometheus-text.js';
 import { useCiBot } from '../ci/harness.js';
 
-// The delivery kernel's hooks, which the metrics bind to: every run of a digest is told with its kind and outcome,
+// The delivery kernel's hooks, which the metrics bind to (and do: the second case reads them back): every run of a digest is told with its kind and outcome,
 // a post with its lag from the slot it was due at; the leases held and the queue of runs come back to zero.
 
 const delivered: DeliveredEvent[] = [];
@@ -31,5 +32,14 @@ describe('the delivery kernel’s hooks', () => {
     // Nothing due: nothing told.
     await h.bot.bot.digests.runDue();
     expect(delivered).toHaveLength(1);
+  });
+
+  it('reach the metrics too: deliveries by kind and outcome, the lag, leases held back to zero', async () => {
+    const samples = parsePrometheusText((await h.bot.bot.metrics.registry?.metrics()) ?? '');
+    expect(total(samples, 'glbot_deliveries_total', { kind: 'digest', outcome: 'posted' })).toBe(1);
+    expect(total(samples, 'glbot_delivery_lag_seconds_count', { kind: 'digest' })).toBe(1);
+    expect(total(samples, 'glbot_delivery_lag_seconds_sum', { kind: 'digest' })).toBe(30);
+    expect(total(samples, 'glbot_leases_held', { kind: 'digest' })).toBe(0);
+    expect(total(samples, 'glbot_queue_waiting', { queue: 'delivery_digest' })).toBe(0);
   });
 });
