@@ -4,7 +4,6 @@ import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { NotConnectedError, TokenRevokedError } from '../errors.js';
 import type { GitlabClient } from '../gitlab/client.js';
 import { GitlabError } from '../gitlab/errors.js';
-import { projectOf } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
@@ -195,18 +194,9 @@ export function createPoller(deps: PollerDeps) {
     const reading: Reading = { read: (fn) => deps.access.withClient(ctx, fn), teamId: s.teamId };
     const builds = todos.filter((t) => t.action_name === 'build_failed' && t.target_type === 'MergeRequest');
     for (const todo of builds.slice(0, BUILDS_EXPLAINED)) {
-      const branch = todo.target_type === 'MergeRequest' ? todo.target.source_branch : undefined;
-      if (!branch) continue;
-      const project = projectOf(todo.project.path_with_namespace);
       try {
-        const failed = await reading.read(async (c) => {
-          const newest = (await c.pipelines.list(project.key, { ref: branch, per_page: 1 })).items[0];
-          if (newest?.status !== 'failed') return [];
-          return (await c.jobs.listForPipeline(project.key, newest.id, { scope: 'failed' })).items;
-        });
-        if (failed.length === 0) continue;
-        const notes = await failures.explain(reading, project, failed, deps.now());
-        out.set(todo.id, { project, notes, more: Math.max(0, failed.length - notes.length) });
+        const why = await failures.explainBuild(reading, todo, deps.now());
+        if (why) out.set(todo.id, why);
       } catch (err) {
         logger.debug('could not read why a build failed', { todo: todo.id, error: errorName(err) });
       }

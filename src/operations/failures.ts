@@ -7,8 +7,8 @@ import { explainFailure, type FailureExcerpt } from '../failure/excerpt.js';
 import { type JobRun, judgeRuns, RUNS_WEIGHED } from '../failure/history.js';
 import type { FailureNote } from '../failure/note.js';
 import type { GitlabClient } from '../gitlab/client.js';
-import type { Project } from '../gitlab/project.js';
-import type { Job } from '../gitlab/schemas.js';
+import { type Project, projectOf } from '../gitlab/project.js';
+import type { Job, Todo } from '../gitlab/schemas.js';
 import { createTtlCache } from '../ttl-cache.js';
 
 /** The end of a trace that is read: the runners' summaries and the failing command are in its last lines. */
@@ -58,6 +58,18 @@ export interface FailureReader {
   excerpt(reading: Reading, project: Project, jobId: number, now: Date): Promise<TraceRead>;
   /** Forgets what was read of a job's trace: the one change a finished job's trace sees is being erased. */
   forget(project: Project, jobId: number): void;
+  /**
+   * Why a `build_failed` todo's build failed: its merge request's newest pipeline on the source branch, when it
+   * failed, and its failed jobs explained (null: not such a todo, or nothing failed there now).
+   */
+  explainBuild(reading: Reading, todo: Todo, now: Date): Promise<BuildFailure | null>;
+}
+
+/** A failed build's explaining lines: its failed jobs' notes, and how many more failed than were explained. */
+export interface BuildFailure {
+  project: Project;
+  notes: FailureNote[];
+  more: number;
 }
 
 /** What one read of a trace found: its explaining lines, and whether it was empty. */
@@ -115,27 +127,43 @@ export function createFailureReader(
     return runs;
   }
 
+  async function explain(reading: Reading, project: Project, jobs: readonly FailedJob[], now: Date) {
+    const failed = jobs.filter((j) => j.status === 'failed').slice(0, EXPLAINED_PER_CARD);
+    if (failed.length === 0) return [];
+    const [excerptsRead, runs] = await Promise.all([
+      Promise.all(failed.map((j) => excerpt(reading, project, j.id, now).catch(() => null))),
+      history(reading, project, new Set(failed.map((j) => j.name)), now).catch(() => null),
+    ]);
+    return failed.map((job, i): FailureNote => {
+      const trace = excerptsRead[i];
+      return {
+        job: { id: job.id, name: job.name, status: job.status, web_url: job.web_url },
+        excerpt: trace?.excerpt ?? null,
+        verdict: runs ? judgeRuns(runOf(job), runs) : null,
+        trace: !trace ? 'unread' : trace.empty ? 'empty' : 'read',
+      };
+    });
+  }
+
   return {
     excerpt,
+    explain,
+    async explainBuild(reading, todo, now) {
+      if (todo.action_name !== 'build_failed' || todo.target_type !== 'MergeRequest') return null;
+      const branch = todo.target.source_branch;
+      if (!branch) return null;
+      const project = projectOf(todo.project.path_with_namespace);
+      const failed = await reading.read(async (c) => {
+        const newest = (await c.pipelines.list(project.key, { ref: branch, per_page: 1 })).items[0];
+        if (newest?.status !== 'failed') return [];
+        return (await c.jobs.listForPipeline(project.key, newest.id, { scope: 'failed' })).items;
+      });
+      if (failed.length === 0) return null;
+      const notes = await explain(reading, project, failed, now);
+      return { project, notes, more: Math.max(0, failed.length - notes.length) };
+    },
     forget(project, jobId) {
       excerpts.delete(`${projectKey(project)}#${jobId}`);
-    },
-    async explain(reading, project, jobs, now) {
-      const failed = jobs.filter((j) => j.status === 'failed').slice(0, EXPLAINED_PER_CARD);
-      if (failed.length === 0) return [];
-      const [excerptsRead, runs] = await Promise.all([
-        Promise.all(failed.map((j) => excerpt(reading, project, j.id, now).catch(() => null))),
-        history(reading, project, new Set(failed.map((j) => j.name)), now).catch(() => null),
-      ]);
-      return failed.map((job, i) => {
-        const trace = excerptsRead[i];
-        return {
-          job: { id: job.id, name: job.name, status: job.status, web_url: job.web_url },
-          excerpt: trace?.excerpt ?? null,
-          verdict: runs ? judgeRuns(runOf(job), runs) : null,
-          trace: !trace ? 'unread' : trace.empty ? 'empty' : 'read',
-        };
-      });
     },
   };
 }

@@ -2,11 +2,13 @@ import type { AlertService } from '../alerts/types.js';
 import type { DigestService } from '../digest/types.js';
 import { BotError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
+import type { Todo } from '../gitlab/schemas.js';
 import { HOME_ROWS, type HomeReads, type SectionRead } from '../views/home.js';
 import type { WatchService } from '../watch/types.js';
 import type { GitlabAccess } from './access.js';
 import type { Actor, RequestContext } from './context.js';
 import { createDigestOperations } from './digests.js';
+import type { BuildFailure, FailureReader, Reading } from './failures.js';
 import { createIssueOperations } from './issues.js';
 import { createRecentReads } from './recent-reads.js';
 import { createTodoOperations } from './todos.js';
@@ -15,6 +17,9 @@ import { createTodoOperations } from './todos.js';
 // three with their own token, side by side) and the digests they own (the bot's own store). A section whose read
 // fails carries its error instead of failing the others. Opening the tab again within a few seconds is served
 // from the last read; anything the person does drops it.
+
+/** The Home explains the failed builds of this many `build_failed` todos (each costs a few reads). */
+const HOME_BUILDS_EXPLAINED = 2;
 
 /** How long a read serves the tab opened again, by the request clock. */
 export const HOME_READS_MS = 10_000;
@@ -35,7 +40,13 @@ const everyOk = (r: HomeReads) =>
   r.todos.ok && r.mergeRequests.ok && r.issues.ok && r.digests.ok && (r.watches?.ok ?? true);
 
 export function createHomeOperations(
-  o: { access: GitlabAccess; digests: DigestService; watches?: WatchService; alerts?: AlertService },
+  o: {
+    access: GitlabAccess;
+    digests: DigestService;
+    watches?: WatchService;
+    alerts?: AlertService;
+    failures?: FailureReader;
+  },
   keep: { ms?: number; people?: number } = {},
 ) {
   const todos = createTodoOperations(o);
@@ -62,7 +73,24 @@ export function createHomeOperations(
       section(digests.owned(ctx).then((owned) => owned.map((digest) => ({ digest, next: digests.nextRun(digest) })))),
       watches ? section(watches.listForCreator(ctx.actor.teamId, ctx.actor.userId)) : null,
     ]);
-    return { todos: t, mergeRequests: m, issues: i, digests: d, ...(w ? { watches: w } : {}) };
+    const builds = t.ok ? await whyBuildsFailed(ctx, t.value.items) : new Map<number, BuildFailure>();
+    return { todos: t, mergeRequests: m, issues: i, digests: d, ...(w ? { watches: w } : {}), builds };
+  };
+
+  /** Why the first `build_failed` todos' builds failed, where the tab has room; a row without it still shows. */
+  const whyBuildsFailed = async (ctx: RequestContext, pending: readonly Todo[]) => {
+    const out = new Map<number, BuildFailure>();
+    const failures = o.failures;
+    if (!failures) return out;
+    const reading: Reading = { read: (fn) => o.access.withClient(ctx, fn), teamId: ctx.actor.teamId };
+    const builds = pending.slice(0, HOME_ROWS).filter((t) => t.action_name === 'build_failed');
+    await Promise.all(
+      builds.slice(0, HOME_BUILDS_EXPLAINED).map(async (todo) => {
+        const why = await failures.explainBuild(reading, todo, ctx.now).catch(() => null);
+        if (why) out.set(todo.id, why);
+      }),
+    );
+    return out;
   };
 
   return {

@@ -47,6 +47,19 @@ export interface AlertDmOptions {
   why?: ReadonlyMap<number, WhyBuildFailed>;
 }
 
+/** A failed build's first job's lines under its todo, the other failed jobs counted (no Trace: the job card has it). */
+export function whyBuildFailedBlocks(why: WhyBuildFailed | undefined, serverUrl: string): Block[] {
+  if (!why || why.notes.length === 0) return [];
+  const [first] = why.notes;
+  return failureBlocks(first ? [first] : [], {
+    project: why.project,
+    serverUrl,
+    named: true,
+    traceButtons: false,
+    more: why.more + why.notes.length - 1,
+  });
+}
+
 function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, slot: number): Block[] {
   const pending = todo.state === 'pending';
   const lines: Md[] = [
@@ -71,19 +84,7 @@ function alertCard(todo: Todo, options: AlertDmOptions, group: number[] | null, 
   if (url) buttons.push(linkButton('Open', url, `open-${slot}`));
   const text = joinMd(lines, '\n');
   const card = buttons.length > 0 ? [section(text), actions(buttons)] : [section(text)];
-  const why = options.why?.get(todo.id);
-  if (!why || why.notes.length === 0) return card;
-  // The first failed job's lines; the others are counted. Its Trace is one click away on the job's card.
-  const [first] = why.notes;
-  const more = why.more + why.notes.length - 1;
-  const explained = failureBlocks(first ? [first] : [], {
-    project: why.project,
-    serverUrl: options.serverUrl,
-    named: true,
-    traceButtons: false,
-    more,
-  });
-  return [...card, ...explained];
+  return [...card, ...whyBuildFailedBlocks(options.why?.get(todo.id), options.serverUrl)];
 }
 
 /** One new todo, or several arriving at once as one message. */

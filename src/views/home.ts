@@ -10,7 +10,7 @@ import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import type { Watch } from '../store/watch-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
-import { alertSummary } from './alerts.js';
+import { alertSummary, type WhyBuildFailed, whyBuildFailedBlocks } from './alerts.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
 import { digestRow } from './digest-cards.js';
@@ -51,6 +51,8 @@ export interface HomeReads {
   digests: SectionRead<DigestRow[]>;
   /** The pipeline watches the person made (the bot's own store). */
   watches?: SectionRead<Watch[]>;
+  /** Why the builds of the first `build_failed` todos failed, by todo id (where there is room). */
+  builds?: ReadonlyMap<number, WhyBuildFailed>;
 }
 
 /** An answer shown on top of the Home: at most this many of its blocks (a longer one is shown as its text). */
@@ -158,6 +160,7 @@ function todoBlocks(i: HomeInput, read: SectionRead<Page<Todo>>): Block[] {
   if (todos.length === 0) return [...blocks, section('No pending todos. :tada:')];
   todos.forEach((todo, slot) => {
     blocks.push(todoRow(todo, { serverUrl: i.serverUrl, now: i.now, timeZone: i.timeZone, owner: i.userId, slot }));
+    blocks.push(...whyBuildFailedBlocks(i.reads.builds?.get(todo.id), i.serverUrl));
   });
   blocks.push(...more(read.value, todos.length, `${i.slashCommand} todos`));
   blocks.push(actions([markAllDoneButton({ owner: i.userId })]));

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { useBot } from '../../support/app-harness.js';
 import { messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
+import { openHome } from '../home/support.js';
 
 // Issue 42: the `build_failed` alert DM says why the build failed. The simulator gives a merge request's author a
 // build_failed todo when its head pipeline fails, as GitLab does; the DM carries the failed job's explaining lines.
@@ -24,8 +25,8 @@ const PYTEST = [
   'ERROR: Job failed: exit code 1',
 ].join('\n');
 
-it('a build_failed alert DM carries the failed job’s explaining lines', async () => {
-  await h.ask('alice', 'notify on --actions build_failed', /alerts are on/);
+/** Fails alice's merge request's build: a pipeline at its head whose first job fails as pytest does. */
+async function failAlicesBuild(): Promise<void> {
   const mrs = (await (await h.api('alice', 'projects/demo%2Fweb/merge_requests?state=opened&author_id=2')).json()) as {
     iid: number;
     source_branch: string;
@@ -43,6 +44,11 @@ it('a build_failed alert DM carries the failed job’s explaining lines', async 
     h.sim.editJob(job.id, i === 0 ? { status: 'failed', trace: PYTEST } : { status: 'success' });
   }
   h.sim.tick();
+}
+
+it('a build_failed alert DM carries the failed job’s explaining lines', async () => {
+  await h.ask('alice', 'notify on --actions build_failed', /alerts are on/);
+  await failAlicesBuild();
   h.clock.advance(60_000);
   const outcomes = await h.bot.bot.alerts.pollDue();
   expect(outcomes.map((o) => o.outcome.kind)).toContain('delivered');
@@ -51,4 +57,12 @@ it('a build_failed alert DM carries the failed job’s explaining lines', async 
   expect(text).toContain('Build failed');
   expect(text).toContain('assert 3.0 == 3.01');
   expect(text).toContain('from pytest');
+});
+
+it('the Home tab shows why a build_failed todo’s build failed, under its row', async () => {
+  await failAlicesBuild();
+  const home = await openHome(h, 'alice');
+  expect(home.text).toContain('Build failed');
+  expect(home.text).toContain('assert 3.0 == 3.01');
+  expect(home.text).toContain('from pytest');
 });
