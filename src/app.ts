@@ -54,6 +54,7 @@ import { createSession, createUnreadableTokens } from './operations/session.js';
 import { registerOwnSecrets } from './own-secrets.js';
 import { redact } from './redact.js';
 import { createStepService, type StepService } from './steps/service.js';
+import { createAlertStore } from './store/alert-store.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { createClaimStore } from './store/claim-store.js';
 import { createDigestStore } from './store/digest-store.js';
@@ -83,7 +84,15 @@ export interface AppDeps {
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<
     DigestServiceOptions,
-    'timer' | 'at' | 'concurrency' | 'spreadMs' | 'channelIntervalMs' | 'leaseMs' | 'sweepMs' | 'testSeconds'
+    | 'timer'
+    | 'at'
+    | 'concurrency'
+    | 'spreadMs'
+    | 'channelIntervalMs'
+    | 'leaseMs'
+    | 'sweepMs'
+    | 'testSeconds'
+    | 'recheckMs'
   >;
   /** How cards that follow a pipeline or a job poll (tests: `timer: 'manual'` and `pollDue()`). */
   follows?: Pick<
@@ -254,6 +263,18 @@ export function createApp(deps: AppDeps): BotApp {
     ...deps.digests,
     ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     store: createDigestStore(engine, now),
+    // A refused token pauses alerts and watches too: the kernel re-checks their owners' tokens with digests' own.
+    alsoPaused: async () => {
+      const [people, creators] = await Promise.all([
+        createAlertStore(engine).tokenPaused(),
+        createWatchStore(engine).tokenPaused(),
+      ]);
+      return [...people, ...creators].map((p) => ({ teamId: p.teamId, ownerId: p.userId }));
+    },
+    resumeOthers: async (teamId, userId) => {
+      await watches.resumeCreator(teamId, userId);
+      await alerts.resumeOwner(teamId, userId);
+    },
     engine,
     access,
     sessionOf,

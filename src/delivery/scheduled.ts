@@ -64,6 +64,13 @@ export interface ScheduledDeliveryOptions<Item extends ScheduledItem, State> {
   sweepMs?: number;
   /** The first wait before a paused owner's token is asked about again; it doubles up to an hour (default 60 s). */
   recheckMs?: number;
+  /**
+   * Owners whose other kinds (alerts, watches) a refused token paused: their token is re-checked with the same
+   * back-off, and the access's `onRestored` resumes what it paused when the server accepts it again.
+   */
+  alsoPaused?: () => Promise<{ teamId: string; ownerId: string }[]>;
+  /** Resumes what else a refused token paused, once the server accepts the owner's token again. */
+  resumeOthers?: (teamId: string, ownerId: string) => Promise<void>;
   /** Tests only: a seconds field before each schedule (a slot every few seconds). */
   testSeconds?: string;
 }
@@ -162,10 +169,11 @@ export function createScheduledDelivery<Item extends ScheduledItem, State>(o: Sc
    */
   async function recheckPaused(): Promise<void> {
     const now = clock.now();
-    const owners = await store.pausedOwners('token');
+    const owners = [...(await store.pausedOwners('token')), ...((await o.alsoPaused?.().catch(() => [])) ?? [])];
     const seen = new Set<string>();
     for (const owner of owners) {
       const key = `${owner.teamId}:${owner.ownerId}`;
+      if (seen.has(key)) continue;
       seen.add(key);
       const due = rechecks.get(key) ?? { at: now + recheckMs, waitMs: recheckMs };
       rechecks.set(key, due);
@@ -174,6 +182,9 @@ export function createScheduledDelivery<Item extends ScheduledItem, State>(o: Sc
       if (accepted) {
         rechecks.delete(key);
         await resumeOwner(owner.teamId, owner.ownerId, 'accepted');
+        await o.resumeOthers?.(owner.teamId, owner.ownerId).catch((err: unknown) => {
+          log.warn('could not resume what a refused token paused', { error: String(err) });
+        });
       } else {
         const waitMs = Math.min(due.waitMs * 2, 60 * 60 * 1000);
         rechecks.set(key, { at: now + due.waitMs, waitMs });

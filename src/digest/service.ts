@@ -55,6 +55,10 @@ export interface DigestServiceOptions {
   testSeconds?: string;
   /** The first wait before a paused owner's token is asked about again (default 60 s, doubling). */
   recheckMs?: number;
+  /** Owners whose alerts or watches a refused token paused: re-checked with theirs (see delivery/scheduled.ts). */
+  alsoPaused?: () => Promise<{ teamId: string; ownerId: string }[]>;
+  /** Resumes what else a refused token paused, once the server accepts the owner's token again. */
+  resumeOthers?: (teamId: string, ownerId: string) => Promise<void>;
   /** What the kernel tells the metrics. */
   hooks?: DeliveryHooks;
 }
@@ -89,6 +93,8 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
     ...(o.sweepMs !== undefined ? { sweepMs: o.sweepMs } : {}),
     ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
+    ...(o.alsoPaused ? { alsoPaused: o.alsoPaused } : {}),
+    ...(o.resumeOthers ? { resumeOthers: o.resumeOthers } : {}),
     ...(o.testSeconds ? { testSeconds: o.testSeconds } : {}),
   });
   const nextRun = (d: Digest) => (d.active ? nextRunAfter(d.cron, d.tz, o.now()) : null);

@@ -140,6 +140,8 @@ export interface AlertStore {
   pauseForToken(teamId: string, userId: string, now: Date): Promise<boolean>;
   /** They connected again: polling resumes at once; true when it was paused for that. */
   resumeAfterToken(teamId: string, userId: string, now: Date): Promise<boolean>;
+  /** People whose alerts a refused token paused (their token is re-checked by the delivery kernel). */
+  tokenPaused(): Promise<{ teamId: string; userId: string }[]>;
   /** How many people are polling, and how many of them are overdue at `overdueAt` (and since when). */
   backlog(overdueAt: Date): Promise<{ polling: number; overdue: number; oldest: Date | null }>;
 }
@@ -485,6 +487,12 @@ export function createAlertStore(engine: SqlEngine): AlertStore {
         [keyOf(teamId, userId), now.toISOString()],
       );
       return changed > 0;
+    },
+    async tokenPaused() {
+      const rows = await engine.all<{ team_id: string; user_id: string }>(
+        `SELECT team_id, user_id FROM alert_settings WHERE active = 1 AND paused_reason = 'token' ORDER BY person_key`,
+      );
+      return rows.map((r) => ({ teamId: r.team_id, userId: r.user_id }));
     },
     async resumeAfterToken(teamId, userId, now) {
       const changed = await engine.run(

@@ -101,6 +101,8 @@ export interface WatchStore {
     now: Date;
   }): Promise<Watch[]>;
   remove(id: number): Promise<boolean>;
+  /** Creators whose watches a refused token paused (their token is re-checked by the delivery kernel). */
+  tokenPaused(): Promise<{ teamId: string; userId: string }[]>;
   /**
    * Takes the lease of up to `limit` active watches due by `dueBy` that nobody holds at `now` (oldest due first),
    * and answers their rows: the one read of a watch a poll needs.
@@ -304,6 +306,13 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
         [now.toISOString(), nextPollAt.toISOString(), id],
       );
       return r ? toWatch(r) : null;
+    },
+    async tokenPaused() {
+      const rows = await engine.all<{ team_id: string; creator_id: string }>(
+        `SELECT DISTINCT team_id, creator_id FROM watches WHERE active = 0 AND paused_reason = 'token'
+         ORDER BY team_id, creator_id`,
+      );
+      return rows.map((r) => ({ teamId: r.team_id, userId: r.creator_id }));
     },
     async resumeCreator({ teamId, creatorId, reasons, nextPollAt, now }) {
       if (reasons.length === 0) return [];
