@@ -320,7 +320,10 @@ export function createApp(deps: AppDeps): BotApp {
     slashCommand: config.slashCommand,
   });
   // Cards that follow their pipeline or job: read as their person through the same access, paced like digests.
+  // People's Slack time zones, looked up once and kept: cards, and the redraws of cards that follow, use them.
+  const timeZoneOf = createTimeZoneLookup(app.client, logger);
   const follows = createFollowService({
+    timeZoneOf,
     pollMs: config.followPollMs,
     ...deps.follows,
     ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
@@ -372,7 +375,7 @@ export function createApp(deps: AppDeps): BotApp {
     gitlabUrl: config.gitlabUrl,
     slashCommand: config.slashCommand,
     resolveProject: (ctx, ref) => projects.resolve(ctx, ref),
-    timeZoneOf: createTimeZoneLookup(app.client, logger),
+    timeZoneOf,
     connectMetadata: (channelId, o) => encodeConnectMetadata({ channelId, ...(o?.home ? { home: true } : {}) }),
     people: createPeopleResolver({ access, tokens: deps.tokens, serverUrl: config.gitlabUrl }),
   });

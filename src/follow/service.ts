@@ -75,6 +75,8 @@ export interface FollowServiceOptions {
   slashCommand: string;
   logger: Logger;
   now: () => Date;
+  /** The follower's Slack time zone: a redraw shows times as the card they were answered did (UTC when unknown). */
+  timeZoneOf?: (userId: string) => Promise<string>;
   /** `manual` in tests: nothing polls by itself (`pollDue`). Default `interval`. */
   timer?: 'interval' | 'manual';
   /** How often a follow is read (default 10 s). */
@@ -198,8 +200,10 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
   const statusOf = (s: Snapshot) => (s.kind === 'pipeline' ? s.pipeline.status : s.job.status);
   const drawnOf = (s: Snapshot) => (s.kind === 'pipeline' ? pipelineDrawn(s.pipeline, s.jobs) : jobDrawn(s.job));
 
-  function cardOf(f: Follow, s: Snapshot, line: FollowLine): SlackMessage {
-    const c = { serverUrl: o.serverUrl, now: o.now(), timeZone: 'UTC', notice: undefined, viewer: null };
+  async function cardOf(f: Follow, s: Snapshot, line: FollowLine): Promise<SlackMessage> {
+    // In the zone the card was first drawn in (its follower's), so a redraw never moves its times to UTC.
+    const timeZone = (await o.timeZoneOf?.(f.userId).catch(() => null)) ?? 'UTC';
+    const c = { serverUrl: o.serverUrl, now: o.now(), timeZone, notice: undefined, viewer: null };
     const project = projectOfFollow(f);
     const card =
       s.kind === 'pipeline' ? buildPipelineCard(s.pipeline, s.jobs, project, c) : buildJobCard(s.job, project, c);
@@ -292,7 +296,10 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
   async function stop(f: Follow, why: 'expired' | 'token' | 'gone', s: Snapshot | null): Promise<void> {
     const project = projectOfFollow(f);
     if (s)
-      await redraw(f, cardOf(f, s, why === 'expired' ? { kind: 'expired' } : { kind: 'stopped', why: 'see your DMs' }));
+      await redraw(
+        f,
+        await cardOf(f, s, why === 'expired' ? { kind: 'expired' } : { kind: 'stopped', why: 'see your DMs' }),
+      );
     const what = {
       kind: f.kind,
       id: f.targetId,
@@ -337,7 +344,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
       if (before?.full !== drawn.full || !shared) {
         // A shared card keeps to its pace even for its last redraw: the end waits a moment for it.
         if (shared && now.getTime() < throttledUntil) return later(f, new Date(throttledUntil));
-        await redraw(f, cardOf(f, s, { kind: 'done' }));
+        await redraw(f, await cardOf(f, s, { kind: 'done' }));
       }
       const followed: Followed =
         s.kind === 'pipeline'
@@ -353,7 +360,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
       if (shared && now.getTime() < throttledUntil) return later(f, new Date(throttledUntil));
       // An ephemeral card keeps its last use for the end.
       const mayDraw = shared || f.usesLeft > 1;
-      if (mayDraw && (await redraw(f, cardOf(f, s, { kind: 'following', shared })))) {
+      if (mayDraw && (await redraw(f, await cardOf(f, s, { kind: 'following', shared })))) {
         shown = encodeDrawn(drawn);
         shownAt = now;
       }

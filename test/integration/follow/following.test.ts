@@ -104,6 +104,18 @@ describe('an ephemeral card that follows its pipeline', () => {
     expect(posted(ALICE_DM)).toHaveLength(1);
   });
 
+  it('redraws in the zone the card was answered in, not UTC (issue 47)', async () => {
+    const seen = await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    // alice is in Europe/Berlin: the card's times read an hour after UTC's.
+    const zoned = /\*Created\*\n(\d{1,2} \w{3} \d{4}, \d\d:\d\d)/.exec(seen.text)?.[1];
+    expect(zoned).toBeDefined();
+    await stepUntilDone();
+    const redrawn = messageText(seen.message);
+    expect(redrawn).toContain('Finished; no longer followed.');
+    expect(redrawn).toContain(`*Created*\n${zoned}`);
+    expect(redrawn).not.toMatch(/\*Created\*\n[^·\n]*UTC/);
+  });
+
   it('keeps the last use for the end when more stages finish than uses are left', async () => {
     const from = h.bot.fake.lastSeq;
     const seen = await h.ask('alice', 'pipeline run demo/web main', /Started by/);
