@@ -69,9 +69,11 @@ export const alerts = n.define({
         ? done('done', { actorId: ctx.actor.userId, detail: todoSubject(marked, { serverUrl: s.serverUrl }) })
         : stale(TODO_ALREADY_DONE);
       const { todos, gone } = await ops.current(ctx, ids, marked ? [marked] : []);
+      // Redrawn in the zone the DM was drawn in (the person's), not UTC.
+      const timeZone = await s.timeZoneOf(ctx.actor.userId);
       return {
         kind: 'update',
-        message: buildAlertRedraw(todos, gone, { serverUrl: s.serverUrl, now: ctx.now, notice }),
+        message: buildAlertRedraw(todos, gone, { serverUrl: s.serverUrl, now: ctx.now, notice, timeZone }),
       };
     }),
   ],

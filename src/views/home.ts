@@ -219,7 +219,7 @@ function digestBlocks(i: HomeInput, read: SectionRead<DigestRow[]>): Block[] {
 
 function watchBlocks(i: HomeInput, read: SectionRead<Watch[]>): Block[] {
   if (!read.ok) return [header('My watches'), ...trouble('watches', read, i.serverUrl)];
-  return ownWatchBlocks(read.value, { slashCommand: i.slashCommand, now: i.now });
+  return ownWatchBlocks(read.value, { slashCommand: i.slashCommand, now: i.now, timeZone: i.timeZone });
 }
 
 /** The Home of a connected person: their connection, then one section per read, each on its own. */

@@ -15,7 +15,7 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { type CardContext, when } from './common.js';
+import { type CardContext, type TimeContext, when } from './common.js';
 import { channelRef } from './digests.js';
 import { code, joinMd, link, type Md, md, mention, type Text } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
@@ -41,9 +41,9 @@ function stateLine(w: Watch): Text {
   return md`paused${w.pausedBy ? md` by ${mention(w.pausedBy)}` : ''} (${PAUSED_WHY[w.pausedReason ?? 'person']})`;
 }
 
-function lastPollText(w: Watch, now: Date): string {
+function lastPollText(w: Watch, at: TimeContext): string {
   if (!w.lastPollAt) return 'not yet';
-  return `${w.lastResult ?? 'ok'} ${when(w.lastPollAt.toISOString(), now)}`;
+  return `${w.lastResult ?? 'ok'} ${when(w.lastPollAt.toISOString(), at)}`;
 }
 
 export function removeWatchConfirmation(w: Watch): Confirmation {
@@ -78,7 +78,7 @@ export function buildWatchCard(w: Watch, c: CardContext): SlackMessage {
     section(md`:eyes: *Watch #${w.id}* · ${watchSubject(w)} → ${channelRef(w.channelId)}`),
     fields([
       md`*State*\n${stateLine(w)}`,
-      md`*Last poll*\n${lastPollText(w, c.now)}`,
+      md`*Last poll*\n${lastPollText(w, c)}`,
       md`*Created by*\n${mention(w.creatorId)}`,
       md`*Posts*\n${w.statusFilter === 'failed' ? 'failures, and their fix' : 'every ending, and the fix of a failure'}`,
     ]),
@@ -89,8 +89,9 @@ export function buildWatchCard(w: Watch, c: CardContext): SlackMessage {
   return message(md`Watch #${w.id}: ${watchSubject(w)}, ${w.active ? 'active' : 'paused'}`, blocks);
 }
 
-export function watchRow(w: Watch, now: Date): Text {
-  const state = w.active ? md`last poll: ${lastPollText(w, now)}` : md`:double_vertical_bar: ${stateLine(w)}`;
+/** A watch as a row; its last poll in the reader's zone. */
+export function watchRow(w: Watch, at: TimeContext): Text {
+  const state = w.active ? md`last poll: ${lastPollText(w, at)}` : md`:double_vertical_bar: ${stateLine(w)}`;
   return md`*#${w.id}* ${watchSubject(w)} → ${channelRef(w.channelId)} · by ${mention(w.creatorId)}\n${state}`;
 }
 
@@ -108,7 +109,7 @@ export function buildWatchList(watches: readonly Watch[], o: { slashCommand: str
   }
   const shown = watches.slice(0, WATCH_LIST_ROWS);
   shown.forEach((w, i) => {
-    blocks.push(section(watchRow(w, o.ctx.now)), actions(watchButtons(w, 'list', i)));
+    blocks.push(section(watchRow(w, o.ctx)), actions(watchButtons(w, 'list', i)));
   });
   const footer = [`${watches.length} in this channel`];
   const left = watches.length - shown.length;
@@ -188,7 +189,10 @@ export function withWatches(shown: SlackMessage, watches: readonly Watch[], slas
 }
 
 /** The Home's section of the person's watches, with the buttons of the list. */
-export function ownWatchBlocks(watches: readonly Watch[], o: { slashCommand: string; now: Date }): Block[] {
+export function ownWatchBlocks(
+  watches: readonly Watch[],
+  o: { slashCommand: string; now: Date; timeZone: string },
+): Block[] {
   const blocks: Block[] = [header('My watches')];
   if (watches.length === 0) {
     return [
@@ -200,7 +204,7 @@ export function ownWatchBlocks(watches: readonly Watch[], o: { slashCommand: str
   }
   const shown = watches.slice(0, OWN_WATCHES_SHOWN);
   shown.forEach((w, slot) => {
-    blocks.push(section(watchRow(w, o.now)), actions(watchButtons(w, 'home', slot)));
+    blocks.push(section(watchRow(w, o)), actions(watchButtons(w, 'home', slot)));
   });
   const left = watches.length - shown.length;
   if (left > 0) blocks.push(context([md`And ${left} more: ${code(`${o.slashCommand} watch list`)} in their channels`]));

@@ -159,6 +159,9 @@ describe('todo alerts', () => {
     expect(h.calls(from)).toEqual([call('POST', `/api/v4/todos/${id}/mark_as_done`, 'alice', { status: 201 })]);
     expect(done.text).toMatch(/Marked done by <@U0ALICE>/);
     expect(buttonsOf(done.message).map((b) => b.text)).toEqual(['Open']);
+    // Redrawn in alice's zone (Europe/Berlin), as the DM was drawn, not in UTC (issue 47).
+    expect(done.text).not.toContain('UTC');
+    expect(messageText(single)).not.toContain('UTC');
 
     h.sim.tick();
     h.sim.tick();

@@ -120,6 +120,11 @@ describe('watch list, pause, resume and remove', () => {
     expect(list.text).toContain(`*#${b}* failed pipelines of demo/web on \`main\` → <#C0WLS1> · by <@U0BOB>`);
     expect(list.text).toContain('2 in this channel');
     expect(labels(list.message)).toEqual(['Pause', 'Remove', 'Pause', 'Remove']);
+    // After a poll, the list says when in its reader's zone (eve's is Asia/Tokyo), not in UTC (issue 47).
+    await h.bot.bot.watches.poll({ all: true });
+    const polled = await h.ask('eve', 'watch list', /Watches/, { channel: 'C0WLS1' });
+    expect(polled.text).toMatch(/last poll: \w+ \d{1,2} \w{3} \d{4}, \d\d:\d\d · /);
+    expect(polled.text).not.toContain('UTC');
     const empty = await h.ask('eve', 'watches', /Watches/, { channel: 'C0WLS3' });
     expect(empty.text).toContain('No watches in this channel. Start one with `/gl watch pipelines group/project`.');
   });
