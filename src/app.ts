@@ -1,10 +1,8 @@
 import type { App } from '@slack/bolt';
 import { type AlertServiceOptions, createAlertService } from './alerts/service.js';
-import type { AlertService } from './alerts/types.js';
 import type { Config } from './config.js';
 import type { DeliveryHooks } from './delivery/hooks.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
-import type { DigestService } from './digest/types.js';
 import { UnexpectedError } from './errors.js';
 import { createFollowService, type FollowService, type FollowServiceOptions } from './follow/service.js';
 import { createTransport, type Transport } from './gitlab/http.js';
@@ -44,13 +42,16 @@ import { NOUNS } from './nouns/index.js';
 import type { Platform } from './nouns/types.js';
 import { createGitlabAccess } from './operations/access.js';
 import { createAccountOperations } from './operations/account.js';
+import type { AlertService } from './operations/alert-service.js';
 import type { Actor } from './operations/context.js';
+import type { DigestService } from './operations/digest-service.js';
 import { createFailureReader } from './operations/failures.js';
 import { createIssueOperations } from './operations/issues.js';
 import { createPeopleResolver } from './operations/people.js';
 import { createPipelineOperations } from './operations/pipelines.js';
 import { createProjectResolver } from './operations/projects.js';
 import { createSession, createUnreadableTokens } from './operations/session.js';
+import type { WatchService } from './operations/watch-service.js';
 import { registerOwnSecrets } from './own-secrets.js';
 import { redact } from './redact.js';
 import { createStepService, type StepService } from './steps/service.js';
@@ -67,7 +68,6 @@ import { createUnfurlStore } from './store/unfurl-store.js';
 import { createWatchStore } from './store/watch-store.js';
 import { buildInterrupted } from './views/errors.js';
 import { createWatchService, type WatchServiceOptions } from './watch/service.js';
-import type { WatchService } from './watch/types.js';
 
 export interface AppDeps {
   config: Config;

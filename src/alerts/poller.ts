@@ -7,6 +7,7 @@ import { GitlabError } from '../gitlab/errors.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
+import type { AlertPoint, PollOutcome } from '../operations/alert-service.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader, Reading } from '../operations/failures.js';
 import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting } from '../store/alert-store.js';
@@ -14,7 +15,6 @@ import type { StoredToken } from '../store/token-store.js';
 import { buildAlertDm, buildAlertsPausedDm, type WhyBuildFailed } from '../views/alerts.js';
 import { isQuiet } from './quiet.js';
 import type { AlertSlack } from './slack.js';
-import type { AlertPoint, PollOutcome } from './types.js';
 
 // One poll of one person's todos, exactly once. The protocol (digests' own, per person):
 //   1. settle an open intent of an earlier delivery (its post is in the DM's history → commit it; not → drop it);

@@ -12,6 +12,7 @@ import {
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
+import type { AlertPoint, AlertService, PollOutcome } from '../operations/alert-service.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
 import { type ClaimedAlert, createAlertStore } from '../store/alert-store.js';
@@ -23,7 +24,6 @@ import type { StoredToken, TokenStore } from '../store/token-store.js';
 import { createPoller } from './poller.js';
 import type { AlertSlack } from './slack.js';
 import { nextSpreadPoll } from './spread.js';
-import type { AlertPoint, AlertService, PollOutcome } from './types.js';
 
 // The one alert service of an app: every two seconds (node-cron) each replica takes batches of the people whose poll
 // is due, oldest first, each under a lease (one conditional update per batch; a tick with nobody due only reads),

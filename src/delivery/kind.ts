@@ -1,7 +1,7 @@
 import type { Actor, RequestContext } from '../operations/context.js';
+import type { PauseReason, RunReason } from '../operations/run-outcome.js';
 import type { LeasedTable } from '../store/delivery-lease-store.js';
 import type { SlackMessage } from '../views/blocks.js';
-import type { PauseReason, RunReason } from './outcome.js';
 
 // A kind of scheduled delivery (a digest, the weekly insights, …) declares what it reads and with whose token, what
 // it posts and where, and what state it keeps; the kernel (kernel.ts, scheduled.ts) does the rest, the same way for
@@ -9,7 +9,7 @@ import type { PauseReason, RunReason } from './outcome.js';
 // search for a post made but not committed, pacing, pauses with one DM, back-off, hooks. A kind computes messages
 // as data and never posts: the kernel posts them under its fence. Adding a kind: docs/delivery-kernel.md.
 
-export type { PauseReason, RunOutcome, RunPoint, RunReason } from './outcome.js';
+export type { PauseReason, RunOutcome, RunPoint, RunReason } from '../operations/run-outcome.js';
 
 /** What the kernel reads of every item of a scheduled kind. */
 export interface ScheduledItem {

@@ -7,12 +7,12 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
+import type { DigestService, RunPoint } from '../operations/digest-service.js';
 import type { Digest, DigestStore } from '../store/digest-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { md } from '../views/mrkdwn.js';
 import { createDigestKind } from './kind.js';
 import type { DigestSlack } from './slack.js';
-import type { DigestService, RunPoint } from './types.js';
 
 // The one digest service of an app: the commands' and buttons' side of digests, on the delivery kernel
 // (src/delivery/scheduled.ts) that runs them. Every change that affects when a digest runs is written to the

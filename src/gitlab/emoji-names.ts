@@ -1,4 +1,4 @@
-import { editDistance } from '../grammar/suggest.js';
+import { editDistance } from '../edit-distance.js';
 
 // Emoji names a GitLab server accepts for award emoji (GitLab's gemojione names, the ones people use). An award
 // of a name outside this list is refused before any call, with the closest names; a name the server itself

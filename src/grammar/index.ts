@@ -1,5 +1,6 @@
 export { buildHelp, type HelpResult, usageHint } from './help.js';
-export { type ParseResult, parseCommand } from './parse.js';
+export { parseCommand } from './parse.js';
+export type { ParseResult } from './result.js';
 export { findTokenShapedWord, type TokenShape } from './secrets.js';
 export { type Command, type CommandKey, type CommandOf, NOUNS, type NounName, SPEC } from './spec/index.js';
 export type { ArgSpec, CommandSpec, FlagSpec, NounSpec, TargetSpec, ValueSpec, ValueType } from './spec-types.js';

@@ -12,17 +12,16 @@ import {
   verbCandidates,
 } from './nouns.js';
 import { isUrl, parseSigilRef, parseWebUrl, withArticle } from './references.js';
+import type { ParseResult } from './result.js';
 import { findTokenShapedWord, type TokenShape } from './secrets.js';
 import type { Command } from './spec/index.js';
 import type { ArgSpec, FlagSpec, NounSpec } from './spec-types.js';
 import { closest } from './suggest.js';
 import { echo, escapeMrkdwn, normalizeWord, readSlackText, type SlackMention } from './text.js';
 import { type Token, tokenize } from './tokenize.js';
-import type { ParseOptions, UsageError } from './types.js';
+import type { ParseOptions } from './types.js';
 import { commandWords, DEFAULT_SLASH_COMMAND, flagWord, type ProblemContext } from './usage.js';
 import { type GivenFlag, helpCommand, isFlag, readFlags, readWords, splitFlag, VERB_LIKE } from './words.js';
-
-export type ParseResult = { ok: true; command: Command } | { ok: false; error: UsageError };
 
 /** Reported only if a bug slips past the parser: the contract is that it never throws. */
 export const INTERNAL_ERROR_MESSAGE = 'Sorry, I could not read that command.';

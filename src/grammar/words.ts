@@ -1,6 +1,6 @@
 import { type Context, type Failure, fail, withSuggestion } from './failure.js';
 import type { Entry, Noun } from './nouns.js';
-import type { ParseResult } from './parse.js';
+import type { ParseResult } from './result.js';
 import type { Command } from './spec/index.js';
 import type { FlagSpec } from './spec-types.js';
 import { candidates, closest } from './suggest.js';

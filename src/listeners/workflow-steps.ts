@@ -1,5 +1,5 @@
+import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../buttons/step-consent.js';
 import { InvalidInputError, StaleActionError } from '../errors.js';
-import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../steps/consent-ids.js';
 import { STEP_IDS } from '../steps/definitions.js';
 import type { StepService } from '../steps/service.js';
 import { acknowledge } from './acknowledge.js';

@@ -1,7 +1,7 @@
 import { DigestButtons, type DigestSurface } from '../buttons/digests.js';
-import type { RunOutcome } from '../digest/types.js';
 import { InvalidInputError } from '../errors.js';
 import type { RequestContext } from '../operations/context.js';
+import type { RunOutcome } from '../operations/digest-service.js';
 import { createDigestOperations, type DigestAction, type DigestOperations } from '../operations/digests.js';
 import type { Digest } from '../store/digest-store.js';
 import type { SlackMessage } from '../views/blocks.js';

@@ -1,14 +1,15 @@
 import type { HomeView, ModalView } from '@slack/types';
-import type { AlertService } from '../alerts/types.js';
-import type { DigestService } from '../digest/types.js';
 import type { FollowService } from '../follow/service.js';
 import type { Project } from '../gitlab/project.js';
 import type { Command, CommandKey, CommandOf, ProjectRef } from '../grammar/index.js';
 import type { ButtonDef, ButtonValue, ModalDef, ModalValue, ViewStateValues } from '../ids.js';
 import type { GitlabAccess } from '../operations/access.js';
+import type { AlertService } from '../operations/alert-service.js';
 import type { Actor, RequestContext } from '../operations/context.js';
+import type { DigestService } from '../operations/digest-service.js';
 import type { FailureReader } from '../operations/failures.js';
 import type { PeopleResolver } from '../operations/people.js';
+import type { WatchService } from '../operations/watch-service.js';
 import type { SlackEventOf, SlackEventType } from '../slack-events.js';
 import type { ChannelStore } from '../store/channel-store.js';
 import type { StepStore } from '../store/step-store.js';
@@ -17,7 +18,6 @@ import type { UnfurlStore } from '../store/unfurl-store.js';
 import type { Block, SlackMessage } from '../views/blocks.js';
 import type { ListPlace } from '../views/lists.js';
 import type { Notice } from '../views/notice.js';
-import type { WatchService } from '../watch/types.js';
 
 // A noun is one registration: its command handlers, its list renderers, its buttons (each with
 // the value schema it decodes), its modals, the Slack events it answers, and the operations they need. The app

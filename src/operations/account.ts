@@ -1,9 +1,9 @@
-import type { AlertService } from '../alerts/types.js';
 import { projectOf } from '../gitlab/project.js';
 import type { ProjectRef } from '../grammar/index.js';
 import type { ChannelDefault, ChannelStore } from '../store/channel-store.js';
 import type { TokenStore } from '../store/token-store.js';
 import type { GitlabAccess, TokenCheck } from './access.js';
+import type { AlertService } from './alert-service.js';
 import type { Actor, RequestContext } from './context.js';
 import { about } from './subject.js';
 

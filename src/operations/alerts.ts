@@ -1,6 +1,6 @@
-import type { AlertInput, AlertService } from '../alerts/types.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { GitlabAccess } from './access.js';
+import type { AlertInput, AlertService } from './alert-service.js';
 import type { RequestContext } from './context.js';
 import { refusing } from './subject.js';
 

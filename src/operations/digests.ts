@@ -1,13 +1,12 @@
-import type { DigestChanges, DigestService, RunOutcome } from '../digest/types.js';
 import { InvalidInputError, type RefusalReason, RefusedError, UnknownPersonError } from '../errors.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { UserRef } from '../grammar/index.js';
+import type { SlackMessage } from '../slack-message.js';
 import type { Digest, DigestKind } from '../store/digest-store.js';
-import type { SlackMessage } from '../views/blocks.js';
-import { code, md } from '../views/mrkdwn.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
+import type { DigestChanges, DigestService, RunOutcome } from './digest-service.js';
 import type { PeopleResolver } from './people.js';
 import { about, refusing } from './subject.js';
 
@@ -41,7 +40,7 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
   /** The digest a command or button names, or a clear "no such digest". */
   async function find(id: number): Promise<Digest> {
     const d = await digests.get(id);
-    if (!d) throw new InvalidInputError(md`There is no digest #${id}. ${code('digest list')} shows the digests here.`);
+    if (!d) throw new InvalidInputError(`There is no digest #${id}. \`digest list\` shows the digests here.`);
     return d;
   }
 
@@ -107,7 +106,7 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
       if (!(await mayManage(ctx, d))) refuse('edit', id, 'not_owner');
       if (d.kind === 'todos' && (changes.action !== undefined || changes.targetType !== undefined)) {
         throw new InvalidInputError(
-          md`Digest #${id} posts todos: ${code('--action')} and ${code('--target-type')} are for events digests. Nothing was changed.`,
+          `Digest #${id} posts todos: \`--action\` and \`--target-type\` are for events digests. Nothing was changed.`,
         );
       }
       return (await digests.edit(id, changes)) ?? refuse('edit', id, 'gone');

@@ -1,22 +1,47 @@
-import type { AlertService } from '../alerts/types.js';
-import type { DigestService } from '../digest/types.js';
 import { BotError } from '../errors.js';
 import { GitlabError } from '../gitlab/errors.js';
-import type { Todo } from '../gitlab/schemas.js';
-import { HOME_ROWS, type HomeReads, type SectionRead } from '../views/home.js';
-import type { WatchService } from '../watch/types.js';
+import type { Page } from '../gitlab/paginate.js';
+import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
+import type { Digest } from '../store/digest-store.js';
+import type { Watch } from '../store/watch-store.js';
 import type { GitlabAccess } from './access.js';
+import type { AlertService } from './alert-service.js';
 import type { Actor, RequestContext } from './context.js';
+import type { DigestService } from './digest-service.js';
 import { createDigestOperations } from './digests.js';
 import type { BuildFailure, FailureReader, Reading } from './failures.js';
 import { createIssueOperations } from './issues.js';
 import { createRecentReads } from './recent-reads.js';
 import { createTodoOperations } from './todos.js';
+import type { WatchService } from './watch-service.js';
 
 // What a person's Home tab reads: their pending todos, the open merge requests and issues assigned to them (all
 // three with their own token, side by side) and the digests they own (the bot's own store). A section whose read
 // fails carries its error instead of failing the others. Opening the tab again within a few seconds is served
 // from the last read; anything the person does drops it.
+
+/** Rows of each section (the reads ask for no more). */
+export const HOME_ROWS = 10;
+
+/** One section's read: what it found, or the error (the bot's own or the server's) it met. */
+export type SectionRead<T> = { ok: true; value: T } | { ok: false; error: BotError | GitlabError };
+
+export interface DigestRow {
+  digest: Digest;
+  next: Date | null;
+}
+
+/** What the Home of a connected person shows, each section read on its own. */
+export interface HomeReads {
+  todos: SectionRead<Page<Todo>>;
+  mergeRequests: SectionRead<Page<MergeRequest>>;
+  issues: SectionRead<Page<Issue>>;
+  digests: SectionRead<DigestRow[]>;
+  /** The pipeline watches the person made (the bot's own store). */
+  watches?: SectionRead<Watch[]>;
+  /** Why the builds of the first `build_failed` todos failed, by todo id (where there is room). */
+  builds?: ReadonlyMap<number, BuildFailure>;
+}
 
 /** The Home explains the failed builds of this many `build_failed` todos (each costs a few reads). */
 const HOME_BUILDS_EXPLAINED = 2;
@@ -108,4 +133,3 @@ export function createHomeOperations(
 }
 
 export type HomeOperations = ReturnType<typeof createHomeOperations>;
-export type { HomeReads };

@@ -1,13 +1,36 @@
 import type { GitlabClient } from '../gitlab/client.js';
 import { type Project, projectOf } from '../gitlab/project.js';
+import type { Issue, Job, MergeRequest, Pipeline, PipelineSchedule } from '../gitlab/schemas.js';
 import type { UnfurlStore } from '../store/unfurl-store.js';
-import type { LinkItem, LinkKind, LinkPreview } from '../views/unfurls.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 
 // What a link preview reads, as the person who posted the link: the project (is it public?) and the issue, merge
 // request, job, pipeline or schedule, side by side. And the person's consent to previews of their non-public
 // links in a channel.
+
+export type LinkKind = 'issue' | 'merge_request' | 'job' | 'pipeline' | 'schedule';
+
+interface Read<K extends LinkKind, T> {
+  kind: K;
+  item: T;
+}
+
+/** What a link points to, as the server answered. */
+export type LinkItem =
+  | Read<'issue', Issue>
+  | Read<'merge_request', MergeRequest>
+  | Read<'job', Job>
+  | Read<'pipeline', Pipeline>
+  | Read<'schedule', PipelineSchedule>;
+
+/** A link as posted, what it points to, and whether its project is public. */
+export type LinkPreview = LinkItem & {
+  url: string;
+  project: Project;
+  /** Only a public project's resources are shown to a channel without asking. */
+  isPublic: boolean;
+};
 
 /** A link as posted, and what it points to. */
 export interface LinkTarget {
@@ -58,7 +81,6 @@ export function createLinkOperations(deps: { access: GitlabAccess; unfurls: Unfu
 }
 
 export type LinkOperations = ReturnType<typeof createLinkOperations>;
-export type { LinkPreview };
 
 /** The target of a link the grammar read, when it is one this bot previews. */
 export function linkTargetOf(

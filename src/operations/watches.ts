@@ -1,11 +1,10 @@
 import { InvalidInputError, type RefusalReason, RefusedError } from '../errors.js';
 import type { Project, Resource } from '../gitlab/project.js';
 import type { Watch, WatchStatusFilter } from '../store/watch-store.js';
-import { code, md } from '../views/mrkdwn.js';
-import type { WatchService } from '../watch/types.js';
 import type { GitlabAccess } from './access.js';
 import type { RequestContext } from './context.js';
 import { about } from './subject.js';
+import type { WatchService } from './watch-service.js';
 
 // Watch use cases: who may do what, and the reads that check a new watch before it is stored. A watch reads with
 // its creator's token whoever looks at it; only the creator or a workspace admin may pause, resume or remove it.
@@ -27,7 +26,7 @@ export function createWatchOperations(deps: { access: GitlabAccess; watches: Wat
   /** The watch a command or button names, or a clear "no such watch". */
   async function find(id: number): Promise<Watch> {
     const w = await watches.get(id);
-    if (!w) throw new InvalidInputError(md`There is no watch #${id}. ${code('watch list')} shows the watches here.`);
+    if (!w) throw new InvalidInputError(`There is no watch #${id}. \`watch list\` shows the watches here.`);
     return w;
   }
 

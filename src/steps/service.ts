@@ -1,3 +1,4 @@
+import type { ConsentAnswer } from '../buttons/step-consent.js';
 import { connectionProblem } from '../connection.js';
 import { NotConnectedError } from '../errors.js';
 import type { Logger } from '../log.js';
@@ -15,7 +16,6 @@ import {
   type StepResult,
   stepFailureSentence,
 } from '../views/steps.js';
-import type { ConsentAnswer } from './consent-ids.js';
 import {
   isStepId,
   projectOfInput,

@@ -5,12 +5,12 @@ import type {
   ContextBlock,
   DividerBlock,
   HeaderBlock,
-  KnownBlock,
   MrkdwnElement,
   PlainTextElement,
   SectionBlock,
 } from '@slack/types';
 import { actionIdFor, type ButtonDef, encodeButtonValue } from '../ids.js';
+import type { Block, SlackMessage } from '../slack-message.js';
 import { LIMITS, truncate } from './limits.js';
 import { plainText, type Text, toMrkdwn } from './mrkdwn.js';
 
@@ -18,13 +18,7 @@ import { plainText, type Text, toMrkdwn } from './mrkdwn.js';
 // name or issue title can never make Slack refuse a whole message, and every text from the server
 // is escaped on the way in (see mrkdwn.ts).
 
-export type Block = KnownBlock;
-
-/** A message as views return it: fallback text for notifications plus blocks. */
-export interface SlackMessage {
-  text: string;
-  blocks?: Block[];
-}
+export type { Block, SlackMessage };
 
 export const plain = (text: string, max: number = LIMITS.sectionText): PlainTextElement => ({
   type: 'plain_text',

@@ -1,4 +1,4 @@
-import type { RunOutcome } from '../digest/types.js';
+import type { RunOutcome } from '../operations/digest-service.js';
 import type { Digest, PauseReason } from '../store/digest-store.js';
 import { actions, type Block, context, fields, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, when, whenNext } from './common.js';

@@ -4,13 +4,14 @@ import { type BotError, DatabaseBusyError, DatabaseUnavailableError, TokenRefusa
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
+import { type DigestRow, HOME_ROWS, type HomeReads, type SectionRead } from '../operations/home.js';
 import type { AlertSetting } from '../store/alert-store.js';
 import type { Digest } from '../store/digest-store.js';
 import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import type { Watch } from '../store/watch-store.js';
 import { buildConnectPrompt, disconnectButton } from './account.js';
-import { alertSummary, type WhyBuildFailed, whyBuildFailedBlocks } from './alerts.js';
+import { alertSummary, whyBuildFailedBlocks } from './alerts.js';
 import { actions, type Block, context, divider, header, type SlackMessage, section } from './blocks.js';
 import type { CardContext } from './common.js';
 import { digestRow } from './digest-cards.js';
@@ -31,29 +32,6 @@ import { ownWatchBlocks } from './watches.js';
 // from it, what that did is on top.
 
 const TITLE = 'GitLab from Slack';
-
-/** Rows of each section (the reads ask for no more). */
-export const HOME_ROWS = 10;
-
-/** One section's read: what it found, or the error (the bot's own or the server's) it met. */
-export type SectionRead<T> = { ok: true; value: T } | { ok: false; error: BotError | GitlabError };
-
-export interface DigestRow {
-  digest: Digest;
-  next: Date | null;
-}
-
-/** What the Home of a connected person shows, each section read on its own. */
-export interface HomeReads {
-  todos: SectionRead<Page<Todo>>;
-  mergeRequests: SectionRead<Page<MergeRequest>>;
-  issues: SectionRead<Page<Issue>>;
-  digests: SectionRead<DigestRow[]>;
-  /** The pipeline watches the person made (the bot's own store). */
-  watches?: SectionRead<Watch[]>;
-  /** Why the builds of the first `build_failed` todos failed, by todo id (where there is room). */
-  builds?: ReadonlyMap<number, WhyBuildFailed>;
-}
 
 /** An answer shown on top of the Home: at most this many of its blocks (a longer one is shown as its text). */
 const SHOWN_BLOCKS = 10;

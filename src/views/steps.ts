@@ -1,4 +1,5 @@
 import type { Button } from '@slack/types';
+import { type ConsentAnswer, consentActionId, encodeConsentValue } from '../buttons/step-consent.js';
 import { StepConsentButtons } from '../buttons/steps.js';
 import { NotConnectedError, RefusedError, TokenRevokedError, TokenUnreadableError } from '../errors.js';
 import {
@@ -10,8 +11,6 @@ import {
   UnavailableError,
 } from '../gitlab/errors.js';
 import { onServer } from '../gitlab/project.js';
-import { type ConsentAnswer, consentActionId, encodeConsentValue } from '../steps/consent-ids.js';
-import type { StepDefinition, StepOutputs } from '../steps/definitions.js';
 import type { StepConsent } from '../store/step-store.js';
 import {
   actions,
@@ -33,8 +32,20 @@ import { bold, code, link, linked, md, type Text } from './mrkdwn.js';
 // the run of the workflow as far as Slack names it, Allow once / Always … / Deny), that DM once answered, the
 // sentence a step fails with, and the "Always" consents listed on the Home tab and by whoami, with Revoke.
 
+/** What a view shows of a step: steps/definitions.ts defines each step, and gives at least this. */
+export interface ShownStep {
+  id: string;
+  /** As the manifest titles it: "Run a pipeline". */
+  title: string;
+  /** The inputs the person is shown, in order, with their labels. */
+  shown: readonly (readonly [key: string, label: string])[];
+}
+
+/** What a completed step hands back to its workflow, by output name. */
+type StepOutputs = Readonly<Record<string, string | number>>;
+
 export interface ConsentQuestion {
-  step: StepDefinition;
+  step: ShownStep;
   executionId: string;
   inputs: Readonly<Record<string, string>>;
   /** Slack's id of this run of the workflow (the event names no workflow that runs again). */
@@ -155,7 +166,7 @@ export function buildConsentAnswered(
 }
 
 export interface ConsentUsed {
-  step: StepDefinition;
+  step: ShownStep;
   project: string;
   /** Slack's id of this run of the workflow, when it named one. */
   workflowExecutionId: string | null;

@@ -1,6 +1,6 @@
 import { type PreviewButtonValue, UnfurlButtons } from '../buttons/links.js';
 import { type Project, projectLabel } from '../gitlab/project.js';
-import type { Issue, Job, MergeRequest, Pipeline, PipelineSchedule } from '../gitlab/schemas.js';
+import type { LinkPreview } from '../operations/links.js';
 import { type PreviewOpenness, previewOpenness } from './audience.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';
 import { when } from './common.js';
@@ -17,29 +17,6 @@ import { shortSha, statusBadge, statusEmoji } from './status.js';
 // Link previews: a compact card of what a link of the server points to (no buttons: everyone in the channel
 // sees it, read with the poster's token), the prompt that asks the poster before a non-public one is shown,
 // and the answers to that prompt and to `unfurl private on|off`.
-
-export type LinkKind = 'issue' | 'merge_request' | 'job' | 'pipeline' | 'schedule';
-
-interface Read<K extends LinkKind, T> {
-  kind: K;
-  item: T;
-}
-
-/** What a link points to, as the server answered. */
-export type LinkItem =
-  | Read<'issue', Issue>
-  | Read<'merge_request', MergeRequest>
-  | Read<'job', Job>
-  | Read<'pipeline', Pipeline>
-  | Read<'schedule', PipelineSchedule>;
-
-/** A link as posted, what it points to, and whether its project is public. */
-export type LinkPreview = LinkItem & {
-  url: string;
-  project: Project;
-  /** Only a public project's resources are shown to a channel without asking. */
-  isPublic: boolean;
-};
 
 const STATE_EMOJI: Record<string, string> = {
   opened: ':large_green_circle:',

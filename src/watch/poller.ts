@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader, Reading } from '../operations/failures.js';
+import type { WatchPoint } from '../operations/watch-service.js';
 import type {
   CardJob,
   ClaimedWatch,
@@ -26,7 +27,6 @@ import { buildWatchFixedCard, buildWatchFixedReply, buildWatchPipelineCard, CARD
 import { buildWatchChannelRefusedDm, buildWatchReadRefusedNotice, buildWatchTokenPauseDm } from '../views/watches.js';
 import { decodeSeen, diffPipelines, nextPollOf } from './seen.js';
 import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from './slack.js';
-import type { WatchPoint } from './types.js';
 
 // One poll of a watch, under its lease, and the delivery of what it found, exactly once:
 //   1. cards an earlier poll left on their way are settled first: a card whose post is in the channel's history

@@ -13,6 +13,7 @@ import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
+import type { WatchPoint, WatchService } from '../operations/watch-service.js';
 import { readTokensByTeam } from '../store/batch-tokens.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
@@ -22,7 +23,6 @@ import type { ClaimedWatch, PollRecord, WatchStore } from '../store/watch-store.
 import { createPoller } from './poller.js';
 import { encodeSeen } from './seen.js';
 import type { WatchSlack } from './slack.js';
-import type { WatchPoint, WatchService } from './types.js';
 
 // The one watch service of an app: the store, the poller and the minute timer behind the commands and buttons.
 // Every replica looks for due watches every few seconds; which replica polls a watch is decided in the database

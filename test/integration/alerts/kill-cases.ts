@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { AlertPoint } from '../../../src/alerts/types.js';
+import type { AlertPoint } from '../../../src/operations/alert-service.js';
 import type { RunningSimulator } from '../../../src/sim/index.js';
 import { morePolls, type ProcessWorld, until, type WorldBot } from '../../support/process-world.js';
 import { PEOPLE } from '../../support/start-app.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, it } from 'vitest';
-import type { AlertPoint } from '../../../src/alerts/types.js';
+import type { AlertPoint } from '../../../src/operations/alert-service.js';
 import { buildBot } from '../../support/built-bot.js';
 import { openProcessWorld } from '../../support/process-world.js';
 import { ALERT_TIMING, replicasAfterKill, restartedAfterKill } from './kill-cases.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { RunPoint } from '../../../src/digest/types.js';
+import type { RunPoint } from '../../../src/operations/digest-service.js';
 import { buildBot } from '../../support/built-bot.js';
 import { openProcessWorld, type ProcessWorld, until, type WorldBot } from '../../support/process-world.js';
 import { messageText } from '../../support/slack-driver.js';

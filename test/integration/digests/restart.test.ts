@@ -1,6 +1,6 @@
 import { getTasks } from 'node-cron';
 import { describe, expect, it } from 'vitest';
-import type { RunPoint } from '../../../src/digest/types.js';
+import type { RunPoint } from '../../../src/operations/digest-service.js';
 import { useRestartedApps } from '../../support/app-harness.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';

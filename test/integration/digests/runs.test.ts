@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { RunOutcome } from '../../../src/digest/types.js';
+import type { RunOutcome } from '../../../src/operations/digest-service.js';
 import { formatAbsolute } from '../../../src/views/format.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';

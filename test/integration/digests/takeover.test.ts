@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { RunPoint } from '../../../src/digest/types.js';
+import type { RunPoint } from '../../../src/operations/digest-service.js';
 import { fakeClock, TEST_START } from '../../support/clock.js';
 import { type FakeMessage, type FakeSlack, startFakeSlack } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { WatchPoint } from '../../../src/watch/types.js';
+import type { WatchPoint } from '../../../src/operations/watch-service.js';
 import { morePolls, type ProcessWorld, until, type WorldBot } from '../../support/process-world.js';
 import { messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';

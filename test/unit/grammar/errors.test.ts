@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { editDistance } from '../../../src/edit-distance.js';
 import { parseCommand } from '../../../src/grammar/index.js';
-import { editDistance } from '../../../src/grammar/suggest.js';
 import { accepted, command, issue, parse, plain, problem, refusal, resource, SERVER } from './support.js';
 
 function error(text: string) {

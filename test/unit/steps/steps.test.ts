@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { decodeConsentClick } from '../../../src/steps/consent-ids.js';
+import { decodeConsentClick } from '../../../src/buttons/step-consent.js';
 import { labelsOf, STEPS, scopeOf } from '../../../src/steps/definitions.js';
 import { findBlockViolations } from '../../../src/views/limits.js';
 import { alwaysButtonText, buildConsentQuestion } from '../../../src/views/steps.js';

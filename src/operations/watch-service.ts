@@ -1,7 +1,7 @@
 import type { Watch, WatchStatusFilter } from '../store/watch-store.js';
 
-// What the rest of the bot knows of pipeline watches: the service behind the commands and buttons. Types only, so
-// that views/ and operations/ name them without importing watch/'s implementation.
+// The pipeline watch service as the commands and buttons drive it. Declared here, by its users, and implemented in
+// watch/ (which stands above operations/ and views/). Types only.
 
 /** Where a test may stop the process (the seam main.ts wires to an environment variable in tests only). */
 export type WatchPoint = 'before-post' | 'after-post' | 'after-update' | 'after-reply';

@@ -1,8 +1,8 @@
 import type { AlertAction } from '../alert-actions.js';
 import type { AlertSetting, QuietHours } from '../store/alert-store.js';
 
-// What the rest of the bot knows of todo alerts: the service behind `/gl notify`, Home and whoami, and the
-// outcome of one poll. Types only, so views/ and operations/ name them without importing alerts/' implementation.
+// The todo alert service as `/gl notify`, Home and whoami drive it, and the outcome of one poll. Declared here, by
+// its users, and implemented in alerts/ (which stands above operations/ and views/). Types only.
 
 /** Where a test may stop the process during a delivery (main.ts wires it to an environment variable in tests). */
 export type AlertPoint = 'before-post' | 'after-post' | 'while-saving';

@@ -1,5 +1,5 @@
-// What a run of a scheduled kind can end as, and why it ran: plain types that views and operations name (through
-// digest/types.ts) without reaching into the kernel. A leaf: it imports nothing.
+// What a run of a scheduled kind can end as, and why it ran: plain types that views, operations and the delivery
+// kernel (delivery/) all name, so they stand with the operations that drive the runs. A leaf: it imports nothing.
 
 /** Why a run started: its slot fired, a missed slot caught up, a person asked, an interrupted run settled. */
 export type RunReason = 'scheduled' | 'catch-up' | 'manual' | 'recover';

@@ -1,12 +1,13 @@
 import type { ScheduledTask } from 'node-cron';
-import type { RunOutcome, RunReason } from '../delivery/outcome.js';
+import type { SlackMessage } from '../slack-message.js';
 import type { Digest, NewDigest } from '../store/digest-store.js';
-import type { SlackMessage } from '../views/blocks.js';
+import type { RunOutcome, RunReason } from './run-outcome.js';
 
-// What the rest of the bot knows of digests: the outcome of a run and the service behind the commands. Types
-// only, so that views/ and operations/ name them without importing digest/'s implementation (no arrow back up).
+// The digest service as the commands drive it, and the outcome of a run. Declared here, by its users, and
+// implemented in digest/ (which stands above operations/ and views/), so nothing below digest/ imports it. Types
+// only.
 
-export type { RunOutcome, RunPoint, RunReason } from '../delivery/outcome.js';
+export type { RunOutcome, RunPoint, RunReason } from './run-outcome.js';
 
 export interface DigestChanges {
   cron?: string;
