@@ -1,5 +1,6 @@
 import type { WebClient } from '@slack/web-api';
 import type { Reply } from '../nouns/types.js';
+import { slackErrorCode } from '../slack-errors.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { plainText } from '../views/mrkdwn.js';
 import { buildThreadRefused } from '../views/thread-reply.js';
@@ -124,12 +125,6 @@ export async function deliver(d: Delivery, reply: Reply): Promise<void> {
   }
 }
 
-/** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
-function slackRefusal(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
-
 /**
  * Posts into the thread; when Slack will not take it from the bot (not a member, archived, restricted), the person
  * reads why and the reply privately: through the request's response_url, else ephemeral, else in a DM.
@@ -145,14 +140,14 @@ async function replyInThread(d: Delivery, threadTs: string, m: SlackMessage): Pr
     });
     return;
   } catch (err) {
-    const refused = slackRefusal(err);
+    const refused = slackErrorCode(err);
     if (!refused) throw err;
     const privately = buildThreadRefused(refused, d.channelId, m);
     if (d.respond) return say(d, privately);
     try {
       await d.client.chat.postEphemeral({ channel: d.channelId, user: d.userId, ...asResponse(privately) });
     } catch (again) {
-      if (!slackRefusal(again)) throw again;
+      if (!slackErrorCode(again)) throw again;
       await say({ ...d, channelId: null }, privately);
     }
   }

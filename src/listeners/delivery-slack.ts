@@ -1,6 +1,7 @@
 import type { WebClient } from '@slack/web-api';
 import { carriesMark, type DeliverySlack } from '../delivery/slack.js';
-import { openDmWith, postMarked, refusing, slackError } from './marked-posts.js';
+import { slackErrorCode } from '../slack-errors.js';
+import { openDmWith, postMarked, refusing } from './marked-posts.js';
 
 // The delivery kernel's side of Slack with Bolt's Web API client: marked posts, redraws, DMs, and the one search
 // through a channel's history (or a thread's replies) for a post made but not committed. The client waits out
@@ -45,7 +46,7 @@ export function createDeliverySlack(client: WebClient): DeliverySlack {
         }
         return { found: 'unknown', error: 'history_too_long' };
       } catch (err) {
-        return { found: 'unknown', error: slackError(err) ?? 'unreachable' };
+        return { found: 'unknown', error: slackErrorCode(err) ?? 'unreachable' };
       }
     },
     openDm: (userId) => openDmWith(client, userId),

@@ -1,23 +1,18 @@
 import type { WebClient } from '@slack/web-api';
 import { SlackRefusedError } from '../delivery/slack.js';
+import { slackErrorCode } from '../slack-errors.js';
 import type { SlackMessage } from '../views/blocks.js';
 
 // What the bot posts on its own (digests, alerts, watches, follows) goes through here: a Slack refusal (ok: false)
 // becomes a SlackRefusedError the services decide on, and a post carries the metadata that lets a delivery cut off
 // by a kill be found again in the history. Network errors and timeouts stay as they are (the client retries them).
 
-/** The `error` of a Slack refusal (ok: false), or null for anything else (network, timeouts). */
-export function slackError(err: unknown): string | null {
-  const e = err as { code?: unknown; data?: { error?: unknown } };
-  return e.code === 'slack_webapi_platform_error' && typeof e.data?.error === 'string' ? e.data.error : null;
-}
-
 /** Runs one Web API call; a refusal comes out as a SlackRefusedError. */
 export async function refusing<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (err) {
-    const code = slackError(err);
+    const code = slackErrorCode(err);
     if (code) throw new SlackRefusedError(code);
     throw err;
   }

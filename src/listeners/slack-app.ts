@@ -2,10 +2,11 @@ import type { Server } from 'node:http';
 import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
 import type { Config } from '../config.js';
 import type { Logger } from '../log.js';
+import { neverAnswered, refusesToken, slackErrorCode } from '../slack-errors.js';
 import type { ClaimStore } from '../store/claim-store.js';
 import { createReplayMemory, createStoredReplayMemory } from './request-guard.js';
 import { type GetRoutes, SignedReceiver } from './signed-receiver.js';
-import { isRefusedAppToken, keepSocketConnected, slackErrorOf } from './socket-connection.js';
+import { isRefusedAppToken, keepSocketConnected } from './socket-connection.js';
 
 // The Bolt app in HTTP or Socket Mode, with the operator's GET routes (/healthz, /readyz, /metrics) on the same port
 // either way. `problem()` says why Slack's requests cannot be taken (draining; in Socket Mode, the socket down).
@@ -131,7 +132,7 @@ export function createSlackApp(o: {
         } catch (err) {
           if (!isRefusedAppToken(err)) throw err;
           throw new Error(
-            `Slack refused SLACK_APP_TOKEN (${slackErrorOf(err)}). Create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set it again.`,
+            `Slack refused SLACK_APP_TOKEN (${slackErrorCode(err)}). Create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set it again.`,
           );
         }
         return boundPort(httpServer, config.port);
@@ -184,9 +185,6 @@ export function createSlackApp(o: {
   };
 }
 
-/** Slack's answers that mean the bot token itself is no good: the bot cannot work until an operator fixes it. */
-const TOKEN_REFUSED = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
-
 export type BotTokenCheck = { ok: true; team: string | null } | { ok: false; refused: boolean; error: string };
 
 /** One `auth.test` with the bot token, without the Web API client's long retries. */
@@ -201,13 +199,9 @@ export async function checkBotToken(config: Config): Promise<BotTokenCheck> {
     const res = await client.auth.test();
     return { ok: true, team: typeof res.team === 'string' ? res.team : null };
   } catch (err) {
-    const code = (err as { data?: { error?: unknown } }).data?.error;
-    const error =
-      typeof code === 'string'
-        ? code
-        : (err as { code?: unknown }).code === 'slack_webapi_request_error'
-          ? 'unreachable'
-          : 'unexpected answer';
-    return { ok: false, refused: typeof code === 'string' && TOKEN_REFUSED.has(code), error };
+    const code = slackErrorCode(err);
+    const error = code ?? (neverAnswered(err) ? 'unreachable' : 'unexpected answer');
+    // A refused bot token: the bot cannot work until an operator fixes it.
+    return { ok: false, refused: refusesToken(code), error };
   }
 }

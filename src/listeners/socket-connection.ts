@@ -1,5 +1,6 @@
 import type { SocketModeReceiver } from '@slack/bolt';
 import type { Logger } from '../log.js';
+import { refusesToken, slackErrorCode } from '../slack-errors.js';
 
 // Keeps the Socket Mode connection up. Bolt's own reconnection retries only some failures and lets the rest
 // escape as an unhandled rejection: a refused app token (or Slack unreachable) while reconnecting after a
@@ -8,24 +9,15 @@ import type { Logger } from '../log.js';
 
 type SocketClient = SocketModeReceiver['client'];
 
-/** Slack's answers that mean the app-level token itself is no good. */
-const REFUSED = new Set(['invalid_auth', 'not_authed', 'account_inactive', 'token_revoked', 'token_expired']);
-
 export type SocketState =
   | { kind: 'connected' }
   | { kind: 'connecting' }
   /** Slack refused SLACK_APP_TOKEN (its error code, e.g. `invalid_auth`). */
   | { kind: 'refused'; error: string };
 
-/** The Web API error code of a failed apps.connections.open, or null when it did not come from Slack. */
-export function slackErrorOf(err: unknown): string | null {
-  const code = (err as { data?: { error?: unknown } } | null)?.data?.error;
-  return typeof code === 'string' ? code : null;
-}
-
+/** Whether a failed apps.connections.open says the app-level token itself is no good. */
 export function isRefusedAppToken(err: unknown): boolean {
-  const code = slackErrorOf(err);
-  return code !== null && REFUSED.has(code);
+  return refusesToken(slackErrorCode(err));
 }
 
 export interface SocketConnection {
@@ -89,13 +81,13 @@ export function keepSocketConnected(
       await client.start();
     } catch (err) {
       if (isRefusedAppToken(err)) {
-        const error = slackErrorOf(err) ?? 'refused';
+        const error = slackErrorCode(err) ?? 'refused';
         if (state.kind !== 'refused') o.logger.error('Slack refused SLACK_APP_TOKEN; trying again', { error });
         state = { kind: 'refused', error };
       } else {
         if (state.kind === 'refused') state = { kind: 'connecting' };
         o.logger.warn('could not connect to Slack (Socket Mode); trying again', {
-          error: slackErrorOf(err) ?? (err instanceof Error ? err.message : String(err)),
+          error: slackErrorCode(err) ?? (err instanceof Error ? err.message : String(err)),
         });
       }
       attempting = false;
@@ -119,7 +111,7 @@ export function keepSocketConnected(
         // A token refused at start is the operator's to fix: the caller stops the bot and says so.
         if (isRefusedAppToken(err)) throw err;
         o.logger.warn('could not connect to Slack (Socket Mode); trying again', {
-          error: slackErrorOf(err) ?? (err instanceof Error ? err.message : String(err)),
+          error: slackErrorCode(err) ?? (err instanceof Error ? err.message : String(err)),
         });
         schedule();
       }

@@ -1,4 +1,5 @@
 import type { WebClient } from '@slack/web-api';
+import { refusesToken, slackErrorCode } from '../slack-errors.js';
 import type { StepSlack } from '../steps/service.js';
 
 // The Web API side of Workflow Builder steps. A step's calls carry the execution's workflow token (Slack revokes
@@ -6,14 +7,6 @@ import type { StepSlack } from '../steps/service.js';
 // the person's click comes back with a fresh one; completing tries the tokens it is given in order, and the bot's
 // own token last (Slack documents functions.completeSuccess/completeError as needing no scope). No token is ever
 // put into an error or a log line.
-
-/** Slack's answers that mean "not with this token": the next one is tried. */
-const TOKEN_REFUSED = new Set(['invalid_auth', 'not_authed', 'token_expired', 'token_revoked', 'account_inactive']);
-
-const slackErrorOf = (err: unknown): string | null => {
-  const code = (err as { data?: { error?: unknown } }).data?.error;
-  return typeof code === 'string' ? code : null;
-};
 
 export function createStepSlack(client: WebClient): StepSlack {
   /** Runs `call` with each token in turn, then with the bot's own; the first that Slack takes answers. */
@@ -25,8 +18,9 @@ export function createStepSlack(client: WebClient): StepSlack {
         await call(token);
         return;
       } catch (err) {
-        last = slackErrorOf(err);
-        if (last === null || !TOKEN_REFUSED.has(last)) throw new Error(`Slack answered ${last ?? 'with an error'}`);
+        last = slackErrorCode(err);
+        // A token Slack refuses: the next one is tried.
+        if (!refusesToken(last)) throw new Error(`Slack answered ${last ?? 'with an error'}`);
       }
     }
     throw new Error(`Slack refused every token (${last ?? 'no answer'})`);
