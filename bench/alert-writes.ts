@@ -8,10 +8,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { nextSpreadPoll } from '../src/alerts/spread.js';
-import { createAlertStore } from '../src/store/alert-store.js';
-import { openDatabase } from '../src/store/database.js';
-import { createSqliteEngine } from '../src/store/engine.js';
+import { createAlertStore, createSqliteEngine, nextSpreadPoll, openDatabase } from '../src/index.js';
 import { countAllocations } from './allocated.js';
 
 const COUNT = 10_000;

@@ -1,7 +1,5 @@
-import type { Config } from '../src/config.js';
-import { TEAM } from '../src/console/payloads.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
+import { TEAM } from '../src/console/index.js';
+import { type Config, createSealer, createTokenStore } from '../src/index.js';
 
 // The people the whole-command benches send commands as, each connected with the simulator's token for them.
 

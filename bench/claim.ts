@@ -12,10 +12,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createClaimStore } from '../src/store/claim-store.js';
-import { CLAIMS_SQLITE_DDL } from '../src/store/claim-tables.js';
-import { openDatabase } from '../src/store/database.js';
-import { createSqliteEngine } from '../src/store/engine.js';
+import { CLAIMS_SQLITE_DDL, createClaimStore, createSqliteEngine, openDatabase } from '../src/index.js';
 
 const HELD = Number(process.env.BENCH_CLAIM_HELD ?? 20_000);
 const COUNT = Number(process.env.BENCH_CLAIM_COUNT ?? 20_000);

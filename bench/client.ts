@@ -12,8 +12,7 @@
 import http from 'node:http';
 import { Gitlab } from '@gitbeaker/rest';
 import got from 'got';
-import { createGitlabClient } from '../src/gitlab/client.js';
-import { createTransport } from '../src/gitlab/http.js';
+import { createGitlabClient, createTransport } from '../src/index.js';
 import { startSimulator } from './ipc.js';
 import { round } from './stats.js';
 import { timedTurn } from './timed-turn.js';

@@ -12,17 +12,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { DEMO_PEOPLE } from '../src/console/demo.js';
-import { startFakeSlack } from '../src/console/fake-slack.js';
-import { createLogger } from '../src/log.js';
-import { createChannelStore } from '../src/store/channel-store.js';
-import { openDatabase } from '../src/store/database.js';
-import { createDigestStore, type NewDigest } from '../src/store/digest-store.js';
-import { createSqliteEngine } from '../src/store/engine.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
+import { DEMO_PEOPLE, startFakeSlack } from '../src/console/index.js';
+import {
+  createApp,
+  createChannelStore,
+  createDigestStore,
+  createLogger,
+  createSealer,
+  createSqliteEngine,
+  createTokenStore,
+  loadConfig,
+  type NewDigest,
+  openDatabase,
+} from '../src/index.js';
 import { requestCount, startSim } from './sim-process.js';
 
 const COUNT = Number(process.env.BENCH_DIGESTS ?? 10_000);

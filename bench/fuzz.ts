@@ -7,11 +7,16 @@
  *
  *   npx tsx bench/fuzz.ts            FUZZ_INPUTS=20000 FUZZ_SEED=7 npx tsx bench/fuzz.ts
  */
-import { parseCommand, SPEC } from '../src/grammar/index.js';
-import { INTERNAL_ERROR_MESSAGE } from '../src/grammar/parse.js';
-import type { CommandSpec, FlagSpec } from '../src/grammar/spec-types.js';
-import { type ButtonDef, decodeButtonAction } from '../src/ids.js';
-import { NOUNS } from '../src/nouns/index.js';
+import {
+  type ButtonDef,
+  type CommandSpec,
+  decodeButtonAction,
+  type FlagSpec,
+  INTERNAL_ERROR_MESSAGE,
+  NOUNS,
+  parseCommand,
+  SPEC,
+} from '../src/index.js';
 
 const TOTAL = Number(process.env.FUZZ_INPUTS ?? 1_000_000);
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_302);

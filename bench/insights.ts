@@ -9,18 +9,17 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { DEMO_PEOPLE } from '../src/console/demo.js';
-import { startFakeSlack } from '../src/console/fake-slack.js';
-import { slashCommandBody, TEAM } from '../src/console/payloads.js';
-import { signedRequest } from '../src/console/signing.js';
-import { createLogger } from '../src/log.js';
-import { createChannelStore } from '../src/store/channel-store.js';
-import { openDatabase } from '../src/store/database.js';
-import { createSqliteEngine } from '../src/store/engine.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
+import { DEMO_PEOPLE, signedRequest, slashCommandBody, startFakeSlack, TEAM } from '../src/console/index.js';
+import {
+  createApp,
+  createChannelStore,
+  createLogger,
+  createSealer,
+  createSqliteEngine,
+  createTokenStore,
+  loadConfig,
+  openDatabase,
+} from '../src/index.js';
 import { requestCount, startSim } from './sim-process.js';
 
 const PIPELINES = Number(process.env.BENCH_PIPELINES ?? 5000);

@@ -6,8 +6,13 @@
 
 import { Agent, createServer, type IncomingMessage, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { blockActionsBody, type ClickedButton, type SlackPerson, slashCommandBody } from '../src/console/payloads.js';
-import { signedRequest } from '../src/console/signing.js';
+import {
+  blockActionsBody,
+  type ClickedButton,
+  type SlackPerson,
+  signedRequest,
+  slashCommandBody,
+} from '../src/console/index.js';
 import { serve } from './ipc.js';
 
 export interface Target {

@@ -6,8 +6,7 @@
 //
 //   npx tsx bench/metrics-cost.ts        Knobs: BENCH_COMMANDS (200000)
 
-import { recordGitlabAttempts } from '../src/metrics/gitlab-calls.js';
-import { createMetrics } from '../src/metrics/metrics.js';
+import { createMetrics, recordGitlabAttempts } from '../src/index.js';
 
 const COMMANDS = Number(process.env.BENCH_COMMANDS ?? 200_000);
 

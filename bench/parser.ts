@@ -5,7 +5,7 @@
  *
  *   npx tsx bench/parser.ts
  */
-import { parseCommand, SPEC } from '../src/grammar/index.js';
+import { parseCommand, SPEC } from '../src/index.js';
 
 const SERVER = 'https://gitlab.example.com';
 const EVERYDAY = [

@@ -11,7 +11,7 @@
 import http from 'node:http';
 import os from 'node:os';
 import got from 'got';
-import { createTransport } from '../src/gitlab/http.js';
+import { createTransport } from '../src/index.js';
 import { startSim } from './sim-process.js';
 import { median, round } from './stats.js';
 import { timedTurn } from './timed-turn.js';

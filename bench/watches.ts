@@ -12,18 +12,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { createApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { DEMO_PEOPLE } from '../src/console/demo.js';
-import { startFakeSlack } from '../src/console/fake-slack.js';
-import { createLogger } from '../src/log.js';
-import { createChannelStore } from '../src/store/channel-store.js';
-import { openDatabase } from '../src/store/database.js';
-import { createSqliteEngine } from '../src/store/engine.js';
-import { createSealer } from '../src/store/sealer.js';
-import { createTokenStore } from '../src/store/token-store.js';
-import { createWatchStore } from '../src/store/watch-store.js';
-import { encodeSeen } from '../src/watch/seen.js';
+import { DEMO_PEOPLE, startFakeSlack } from '../src/console/index.js';
+import {
+  createApp,
+  createChannelStore,
+  createLogger,
+  createSealer,
+  createSqliteEngine,
+  createTokenStore,
+  createWatchStore,
+  encodeSeen,
+  loadConfig,
+  openDatabase,
+} from '../src/index.js';
 import { countAllocations } from './allocated.js';
 import { profiled } from './profiled.js';
 import { addTokens, applyRateLimit, requestCount, startSim } from './sim-process.js';

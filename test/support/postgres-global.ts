@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { launchPostgresServer } from './postgres-server.js';
+import { launchPostgresServer } from '../../scripts/postgres-server.js';
 
 // vitest globalSetup: ONE PostgreSQL server per test run, launched while the files are collected; each test file
 // asks for its own database (test/support/postgres.ts). Stopped and deleted when the run ends.
