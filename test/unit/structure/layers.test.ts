@@ -67,6 +67,18 @@ describe('the layers', () => {
     expect(PENDING_CIRCLES.filter((p) => !circles.some((c) => sameFiles(c, p)))).toEqual([]);
   });
 
+  it('let the benches reach the bot only through its doors, and nothing of the tests', () => {
+    const doors = ['src/index.ts', 'src/console/index.ts', 'src/sim/index.ts'];
+    const bad = imports.filter(
+      (i) =>
+        i.from.startsWith('bench/') &&
+        !i.to.startsWith('bench/') &&
+        !doors.includes(i.to) &&
+        !i.to.startsWith('scripts/'),
+    );
+    expect(bad).toEqual([]);
+  });
+
   it('keep the simulator apart: the bot never imports it, the demo and the benches only through its door', () => {
     const bad = imports.filter(
       (i) =>
