@@ -10,31 +10,10 @@ import { arrowsUp, circlesOf, type Import, importsOf, layerOf, readLayers, sourc
 
 const repo = path.resolve(import.meta.dirname, '../../..');
 
-/**
- * Arrows another change of issue 41 removes: the delivery kernel takes the alert rows' placement out of store/.
- * Each is listed by the files it joins; when it is gone, its line here must go too (the test says so).
- */
-const PENDING_ARROWS: readonly { from: string; to: string }[] = [
-  { from: 'src/store/alert-row-place.ts', to: 'src/alerts/spread.ts' },
-];
-/** Circles that the same change opens (the lease stores' tables move out of migrations.ts's imports). */
-const PENDING_CIRCLES: readonly (readonly string[])[] = [
-  [
-    'src/store/claim-store.ts',
-    'src/store/database.ts',
-    'src/store/engine.ts',
-    'src/store/follow-store.ts',
-    'src/store/lease-fence.ts',
-    'src/store/migrations.ts',
-  ],
-];
-
 describe('the layers', () => {
   const layers = readLayers(fs.readFileSync(path.join(repo, 'README.md'), 'utf8'));
   const files = [...sourcesUnder(repo, 'src'), ...sourcesUnder(repo, 'bench')];
   const imports = files.flatMap((f) => importsOf(f, fs.readFileSync(path.join(repo, f), 'utf8')));
-  const isPendingArrow = (i: Import) => PENDING_ARROWS.some((p) => p.from === i.from && p.to === i.to);
-  const sameFiles = (a: readonly string[], b: readonly string[]) => a.join('\n') === [...b].sort().join('\n');
 
   it('are drawn in the README, each place standing once', () => {
     const places = layers.flatMap((l) => l.places);
@@ -48,23 +27,11 @@ describe('the layers', () => {
   });
 
   it('hold: no import, type or value, runs from a lower layer into a higher one', () => {
-    expect(
-      arrowsUp(
-        layers,
-        imports.filter((i) => !isPendingArrow(i)),
-      ),
-    ).toEqual([]);
+    expect(arrowsUp(layers, imports)).toEqual([]);
   });
 
   it('hold: no files import each other in a circle', () => {
-    const circles = circlesOf(imports).filter((c) => !PENDING_CIRCLES.some((p) => sameFiles(c, p)));
-    expect(circles).toEqual([]);
-  });
-
-  it('keep the pending lists honest: each arrow and circle listed there still exists', () => {
-    const circles = circlesOf(imports);
-    expect(PENDING_ARROWS.filter((p) => !imports.some((i) => i.from === p.from && i.to === p.to))).toEqual([]);
-    expect(PENDING_CIRCLES.filter((p) => !circles.some((c) => sameFiles(c, p)))).toEqual([]);
+    expect(circlesOf(imports)).toEqual([]);
   });
 
   it('let the benches reach the bot only through its doors, and nothing of the tests', () => {
