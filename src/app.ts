@@ -8,28 +8,6 @@ import { createFollowService, type FollowService, type FollowServiceOptions } fr
 import { createTransport, type Transport } from './gitlab/http.js';
 import { healthzHandler, readyzHandler } from './health/readiness.js';
 import { encodeConnectMetadata } from './ids.js';
-import { registerActionListener } from './listeners/actions.js';
-import { createAlertSlack } from './listeners/alert-slack.js';
-import { registerCommandListener } from './listeners/commands.js';
-import { say } from './listeners/deliver.js';
-import { createDeliveredOnce } from './listeners/delivered-once.js';
-import { createDigestSlack } from './listeners/digest-slack.js';
-import { createErrorMiddleware } from './listeners/error-middleware.js';
-import { registerEventListeners } from './listeners/events.js';
-import { createFollowSlack } from './listeners/follow-slack.js';
-import { createInFlight, type Running } from './listeners/in-flight.js';
-import { registerMessageShortcut } from './listeners/message-shortcut.js';
-import { createRequestObserver } from './listeners/observe-requests.js';
-import { createRoutes } from './listeners/routes.js';
-import type { GetRoutes } from './listeners/signed-receiver.js';
-import { createSlackApp, type SlackTiming } from './listeners/slack-app.js';
-import { createStepSlack } from './listeners/step-slack.js';
-import { createTimeZoneLookup } from './listeners/time-zones.js';
-import { createWorkTurns } from './listeners/turns.js';
-import { registerViewListeners } from './listeners/views.js';
-import { createWatchSlack } from './listeners/watch-slack.js';
-import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './listeners/work-places.js';
-import { registerWorkflowSteps } from './listeners/workflow-steps.js';
 import type { Logger } from './log.js';
 import { deliveryHooksOf } from './metrics/delivery-hooks.js';
 import { type MetricsServer, metricsOnBotPort, startMetricsServer } from './metrics/endpoint.js';
@@ -54,6 +32,28 @@ import { createSession, createUnreadableTokens } from './operations/session.js';
 import type { WatchService } from './operations/watch-service.js';
 import { registerOwnSecrets } from './own-secrets.js';
 import { redact } from './redact.js';
+import { registerActionListener } from './slack/routing/actions.js';
+import { registerCommandListener } from './slack/routing/commands.js';
+import { createErrorMiddleware } from './slack/routing/error-middleware.js';
+import { registerEventListeners } from './slack/routing/events.js';
+import { registerMessageShortcut } from './slack/routing/message-shortcut.js';
+import { createRoutes } from './slack/routing/routes.js';
+import { registerViewListeners } from './slack/routing/views.js';
+import { registerWorkflowSteps } from './slack/routing/workflow-steps.js';
+import { createDeliveredOnce } from './slack/transport/delivered-once.js';
+import { createInFlight, type Running } from './slack/transport/in-flight.js';
+import { createRequestObserver } from './slack/transport/observe-requests.js';
+import type { GetRoutes } from './slack/transport/signed-receiver.js';
+import { createSlackApp, type SlackTiming } from './slack/transport/slack-app.js';
+import { createWorkTurns } from './slack/transport/turns.js';
+import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './slack/transport/work-places.js';
+import { createAlertSlack } from './slack/web-api/alert-slack.js';
+import { say } from './slack/web-api/deliver.js';
+import { createDigestSlack } from './slack/web-api/digest-slack.js';
+import { createFollowSlack } from './slack/web-api/follow-slack.js';
+import { createStepSlack } from './slack/web-api/step-slack.js';
+import { createTimeZoneLookup } from './slack/web-api/time-zones.js';
+import { createWatchSlack } from './slack/web-api/watch-slack.js';
 import { createStepService, type StepService } from './steps/service.js';
 import { createAlertStore } from './store/alert-store.js';
 import type { ChannelStore } from './store/channel-store.js';
@@ -121,7 +121,7 @@ export interface AppDeps {
   workPlaces?: WorkPlaces;
   /**
    * More GET routes on the port Slack posts to, beside /healthz (e.g. `/readyz`, `/metrics`), in HTTP and Socket Mode
-   * alike: exact path → handler (listeners/signed-receiver.ts, GetRoutes). A handler answers the request itself.
+   * alike: exact path → handler (slack/transport/signed-receiver.ts, GetRoutes). A handler answers the request itself.
    */
   routes?: GetRoutes;
   /** Where the app's metrics are recorded (default: a registry of its own, as the config says). */

@@ -1,8 +1,8 @@
 import { createApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { checkBotToken } from './listeners/slack-app.js';
 import { createLogger } from './log.js';
 import { redact, registerSecret } from './redact.js';
+import { checkBotToken } from './slack/transport/slack-app.js';
 import { createChannelStore } from './store/channel-store.js';
 import { DatabaseOpenError, SchemaTooNewError } from './store/database.js';
 import type { SqlEngine } from './store/engine.js';

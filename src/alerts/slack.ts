@@ -1,7 +1,7 @@
 import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
-// What alerts need from Slack, without Slack: listeners/alert-slack.ts implements it with Bolt's Web API client,
+// What alerts need from Slack, without Slack: slack/web-api/alert-slack.ts implements it with Bolt's Web API client,
 // which waits out Slack's 429s and retries (never drops a post).
 
 /** The metadata an alert DM carries, so that a delivery killed after posting is found in the DM's history. */

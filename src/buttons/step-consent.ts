@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 // The buttons of the consent DM a step sends its person (Allow once, Always …, Deny). They are answered by the
-// steps' own listener (listeners/workflow-steps.ts), not by a noun: the answer completes a Slack function
+// steps' own listener (slack/routing/workflow-steps.ts), not by a noun: the answer completes a Slack function
 // execution, with the workflow token the click carries. Their action_ids have their own prefix, so the nouns'
 // listener (ACTION_PREFIX `gl:`) never sees them.
 

@@ -1,7 +1,7 @@
 import type { SlackMessage } from '../views/blocks.js';
 
-// What scheduled delivery needs from Slack, without Slack: listeners/delivery-slack.ts implements it with Bolt's Web
-// API client (only listeners/ and app.ts import Bolt), which waits out Slack's 429s and retries, never drops a post.
+// What scheduled delivery needs from Slack, without Slack: slack/web-api/delivery-slack.ts implements it with Bolt's Web
+// API client (only slack/ and app.ts import Bolt), which waits out Slack's 429s and retries, never drops a post.
 // Every post the kernel makes once carries a mark (message metadata), and one search finds a marked post that was
 // made but not committed (a kill, a lost answer), for every kind.
 

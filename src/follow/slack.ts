@@ -1,7 +1,7 @@
 import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
-// What following needs from Slack, without Slack: listeners/follow-slack.ts implements it with Bolt's Web API
+// What following needs from Slack, without Slack: slack/web-api/follow-slack.ts implements it with Bolt's Web API
 // client and the response_url poster commands answer with. Slack's 429s are waited out by that client.
 
 /** The metadata a follow's final DM carries, so that a DM posted just before a kill is found, not sent again. */

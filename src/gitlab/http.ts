@@ -53,7 +53,7 @@ export interface TransportOptions {
   random?: () => number;
   /** Epoch milliseconds; used for time budgets and HTTP-date `Retry-After`. */
   now?: () => number;
-  /** Awaited after each answer before the caller sees it: the app's work turns (listeners/turns.ts). */
+  /** Awaited after each answer before the caller sees it: the app's work turns (slack/transport/turns.ts). */
   nextTurn?: (otherCallsOutstanding: number) => Promise<void>;
   /** Spends the wait before a retry (default: a timer); tests pass one that returns at once, so no test sleeps. */
   sleep?: (ms: number) => Promise<void>;
@@ -137,7 +137,7 @@ export function createTransport(options: TransportOptions): Transport {
   const { onAttempt } = options;
   const agent = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
   let lastRateLimit: RateLimit | null = null;
-  /** Calls sent and not yet answered: answers that may arrive together (see listeners/turns.ts). */
+  /** Calls sent and not yet answered: answers that may arrive together (see slack/transport/turns.ts). */
   let outstanding = 0;
 
   /** Every attempt ends here once, answered or not: the rate-limit headers it carried, and its log line. */

@@ -18,7 +18,7 @@ export const insights = insightsNoun.define({
       const project = await platform.resolveProject(ctx, command.target.project);
       const query = { days: command.flags.days, ref: command.flags.ref, env: command.flags.env };
       const share = command.share;
-      // A slow read shows what it is reading, then the answer takes its place (listeners/working-note.ts).
+      // A slow read shows what it is reading, then the answer takes its place (slack/web-api/working-note.ts).
       ctx.workingOn?.(buildInsightsProgress(project.path ?? String(project.key), query.days));
       const report = await ops.report(ctx, project, query);
       const versus = `vs the ${report.days} days before`;

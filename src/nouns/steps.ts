@@ -4,7 +4,7 @@ import { buildStepConsentRevoked } from '../views/steps.js';
 import { ephemeral, noun, type Reply } from './types.js';
 
 // Workflow Builder steps as a noun: the Revoke of an "Always" a person gave a step, from their Home tab or from
-// whoami. The steps themselves (function_executed, the consent DM) are served by listeners/workflow-steps.ts.
+// whoami. The steps themselves (function_executed, the consent DM) are served by slack/routing/workflow-steps.ts.
 
 const stepNoun = noun('step', (deps): { store: StepStore } => ({ store: deps.steps }));
 

@@ -1,7 +1,7 @@
 import type { FoundPost } from '../delivery/slack.js';
 import type { SlackMessage } from '../views/blocks.js';
 
-// What watches need from Slack, without Slack: listeners/watch-slack.ts implements it with Bolt's Web API client.
+// What watches need from Slack, without Slack: slack/web-api/watch-slack.ts implements it with Bolt's Web API client.
 // Slack's 429s are waited out and retried by that client; refusals come as delivery/slack.ts's SlackRefusedError.
 
 /** The metadata of a watch's card, so that a post cut off by a kill is found in the channel's history. */

@@ -1,7 +1,7 @@
 import { inject } from 'vitest';
+import { createDatabase } from '../../scripts/postgres-server.js';
 import { SCHEMA_VERSION } from '../../src/store/migrations.js';
 import { openPostgres } from '../../src/store/postgres-engine.js';
-import { createDatabase } from '../../scripts/postgres-server.js';
 
 // A test file's own PostgreSQL database on the run's one server (started by test/support/postgres-global.ts):
 // owned by a role that is not a superuser. Pass the URL as DATABASE_URL to a bot process, or to

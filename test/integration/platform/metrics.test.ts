@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
 import { freePort } from '../../../scripts/free-port.js';
+import { fakeClock } from '../../support/clock.js';
 import { parsePrometheusText, total } from '../../support/prometheus-text.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';

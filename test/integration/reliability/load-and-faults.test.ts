@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTransport } from '../../../src/gitlab/http.js';
-import { createWorkTurns } from '../../../src/listeners/turns.js';
+import { createWorkTurns } from '../../../src/slack/transport/turns.js';
 import { findUnreadable } from '../../support/slack-checks.js';
 import { type Interaction, messageText } from '../../support/slack-driver.js';
 import type { PersonName } from '../../support/start-app.js';

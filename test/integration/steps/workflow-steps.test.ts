@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { functionExecutedEvent } from '../../../src/console/payloads.js';
-import { createWorkPlaces, REQUEST_WORK_PLACES } from '../../../src/listeners/work-places.js';
+import { createWorkPlaces, REQUEST_WORK_PLACES } from '../../../src/slack/transport/work-places.js';
 import { STEP_RUN_LEASE_MS } from '../../../src/steps/service.js';
 import { createSealer } from '../../../src/store/sealer.js';
 import { createStepStore } from '../../../src/store/step-store.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
 import { freePort } from '../../../scripts/free-port.js';
 import { createDatabase, type PostgresServer, startPostgresServer } from '../../../scripts/postgres-server.js';
+import { fakeClock } from '../../support/clock.js';
 import { spawnBot } from '../../support/spawn-bot.js';
 import { PEOPLE, type StartedApp, startApp } from '../../support/start-app.js';
 import { type RunningSimulator, startSim, TOKENS } from '../../support/start-sim.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeClock } from '../../support/clock.js';
 import { createDatabase, type PostgresServer, startPostgresServer } from '../../../scripts/postgres-server.js';
+import { fakeClock } from '../../support/clock.js';
 import { type SpawnedBot, spawnBot } from '../../support/spawn-bot.js';
 import { type RunningSimulator, startSim } from '../../support/start-sim.js';
 

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 
-// What listeners/turns.ts stands on: Node (libuv ≥ 1.45) accepts one waiting connection per turn of the event loop,
+// What slack/transport/turns.ts stands on: Node (libuv ≥ 1.45) accepts one waiting connection per turn of the event loop,
 // so a turn that does the work of dozens of commands holds every new connection back. Should a Node release accept
 // a backlog in one turn, this fails, and turns.ts should be measured again (bench/ab-builds.ts with it taken out).
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { registerCommandListener } from '../../../src/listeners/commands.js';
-import type { CommandHandler, Routes } from '../../../src/listeners/routes.js';
 import type { Dispatch } from '../../../src/nouns/assemble.js';
+import { registerCommandListener } from '../../../src/slack/routing/commands.js';
+import type { CommandHandler, Routes } from '../../../src/slack/routing/routes.js';
 
 // What comes before a command's ack is all the person waits on: for a command that needs their token, nothing but
 // the parse. Its context (the session that will read the token row, the clock, the response_url) is made once the

@@ -21,7 +21,7 @@ describe('the delivery kernel', () => {
 
   it('searches a channel’s history for a marked post in one place', () => {
     const searching = files.filter((f) => /conversations\.(history|replies)\(/.test(read(f)));
-    expect(searching).toEqual(['listeners/delivery-slack.ts']);
+    expect(searching).toEqual(['slack/web-api/delivery-slack.ts']);
   });
 
   it('is not reached through another kind: alerts, watches and follows import nothing of digest/', () => {

@@ -121,12 +121,12 @@ describe('module boundaries', () => {
       });
 
   it('keeps views pure: no view imports a noun, a listener or Bolt (they name what operations return, nothing more)', () => {
-    const bad = importsOf('views').filter(({ spec }) => /(^|\/)(nouns|listeners)\/|^@slack\/bolt$/.test(spec));
+    const bad = importsOf('views').filter(({ spec }) => /(^|\/)(nouns|slack)\/|^@slack\/bolt$/.test(spec));
     expect(bad).toEqual([]);
   });
 
   it('keeps the client apart: gitlab/ imports no store, view, noun or Slack package', () => {
-    const bad = importsOf('gitlab').filter(({ spec }) => /(^|\/)(store|views|nouns|listeners)\/|^@slack\//.test(spec));
+    const bad = importsOf('gitlab').filter(({ spec }) => /(^|\/)(store|views|nouns|slack)\/|^@slack\//.test(spec));
     expect(bad).toEqual([]);
   });
 
@@ -153,11 +153,11 @@ describe('module boundaries', () => {
   it('keeps the shared modules at the bottom: errors.ts, ids.ts and connection.ts import no layer above them', () => {
     const bad = ['errors.ts', 'ids.ts', 'connection.ts']
       .flatMap(importsOfFile)
-      .filter(({ spec }) => /(^|\/)(views|operations|nouns|listeners|digest|buttons|modals)\//.test(spec));
+      .filter(({ spec }) => /(^|\/)(views|operations|nouns|slack|digest|buttons|modals)\//.test(spec));
     expect(bad).toEqual([]);
   });
 
-  it('keeps the store a store: views, nouns and listeners import only its types (its judgements live elsewhere)', () => {
+  it('keeps the store a store: views, nouns and slack/ import only its types (its judgements live elsewhere)', () => {
     const valueImports = (dir: string) =>
       fs
         .readdirSync(path.join(root, dir), { recursive: true })
@@ -169,10 +169,10 @@ describe('module boundaries', () => {
             .filter((m) => (m[1] as string).replace(/type \w+,?/g, '').replace(/[{},\s]/g, '') !== '')
             .map((m) => `${dir}/${f}: ${m[1]} from ${m[2]}`);
         });
-    expect(['views', 'nouns', 'listeners'].flatMap(valueImports)).toEqual([]);
+    expect(['views', 'nouns', 'slack'].flatMap(valueImports)).toEqual([]);
   });
 
-  it('lets only listeners and app.ts import Bolt', () => {
+  it('lets only slack/ and app.ts import Bolt', () => {
     const dirs = ['views', 'nouns', 'operations', 'gitlab', 'grammar', 'store', 'buttons', 'modals'];
     const bad = dirs.flatMap(importsOf).filter(({ spec }) => spec === '@slack/bolt');
     expect(bad).toEqual([]);

@@ -4,7 +4,7 @@ import {
   createStoredReplayMemory,
   type ReplayMemory,
   SIGNING_WINDOW_SEC,
-} from '../../../src/listeners/request-guard.js';
+} from '../../../src/slack/transport/request-guard.js';
 import { fakeClock } from '../../support/clock.js';
 
 describe('the memory of signatures', () => {

@@ -1,7 +1,7 @@
 import { stringify } from 'node:querystring';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { bodyProblem } from '../../../src/listeners/request-shape.js';
+import { bodyProblem } from '../../../src/slack/transport/request-shape.js';
 
 // Commands and interactions are checked field by field before each ack; these are the schemas they were checked
 // with before, and every variant below must get the same verdict from both.

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ResponseUrlError, respondTo } from '../../../src/listeners/respond.js';
+import { ResponseUrlError, respondTo } from '../../../src/slack/web-api/respond.js';
 
 // Answers go to a response_url as one JSON POST over kept-alive sockets; a refusal is an error the
 // middleware can tell the person about, never a silent loss.

@@ -1,6 +1,6 @@
 import { type AnyMiddlewareArgs, App, type Receiver } from '@slack/bolt';
 import { describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/listeners/routes.js';
+import { createRoutes } from '../../../src/slack/routing/routes.js';
 
 // The routing table takes the place of the Bolt listeners the bot registered (one per command, button prefix,
 // view, shortcut, event type and workflow step): every kind of request Slack sends must still reach the handler

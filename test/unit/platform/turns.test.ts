@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkTurns } from '../../../src/listeners/turns.js';
+import { createWorkTurns } from '../../../src/slack/transport/turns.js';
 
 // The turns are stepped by hand: each test says when a turn comes, so no verdict depends on how fast the event loop
 // goes round (issue 48: under load, setImmediate races decided these tests).

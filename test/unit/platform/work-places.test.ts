@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createWorkPlaces } from '../../../src/listeners/work-places.js';
+import { createWorkPlaces } from '../../../src/slack/transport/work-places.js';
 
 /** A clock and timers the test moves by hand. */
 function manualTime() {

@@ -1,11 +1,11 @@
 import crypto from 'node:crypto';
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import { UnexpectedError } from '../errors.js';
-import { buildErrorMessage, buildUnexpectedErrorMessage } from '../views/errors.js';
-import { acknowledge, answerChannelOf, isAcknowledged } from './acknowledge.js';
-import { say } from './deliver.js';
-import { markRefused, requestIdOf, requestLogger } from './observe-requests.js';
-import { respondTo } from './respond.js';
+import { UnexpectedError } from '../../errors.js';
+import { buildErrorMessage, buildUnexpectedErrorMessage } from '../../views/errors.js';
+import { acknowledge, answerChannelOf, isAcknowledged } from '../transport/acknowledge.js';
+import { markRefused, requestIdOf, requestLogger } from '../transport/observe-requests.js';
+import { say } from '../web-api/deliver.js';
+import { respondTo } from '../web-api/respond.js';
 
 export interface ErrorMiddlewareOptions {
   serverUrl: string;

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { SlackRefusedError } from '../delivery/slack.js';
-import { FOLLOW_EVENT_TYPE, type FollowSlack } from '../follow/slack.js';
+import { SlackRefusedError } from '../../delivery/slack.js';
+import { FOLLOW_EVENT_TYPE, type FollowSlack } from '../../follow/slack.js';
 import { createDeliverySlack } from './delivery-slack.js';
 import { respondTo } from './respond.js';
 

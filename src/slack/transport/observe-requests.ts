@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { AnyMiddlewareArgs, Context, Middleware } from '@slack/bolt';
-import type { Logger } from '../log.js';
-import type { CommandOutcome, Metrics, RequestKind } from '../metrics/metrics.js';
+import type { Logger } from '../../log.js';
+import type { CommandOutcome, Metrics, RequestKind } from '../../metrics/metrics.js';
 
 // Every request from Slack gets an id when it reaches the app: its log lines carry it (`req`), and so does the
 // reference a person reads when something unexpected went wrong, so the operator finds the one in the other. The

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { FoundPost } from '../delivery/slack.js';
-import { WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from '../watch/slack.js';
+import type { FoundPost } from '../../delivery/slack.js';
+import { WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from '../../watch/slack.js';
 import { createDeliverySlack } from './delivery-slack.js';
 
 // Watches' side of Slack: cards and fix replies carrying their mark, the redraw of a fixed card, and the kernel's

@@ -1,9 +1,9 @@
 import type { WebClient } from '@slack/web-api';
-import type { Reply } from '../nouns/types.js';
-import { slackErrorCode } from '../slack-errors.js';
-import type { SlackMessage } from '../views/blocks.js';
-import { plainText } from '../views/mrkdwn.js';
-import { buildThreadRefused } from '../views/thread-reply.js';
+import type { Reply } from '../../nouns/types.js';
+import { slackErrorCode } from '../../slack-errors.js';
+import type { SlackMessage } from '../../views/blocks.js';
+import { plainText } from '../../views/mrkdwn.js';
+import { buildThreadRefused } from '../../views/thread-reply.js';
 import type { Respond } from './respond.js';
 
 // How a Reply reaches Slack. Slash commands answer through their response_url (respond),

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api';
-import { SlackRefusedError } from '../delivery/slack.js';
-import { slackErrorCode } from '../slack-errors.js';
-import type { SlackMessage } from '../views/blocks.js';
+import { SlackRefusedError } from '../../delivery/slack.js';
+import { slackErrorCode } from '../../slack-errors.js';
+import type { SlackMessage } from '../../views/blocks.js';
 
 // What the bot posts on its own (digests, alerts, watches, follows) goes through here: a Slack refusal (ok: false)
 // becomes a SlackRefusedError the services decide on, and a post carries the metadata that lets a delivery cut off

@@ -1,8 +1,8 @@
-import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../buttons/step-consent.js';
-import { InvalidInputError, StaleActionError } from '../errors.js';
-import { STEP_IDS } from '../steps/definitions.js';
-import type { StepService } from '../steps/service.js';
-import { acknowledge } from './acknowledge.js';
+import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../../buttons/step-consent.js';
+import { InvalidInputError, StaleActionError } from '../../errors.js';
+import { STEP_IDS } from '../../steps/definitions.js';
+import type { StepService } from '../../steps/service.js';
+import { acknowledge } from '../transport/acknowledge.js';
 import type { Routes } from './routes.js';
 
 // Bolt glue of Workflow Builder steps: each step's function_executed (the routes acknowledge it at once; the

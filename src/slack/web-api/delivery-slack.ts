@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { carriesMark, type DeliverySlack } from '../delivery/slack.js';
-import { slackErrorCode } from '../slack-errors.js';
+import { carriesMark, type DeliverySlack } from '../../delivery/slack.js';
+import { slackErrorCode } from '../../slack-errors.js';
 import { openDmWith, postMarked, refusing } from './marked-posts.js';
 
 // The delivery kernel's side of Slack with Bolt's Web API client: marked posts, redraws, DMs, and the one search

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import { DatabaseBusyError, DatabaseUnavailableError, StaleActionError } from '../errors.js';
+import { DatabaseBusyError, DatabaseUnavailableError, StaleActionError } from '../../errors.js';
 import {
   BlockIds,
   CallbackIds,
@@ -8,18 +8,18 @@ import {
   InputActionIds,
   MODAL_PREFIX,
   type ViewStateValues,
-} from '../ids.js';
-import type { Dispatch } from '../nouns/assemble.js';
-import type { ModalContext } from '../nouns/types.js';
-import type { AccountOperations } from '../operations/account.js';
-import type { Actor, Session } from '../operations/context.js';
-import { registerSecret } from '../redact.js';
-import type { ClaimStore } from '../store/claim-store.js';
-import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../views/account.js';
-import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../views/errors.js';
-import { acknowledge, setAnswerChannel } from './acknowledge.js';
-import { type Delivery, deliver } from './deliver.js';
-import { respondTo } from './respond.js';
+} from '../../ids.js';
+import type { Dispatch } from '../../nouns/assemble.js';
+import type { ModalContext } from '../../nouns/types.js';
+import type { AccountOperations } from '../../operations/account.js';
+import type { Actor, Session } from '../../operations/context.js';
+import { registerSecret } from '../../redact.js';
+import type { ClaimStore } from '../../store/claim-store.js';
+import { buildConnectedModal, buildTokenFieldError, tokenCheckError } from '../../views/account.js';
+import { DATABASE_BUSY, DATABASE_UNAVAILABLE } from '../../views/errors.js';
+import { acknowledge, setAnswerChannel } from '../transport/acknowledge.js';
+import { type Delivery, deliver } from '../web-api/deliver.js';
+import { respondTo } from '../web-api/respond.js';
 import type { Routes } from './routes.js';
 
 export interface ViewListenerOptions {

@@ -1,19 +1,19 @@
-import { connectionProblem } from '../connection.js';
-import { parseCommand } from '../grammar/index.js';
-import { secretRefusal } from '../grammar/parse.js';
-import { unescapeSlack } from '../grammar/text.js';
-import type { Dispatch } from '../nouns/assemble.js';
-import type { CommandContext } from '../nouns/types.js';
-import type { Actor, Session } from '../operations/context.js';
-import { containsSecret } from '../redact.js';
-import { buildConnectPrompt } from '../views/account.js';
-import { buildUsageMessage } from '../views/help.js';
-import { acknowledge } from './acknowledge.js';
-import { deliver } from './deliver.js';
-import { markCommand, markRefused, requestLogger } from './observe-requests.js';
-import { respondTo } from './respond.js';
+import { connectionProblem } from '../../connection.js';
+import { parseCommand } from '../../grammar/index.js';
+import { secretRefusal } from '../../grammar/parse.js';
+import { unescapeSlack } from '../../grammar/text.js';
+import type { Dispatch } from '../../nouns/assemble.js';
+import type { CommandContext } from '../../nouns/types.js';
+import type { Actor, Session } from '../../operations/context.js';
+import { containsSecret } from '../../redact.js';
+import { buildConnectPrompt } from '../../views/account.js';
+import { buildUsageMessage } from '../../views/help.js';
+import { acknowledge } from '../transport/acknowledge.js';
+import { markCommand, markRefused, requestLogger } from '../transport/observe-requests.js';
+import { deliver } from '../web-api/deliver.js';
+import { respondTo } from '../web-api/respond.js';
+import { startWorkingNote } from '../web-api/working-note.js';
 import type { Routes } from './routes.js';
-import { startWorkingNote } from './working-note.js';
 
 export interface CommandListenerOptions {
   dispatch: Dispatch;

@@ -1,6 +1,6 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
-import type { Logger } from '../log.js';
-import type { ClaimStore } from '../store/claim-store.js';
+import type { Logger } from '../../log.js';
+import type { ClaimStore } from '../../store/claim-store.js';
 import { acknowledge } from './acknowledge.js';
 
 // Slack delivers an event again when it did not see the ack in time (`X-Slack-Retry-Num` over HTTP,

@@ -1,8 +1,8 @@
 import type { AnyMiddlewareArgs, Middleware } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { unescapeSlack } from '../grammar/text.js';
+import { unescapeSlack } from '../../grammar/text.js';
+import { type Respond, respondTo } from '../web-api/respond.js';
 import { AFTER_ACK } from './acknowledge.js';
-import { type Respond, respondTo } from './respond.js';
 import type { WorkTurns } from './turns.js';
 import type { WorkPlaces } from './work-places.js';
 

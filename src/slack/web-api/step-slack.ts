@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import { refusesToken, slackErrorCode } from '../slack-errors.js';
-import type { StepSlack } from '../steps/service.js';
+import { refusesToken, slackErrorCode } from '../../slack-errors.js';
+import type { StepSlack } from '../../steps/service.js';
 
 // The Web API side of Workflow Builder steps. A step's calls carry the execution's workflow token (Slack revokes
 // it once the step completes, and it lasts about a quarter of an hour): the question is posted with it, so that

@@ -1,6 +1,6 @@
 import type { WebClient } from '@slack/web-api';
-import type { DigestSlack } from '../digest/slack.js';
-import { createTtlCache } from '../ttl-cache.js';
+import type { DigestSlack } from '../../digest/slack.js';
+import { createTtlCache } from '../../ttl-cache.js';
 import { createDeliverySlack } from './delivery-slack.js';
 
 // Digests' side of Slack with Bolt's Web API client: the kernel's posts and search (delivery-slack.ts), a

@@ -1,6 +1,6 @@
 import type { SocketModeReceiver } from '@slack/bolt';
-import type { Logger } from '../log.js';
-import { refusesToken, slackErrorCode } from '../slack-errors.js';
+import type { Logger } from '../../log.js';
+import { refusesToken, slackErrorCode } from '../../slack-errors.js';
 
 // Keeps the Socket Mode connection up. Bolt's own reconnection retries only some failures and lets the rest
 // escape as an unhandled rejection: a refused app token (or Slack unreachable) while reconnecting after a

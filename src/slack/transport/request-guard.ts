@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import { HTTPModuleFunctions, isValidSlackRequest } from '@slack/bolt';
-import type { ClaimStore } from '../store/claim-store.js';
+import type { ClaimStore } from '../../store/claim-store.js';
 import { readSlackBody } from './request-shape.js';
 
 // The checks of the bot's receiver (signed-receiver.ts). The signature itself is Bolt's own check

@@ -7,7 +7,7 @@ import {
   type Receiver,
   type ReceiverEvent,
 } from '@slack/bolt';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 import { checkSignedRequest, type ReplayMemory } from './request-guard.js';
 
 // The bot's HTTP receiver: Bolt's documented door for a transport of one's own (a `Receiver` whose requests end in

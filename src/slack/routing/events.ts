@@ -1,7 +1,7 @@
-import type { Dispatch } from '../nouns/assemble.js';
-import type { Actor, RequestContext, Session } from '../operations/context.js';
-import { decodeSlackEvent } from '../slack-events.js';
-import { deliver } from './deliver.js';
+import type { Dispatch } from '../../nouns/assemble.js';
+import type { Actor, RequestContext, Session } from '../../operations/context.js';
+import { decodeSlackEvent } from '../../slack-events.js';
+import { deliver } from '../web-api/deliver.js';
 import type { Routes } from './routes.js';
 
 // Events API events (the Home tab opened, links shared): each type some noun answers is decoded and handed to

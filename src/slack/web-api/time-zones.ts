@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import type { Logger } from '../log.js';
+import type { Logger } from '../../log.js';
 
 const TTL_MS = 60 * 60 * 1000;
 /** One entry per person asked about; the oldest go first. */

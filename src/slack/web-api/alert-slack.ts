@@ -1,5 +1,5 @@
 import type { WebClient } from '@slack/web-api';
-import { ALERT_EVENT_TYPE, type AlertSlack } from '../alerts/slack.js';
+import { ALERT_EVENT_TYPE, type AlertSlack } from '../../alerts/slack.js';
 import { createDeliverySlack } from './delivery-slack.js';
 
 // Alerts' side of Slack: DMs carrying the delivery's mark, found again by the kernel's one search.

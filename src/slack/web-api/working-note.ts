@@ -1,4 +1,4 @@
-import type { SlackMessage } from '../views/blocks.js';
+import type { SlackMessage } from '../../views/blocks.js';
 import type { Respond } from './respond.js';
 
 // A command whose answer is not ready within a couple of seconds shows "working on it…" through its response_url,

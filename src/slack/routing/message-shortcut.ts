@@ -1,12 +1,12 @@
 import type { MessageShortcut } from '@slack/bolt';
 import type { WebClient } from '@slack/web-api';
-import { ShortcutIds } from '../ids.js';
-import { openIssueFromMessage } from '../nouns/issue-from-message.js';
-import type { Platform } from '../nouns/types.js';
-import type { Actor, RequestContext, Session } from '../operations/context.js';
-import type { IssueOperations } from '../operations/issues.js';
-import { acknowledge, setAnswerChannel } from './acknowledge.js';
-import { deliver } from './deliver.js';
+import { ShortcutIds } from '../../ids.js';
+import { openIssueFromMessage } from '../../nouns/issue-from-message.js';
+import type { Platform } from '../../nouns/types.js';
+import type { Actor, RequestContext, Session } from '../../operations/context.js';
+import type { IssueOperations } from '../../operations/issues.js';
+import { acknowledge, setAnswerChannel } from '../transport/acknowledge.js';
+import { deliver } from '../web-api/deliver.js';
 import type { Routes } from './routes.js';
 
 // Bolt glue of the message shortcut "Create issue": what Slack says about the message (its text, files, thread,

@@ -1,13 +1,13 @@
 import crypto from 'node:crypto';
-import { StaleActionError } from '../errors.js';
-import { ACTION_PREFIX, decodeButtonAction } from '../ids.js';
-import type { Dispatch } from '../nouns/assemble.js';
-import type { ButtonContext, Surface } from '../nouns/types.js';
-import type { Actor, Session } from '../operations/context.js';
-import type { ClaimStore } from '../store/claim-store.js';
-import { acknowledge } from './acknowledge.js';
-import { deliver } from './deliver.js';
-import { respondTo } from './respond.js';
+import { StaleActionError } from '../../errors.js';
+import { ACTION_PREFIX, decodeButtonAction } from '../../ids.js';
+import type { Dispatch } from '../../nouns/assemble.js';
+import type { ButtonContext, Surface } from '../../nouns/types.js';
+import type { Actor, Session } from '../../operations/context.js';
+import type { ClaimStore } from '../../store/claim-store.js';
+import { acknowledge } from '../transport/acknowledge.js';
+import { deliver } from '../web-api/deliver.js';
+import { respondTo } from '../web-api/respond.js';
 import type { Routes } from './routes.js';
 
 export interface ActionListenerOptions {

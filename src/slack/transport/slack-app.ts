@@ -1,9 +1,9 @@
 import type { Server } from 'node:http';
 import { App, type Logger as BoltLogger, LogLevel, SocketModeReceiver, webApi } from '@slack/bolt';
-import type { Config } from '../config.js';
-import type { Logger } from '../log.js';
-import { neverAnswered, refusesToken, slackErrorCode } from '../slack-errors.js';
-import type { ClaimStore } from '../store/claim-store.js';
+import type { Config } from '../../config.js';
+import type { Logger } from '../../log.js';
+import { neverAnswered, refusesToken, slackErrorCode } from '../../slack-errors.js';
+import type { ClaimStore } from '../../store/claim-store.js';
 import { createReplayMemory, createStoredReplayMemory } from './request-guard.js';
 import { type GetRoutes, SignedReceiver } from './signed-receiver.js';
 import { isRefusedAppToken, keepSocketConnected } from './socket-connection.js';
