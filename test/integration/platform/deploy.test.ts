@@ -11,7 +11,7 @@ import { type RunningSimulator, startSim } from '../../support/start-sim.js';
 
 // The deployment files in deploy/ cannot be run here (no container engine, no cluster): each is parsed, and what
 // it says of the bot is checked against the bot itself: every variable it sets is one the bot reads, every probe
-// names an endpoint a running bot answers 200 on, the image's command is the README's, the secrets come by
+// names an endpoint a running bot answers 200 on, the image's command is the setup guide's, the secrets come by
 // reference, and the dashboard and the alerts ask only for metrics the bot has.
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -136,11 +136,11 @@ describe('deploy/', () => {
     for (const [, service] of botServices()) expect(service.ports).toBeUndefined();
   });
 
-  it("starts the image with the README's command, which is npm start's", () => {
+  it("starts the image with the command the setup guide gives (docs/setup.md), which is npm start's", () => {
     const command = imageCommand();
     expect(command).toMatch(/^node .*dist\/main\.js$/);
     expect(JSON.parse(read('package.json')).scripts.start).toBe(command);
-    expect(read('README.md')).toContain(command);
+    expect(read('docs/setup.md')).toContain(command);
     expect(containerOf(deployment()).command?.join(' ')).toBe(command);
   });
 
