@@ -3,7 +3,9 @@ import { TokenRevokedError } from '../errors.js';
 import type { Event } from '../gitlab/schemas.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { RequestContext } from '../operations/context.js';
+import { confidentialIssuesOf } from '../operations/events.js';
 import type { Digest, DigestCursor, DigestKind } from '../store/digest-store.js';
+import { eventFor, issueOfEvent } from '../views/audience.js';
 import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
 import { untitledTargets } from '../views/events.js';
 import { collectNew } from './cursor.js';
@@ -95,9 +97,18 @@ function eventsReader(deps: DigestReaderDeps): DigestReader {
   return async (d, ctx) => {
     const since = new Date(d.cursor.at);
     const events = await deps.access.withClient(ctx, (c) => readEvents(c, d, d.cursor));
-    const { fresh, next } = collectNew(events.items, d.cursor);
+    const { fresh: read, next } = collectNew(events.items, d.cursor);
+    // Posted in a channel, an event about a confidential issue keeps its number, not its words (views/audience.ts).
+    const keys = d.inDm ? [] : read.map(issueOfEvent).filter((k): k is string => k !== null);
+    const confidential = keys.length > 0 ? await confidentialIssuesOf(deps.access, ctx, keys) : new Set<string>();
+    const fresh = d.inDm ? read : read.map((e) => eventFor('channel', e, confidential));
     const paths = fresh.length ? await projectPaths(deps, ctx, d, fresh) : new Map<number, string>();
     const titles = fresh.length ? await targetTitles(deps, ctx, fresh) : new Map<string, string>();
+    // A comment's issue title is read afresh: a confidential one's stays out of the channel too.
+    for (const key of confidential) {
+      const [project, iid] = key.split(':');
+      titles.delete(`${project}:Issue:${iid}`);
+    }
     return {
       items: fresh.length,
       state: next,

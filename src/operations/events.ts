@@ -1,3 +1,4 @@
+import { TokenRevokedError } from '../errors.js';
 import type { EventAction, EventListOptions, EventTargetType } from '../gitlab/events.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Project } from '../gitlab/project.js';
@@ -22,6 +23,46 @@ export interface EventListQuery {
   sort?: 'asc' | 'desc';
   page?: number;
   perPage?: number;
+}
+
+/**
+ * Which of the issues some events are about are confidential (`project:iid` keys, see views/audience.ts), read as
+ * the person whose events are shown: an issue that cannot be read counts as one; a refused token stops the read.
+ */
+export async function confidentialIssuesOf(
+  access: GitlabAccess,
+  ctx: RequestContext,
+  keys: readonly string[],
+): Promise<Set<string>> {
+  // One list read per project and hundred issues (`iids[]`, state all), not one read per issue.
+  const byProject = new Map<number, Set<number>>();
+  for (const key of new Set(keys)) {
+    const [project, iid] = key.split(':').map(Number) as [number, number];
+    const iids = byProject.get(project) ?? new Set<number>();
+    iids.add(iid);
+    byProject.set(project, iids);
+  }
+  const out = new Set<string>();
+  await Promise.all(
+    [...byProject].flatMap(([project, iids]) => {
+      const all = [...iids];
+      const chunks = Array.from({ length: Math.ceil(all.length / 100) }, (_, i) => all.slice(i * 100, i * 100 + 100));
+      return chunks.map(async (chunk) => {
+        const open = new Set<number>();
+        try {
+          const page = await access.withClient(ctx, (c) =>
+            c.issues.listForProject(project, { iids: chunk, state: 'all', per_page: 100 }),
+          );
+          for (const issue of page.items) if (!issue.confidential) open.add(issue.iid);
+        } catch (err) {
+          if (err instanceof TokenRevokedError) throw err;
+        }
+        // Not read, or not listed to this person: counted as confidential.
+        for (const iid of chunk) if (!open.has(iid)) out.add(`${project}:${iid}`);
+      });
+    }),
+  );
+  return out;
 }
 
 export function createEventOperations(deps: { access: GitlabAccess; channels: ChannelStore }) {
@@ -56,20 +97,8 @@ export function createEventOperations(deps: { access: GitlabAccess; channels: Ch
      * Which of the issues these events are about are confidential (`project:iid`, see views/audience.ts), read as
      * the person: before events are shown where others read them. An issue that cannot be read counts as one.
      */
-    async confidentialIssues(ctx: RequestContext, keys: readonly string[]): Promise<Set<string>> {
-      const out = new Set<string>();
-      await Promise.all(
-        [...new Set(keys)].map(async (key) => {
-          const [project, iid] = key.split(':').map(Number) as [number, number];
-          try {
-            const issue = await deps.access.withClient(ctx, (c) => c.issues.get(project, iid));
-            if (issue.confidential) out.add(key);
-          } catch {
-            out.add(key);
-          }
-        }),
-      );
-      return out;
+    confidentialIssues(ctx: RequestContext, keys: readonly string[]): Promise<Set<string>> {
+      return confidentialIssuesOf(deps.access, ctx, keys);
     },
 
     /** Whether the channel has a default project (then `/gl events` means its events, else the person's own). */

@@ -54,6 +54,8 @@ describe('the buttons of the list', () => {
       call('GET', '/api/v4/projects/1/events', 'alice', {
         query: { sort: 'desc', per_page: '20', after: '2026-02-28' },
       }),
+      // Posted in the channel: which of its issues are confidential, one list read (issue 46).
+      expect.objectContaining({ method: 'GET', path: '/api/v4/projects/1/issues', user: 'alice' }),
     ]);
     expect(ran.text).toMatch(/last run: 1 item posted \d{1,2} \w{3} \d{4}, \d\d:\d\d · just now/);
     const post = ran.it.messages().find((m) => !m.ephemeral);

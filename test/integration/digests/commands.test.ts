@@ -241,6 +241,8 @@ describe('digest run', () => {
       call('GET', '/api/v4/projects/1/events', 'alice', {
         query: { sort: 'desc', per_page: '20', after: '2026-02-28' },
       }),
+      // Posted in the channel: which of its issues are confidential, one list read (issue 46).
+      expect.objectContaining({ method: 'GET', path: '/api/v4/projects/1/issues', user: 'alice' }),
     ]);
     expect(seen.it.text()).toContain(`Running digest #${id} (events of demo/web) now`);
     expect(seen.message).toMatchObject({ channel: 'C0DGRN1', ephemeral: false, visibleTo: null });

@@ -13,6 +13,11 @@ const h = useCiBot({ digests: { timer: 'manual' } });
 const idOf = (text: string) => Number(/Digest #(\d+)/.exec(text)?.[1]);
 const EVENTS = '/api/v4/projects/1/events';
 const events = (after: string) => call('GET', EVENTS, 'alice', { query: { sort: 'desc', per_page: '20', after } });
+/** Before events are posted in a channel: which of their issues are confidential, one list read (issue 46). */
+const confidentialRead = (iids: number[]) =>
+  call('GET', '/api/v4/projects/1/issues', 'alice', {
+    query: { iids: iids.map(String), state: 'all', per_page: '100' },
+  });
 
 function postsIn(channel: string): FakeMessage[] {
   return [...h.bot.fake.messages.values()].filter((m) => m.channel === channel && !m.ephemeral);
@@ -63,7 +68,7 @@ describe('an events digest across its scheduled times', () => {
     h.clock.set('2026-03-28T08:00:00Z');
     const first = await h.bot.bot.digests.runDue();
     expect(kinds(first)).toEqual(['posted']);
-    expect(h.calls(from)).toEqual([events('2026-03-25')]);
+    expect(h.calls(from)).toEqual([events('2026-03-25'), confidentialRead([alpha, beta])]);
     const [post1] = postsIn('C0DGSC1');
     const text1 = messageText(post1 as FakeMessage);
     expect(text1).toContain(':newspaper: demo/web: what happened');
@@ -94,7 +99,7 @@ describe('an events digest across its scheduled times', () => {
     h.clock.set('2026-03-29T07:00:00Z');
     from = h.calls().length;
     expect(kinds(await h.bot.bot.digests.runDue())).toEqual(['posted']);
-    expect(h.calls(from)).toEqual([events('2026-03-25')]);
+    expect(h.calls(from)).toEqual([events('2026-03-25'), confidentialRead([gamma])]);
     const post2 = postsIn('C0DGSC1')[1] as FakeMessage;
     const text2 = messageText(post2);
     expect(text2).toContain('1 event from <!date^');
@@ -169,12 +174,13 @@ describe('a digest with more new than one short page', () => {
     const made = await h.ask('alice', 'digest events demo/web', /Digest #/, { channel: 'C0DGPG1' });
     const id = idOf(made.text);
     h.clock.advance(60_000);
-    for (let i = 1; i <= 25; i++) await openIssue('bob', `Busy day ${i}`);
+    const opened: number[] = [];
+    for (let i = 1; i <= 25; i++) opened.push(await openIssue('bob', `Busy day ${i}`));
     const from = h.calls().length;
     expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 25 });
     const page = (perPage: string) =>
       call('GET', EVENTS, 'alice', { query: { sort: 'desc', per_page: perPage, after: '2026-02-28' } });
-    expect(h.calls(from)).toEqual([page('20'), page('100')]);
+    expect(h.calls(from)).toEqual([page('20'), page('100'), confidentialRead(opened)]);
     const text = messageText(postsIn('C0DGPG1')[0] as FakeMessage);
     for (let i = 1; i <= 25; i++) expect(text.split(`*Busy day ${i}*`)).toHaveLength(2);
   });
@@ -190,7 +196,11 @@ describe('a person’s events', () => {
     expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
     const userEvents = (after: string) =>
       call('GET', '/api/v4/users/3/events', 'alice', { query: { sort: 'desc', per_page: '20', after } });
-    expect(h.calls(from)).toEqual([userEvents('2026-02-28'), call('GET', '/api/v4/projects/1', 'alice')]);
+    expect(h.calls(from)).toEqual([
+      userEvents('2026-02-28'),
+      confidentialRead([iid]),
+      call('GET', '/api/v4/projects/1', 'alice'),
+    ]);
     const text = messageText(postsIn('C0DGUE1')[0] as FakeMessage);
     expect(text).toContain(':newspaper: @bob: what they did');
     expect(text).toContain(`<${h.sim.url}/demo/web/issues/${iid}|demo/web#${iid}> *Faster checkout*: opened by @bob`);
@@ -198,7 +208,7 @@ describe('a person’s events', () => {
     await closeIssue('bob', iid);
     from = h.calls().length;
     expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted', items: 1 });
-    expect(h.calls(from)).toEqual([userEvents('2026-02-28')]);
+    expect(h.calls(from)).toEqual([userEvents('2026-02-28'), confidentialRead([iid])]);
   });
 });
 
@@ -251,5 +261,28 @@ describe('a digest the server refuses to read', () => {
       { id, outcome: expect.objectContaining({ kind: 'posted', items: 1 }) },
     ]);
     expect(messageText(postsIn('C0DGRF5')[0] as FakeMessage)).toContain('*Outage survivor*: opened by @bob');
+  });
+});
+
+describe('an events digest in a channel (issue 46)', () => {
+  it('names a confidential issue by its number alone, without its title or comments', async () => {
+    h.clock.set('2026-04-06T10:00:00Z');
+    const made = await h.ask('alice', 'digest events demo/web --cron "0 9 * * *" --tz UTC', /Digest #/, {
+      channel: 'C0DGCONF',
+    });
+    expect(idOf(made.text)).toBeGreaterThan(0);
+    h.clock.set('2026-04-06T10:30:00Z');
+    const res = await h.api('alice', 'projects/demo%2Fweb/issues', {
+      method: 'POST',
+      form: { title: 'Secret plan for the launch', confidential: 'true' },
+    });
+    expect(res.status).toBe(201);
+    const open = await openIssue('bob', 'Public roadmap item');
+    h.clock.set('2026-04-07T09:00:00Z');
+    expect(kinds(await h.bot.bot.digests.runDue())).toEqual(['posted']);
+    const text = messageText(postsIn('C0DGCONF')[0] as FakeMessage);
+    expect(text).toContain('Public roadmap item');
+    expect(text).not.toContain('Secret plan');
+    expect(text).toMatch(new RegExp(`#${open}`));
   });
 });
