@@ -1,15 +1,9 @@
 import { checkCron, checkZone, nextRunAfter } from '../delivery/cron.js';
-import type { DeliveryHooks } from '../delivery/hooks.js';
-import type { PacingClock } from '../delivery/pacing.js';
-import { createScheduledDelivery } from '../delivery/scheduled.js';
+import { createScheduledDelivery, type ScheduledDeliveryOptions } from '../delivery/scheduled.js';
 import { InvalidInputError } from '../errors.js';
-import type { Transport } from '../gitlab/http.js';
-import type { Logger } from '../log.js';
-import type { GitlabAccess } from '../operations/access.js';
-import type { Actor, RequestContext, Session } from '../operations/context.js';
-import type { DigestService, RunPoint } from '../operations/digest-service.js';
-import type { Digest, DigestStore } from '../store/digest-store.js';
-import type { SqlEngine } from '../store/engine.js';
+import type { RequestContext } from '../operations/context.js';
+import type { DigestService } from '../operations/digest-service.js';
+import type { Digest, DigestCursor, DigestStore } from '../store/digest-store.js';
 import { md } from '../views/mrkdwn.js';
 import { createDigestKind } from './kind.js';
 import type { DigestSlack } from './slack.js';
@@ -19,83 +13,25 @@ import type { DigestSlack } from './slack.js';
 // database, which is what the replica that wins a slot's fire reads; it is also armed at once on this replica (so
 // that its task exists here), and on every other by their sweep.
 
-export interface DigestServiceOptions {
+/**
+ * What the digest service needs: what the kernel runs every kind with (its timing, pacing, leases and test seams,
+ * declared once in delivery/scheduled.ts), and what digests read and say on top of it.
+ */
+export type DigestServiceOptions = Omit<ScheduledDeliveryOptions<Digest, DigestCursor>, 'kind' | 'slack'> & {
   store: DigestStore;
-  /** The store port the coordination tables are written against (leases, fires, lanes, budgets). */
-  engine: SqlEngine;
-  /** The app's access to the server: digests read through it (paced), so one judgement of 401s holds for all. */
-  access: GitlabAccess;
-  /** A person's session, as commands get it. */
-  sessionOf: (actor: Actor) => Session;
   /** A project's path by its id, read as the person (operations' project resolution). */
   projectPath: (ctx: RequestContext, id: number) => Promise<string>;
   slack: DigestSlack;
-  /** The transport commands use; digests read through a paced wrapper of it. */
-  transport: Transport;
-  serverUrl: string;
   slashCommand: string;
-  logger: Logger;
-  now: () => Date;
-  /** `manual` in tests: nothing fires by itself, runs are driven with the test's clock. Default `cron`. */
-  timer?: 'cron' | 'manual';
-  /** Runs under way at once (default 8). */
-  concurrency?: number;
-  /** Spread of scheduled runs over their minute (default 50 s). */
-  spreadMs?: number;
-  /** Slack's pace per channel (default 1000 ms between posts). */
-  channelIntervalMs?: number;
-  pacingClock?: PacingClock;
-  /** The test seam: a named point of every run. */
-  at?: (point: RunPoint) => void;
-  /** How long a replica's lease on a digest run holds without being renewed (default 60 s). */
-  leaseMs?: number;
-  /** How often a replica sweeps: arms what the database schedules, takes over orphaned runs (default 30 s). */
-  sweepMs?: number;
-  /** Tests only: a seconds field before each schedule (a slot every few seconds). */
-  testSeconds?: string;
-  /** The first wait before a paused owner's token is asked about again (default 60 s, doubling). */
-  recheckMs?: number;
-  /** Owners whose alerts or watches a refused token paused: re-checked with theirs (see delivery/scheduled.ts). */
-  alsoPaused?: () => Promise<{ teamId: string; ownerId: string }[]>;
-  /** Resumes what else a refused token paused, once the server accepts the owner's token again. */
-  resumeOthers?: (teamId: string, ownerId: string) => Promise<void>;
-  /** What the kernel tells the metrics. */
-  hooks?: DeliveryHooks;
-}
+};
 
 export function createDigestService(o: DigestServiceOptions): DigestService {
   const { store } = o;
   const log = o.logger.child({ component: 'digests' });
+  const { store: _store, projectPath, slashCommand, ...scheduled } = o;
   const delivery = createScheduledDelivery({
-    kind: (access) =>
-      createDigestKind({
-        store,
-        access,
-        projectPath: o.projectPath,
-        serverUrl: o.serverUrl,
-        slashCommand: o.slashCommand,
-      }),
-    engine: o.engine,
-    access: o.access,
-    transport: o.transport,
-    sessionOf: o.sessionOf,
-    slack: o.slack,
-    serverUrl: o.serverUrl,
-    logger: o.logger,
-    now: o.now,
-    ...(o.hooks ? { hooks: o.hooks } : {}),
-    ...(o.timer ? { timer: o.timer } : {}),
-    ...(o.concurrency !== undefined ? { concurrency: o.concurrency } : {}),
-    ...(o.spreadMs !== undefined ? { spreadMs: o.spreadMs } : {}),
-    ...(o.channelIntervalMs !== undefined ? { channelIntervalMs: o.channelIntervalMs } : {}),
-    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
-    ...(o.at ? { at: o.at } : {}),
-    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
-    ...(o.sweepMs !== undefined ? { sweepMs: o.sweepMs } : {}),
-    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
-    ...(o.alsoPaused ? { alsoPaused: o.alsoPaused } : {}),
-    ...(o.resumeOthers ? { resumeOthers: o.resumeOthers } : {}),
-    ...(o.testSeconds ? { testSeconds: o.testSeconds } : {}),
+    ...scheduled,
+    kind: (access) => createDigestKind({ store, access, projectPath, serverUrl: o.serverUrl, slashCommand }),
   });
   const nextRun = (d: Digest) => (d.active ? nextRunAfter(d.cron, d.tz, o.now()) : null);
 
