@@ -215,8 +215,8 @@ export function createApp(deps: AppDeps): BotApp {
     // A token accepted again resumes the digests its refusal paused, as connecting again does.
     onRestored: async (teamId, userId) => {
       await digests.resumeOwner(teamId, userId, 'accepted');
-      await watches.resumeCreator(teamId, userId);
-      await alerts.resumeOwner(teamId, userId);
+      await watches.resumeCreator(teamId, userId, 'accepted');
+      await alerts.resumeOwner(teamId, userId, 'accepted');
     },
   });
 
@@ -272,8 +272,8 @@ export function createApp(deps: AppDeps): BotApp {
       return [...people, ...creators].map((p) => ({ teamId: p.teamId, ownerId: p.userId }));
     },
     resumeOthers: async (teamId, userId) => {
-      await watches.resumeCreator(teamId, userId);
-      await alerts.resumeOwner(teamId, userId);
+      await watches.resumeCreator(teamId, userId, 'accepted');
+      await alerts.resumeOwner(teamId, userId, 'accepted');
     },
     engine,
     access,

@@ -82,11 +82,17 @@ export function createPoller(deps: PollerDeps) {
     return dm;
   }
 
-  async function pauseForToken(s: PolledSetting): Promise<PollOutcome> {
+  /**
+   * The person's token was refused (or is gone): the alerts pause, with one DM. A refusal may be the server's
+   * trouble, so they wait for the server to accept the token again (the delivery kernel re-checks it with back-off);
+   * only a person with no token at all is asked to connect.
+   */
+  async function pauseForToken(s: PolledSetting, err: unknown): Promise<PollOutcome> {
     if (await store.pauseForToken(s.teamId, s.userId, deps.now())) {
       try {
         const dm = await dmOf(s);
-        await deps.channels.run(dm, () => slack.post(dm, buildAlertsPausedDm(deps.serverUrl)));
+        const confirmed = err instanceof NotConnectedError;
+        await deps.channels.run(dm, () => slack.post(dm, buildAlertsPausedDm(deps.serverUrl, confirmed)));
       } catch (err) {
         logger.warn('could not tell a person their alerts are paused', { user: s.userId, error: errorName(err) });
       }
@@ -237,7 +243,7 @@ export function createPoller(deps: PollerDeps) {
         news = fresh.filter((t) => (s.actions as string[]).includes(t.action_name));
       }
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(s);
+      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(s, err);
       const error =
         err instanceof BudgetExhaustedError ? 'rate limited' : err instanceof GitlabError ? err.code : 'unexpected';
       if (!(err instanceof GitlabError) && !(err instanceof BudgetExhaustedError)) {

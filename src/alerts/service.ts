@@ -21,6 +21,7 @@ import { createCronFireStore } from '../store/cron-fire-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
+import { buildAlertsResumedDm } from '../views/alerts.js';
 import { createPoller } from './poller.js';
 import type { AlertSlack } from './slack.js';
 import { nextSpreadPoll } from './spread.js';
@@ -210,7 +211,19 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     get: (teamId, userId) => store.get(teamId, userId),
     enable: (input, seenTodoId) => store.enable(input, seenTodoId, o.now()),
     disable: (teamId, userId) => store.disable(teamId, userId, o.now()),
-    resumeOwner: (teamId, userId) => store.resumeAfterToken(teamId, userId, o.now()),
+    async resumeOwner(teamId, userId, how = 'connected') {
+      const resumed = await store.resumeAfterToken(teamId, userId, o.now());
+      // Told once: whoever resumed them (a connect, or a re-check that found the token accepted) says so.
+      if (resumed) {
+        try {
+          const dm = await o.slack.openDm(userId);
+          await o.slack.post(dm, buildAlertsResumedDm(how));
+        } catch (err) {
+          log.warn('could not tell a person their alerts resumed', { user: userId, error: String(err) });
+        }
+      }
+      return resumed;
+    },
     pollDue,
     async pollNow() {
       await store.makeDue(o.now());

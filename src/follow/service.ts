@@ -293,7 +293,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
   const later = (f: Follow, at: Date) =>
     store.drawn(f.id, replica, { drawn: f.drawn, drawnAt: f.drawnAt, nextPollAt: at });
 
-  async function stop(f: Follow, why: 'expired' | 'token' | 'gone', s: Snapshot | null): Promise<void> {
+  async function stop(f: Follow, why: 'expired' | 'token' | 'no_token' | 'gone', s: Snapshot | null): Promise<void> {
     const project = projectOfFollow(f);
     if (s)
       await redraw(
@@ -310,7 +310,8 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
           ? pipelineUrl(o.serverUrl, project, { id: f.targetId })
           : jobUrl(o.serverUrl, project, { id: f.targetId }),
     };
-    await tellOnce(f, why, buildFollowStoppedDm(what, why, o.slashCommand));
+    // The outcome kept is the refusal, however the person was told it.
+    await tellOnce(f, why === 'no_token' ? 'token' : why, buildFollowStoppedDm(what, why, o.slashCommand));
   }
 
   async function pollOne(f: Follow): Promise<void> {
@@ -324,8 +325,8 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     try {
       s = await read(f);
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError || err instanceof TokenUnreadableError)
-        return stop(f, 'token', null);
+      if (err instanceof TokenRevokedError) return stop(f, 'token', null);
+      if (err instanceof NotConnectedError || err instanceof TokenUnreadableError) return stop(f, 'no_token', null);
       if (err instanceof NotFoundError || err instanceof ForbiddenError) return stop(f, 'gone', null);
       if (!(err instanceof GitlabError) && !(err instanceof BudgetExhaustedError)) throw err;
       // The server is slow or down, or the budget is spent: the next poll tries again (until the deadline).

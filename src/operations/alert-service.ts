@@ -33,8 +33,11 @@ export interface AlertService {
   /** Turns a person's alerts on from the mark `seenTodoId` (kept when they were on already). */
   enable(input: AlertInput, seenTodoId: number): Promise<{ setting: AlertSetting; wasOn: boolean }>;
   disable(teamId: string, userId: string): Promise<boolean>;
-  /** After a person connects again: alerts a refused token paused poll again. */
-  resumeOwner(teamId: string, userId: string): Promise<boolean>;
+  /**
+   * Alerts a refused token paused poll again, and the person is told once: after they connect again (`connected`,
+   * the default) or when a re-check found the token accepted (`accepted`).
+   */
+  resumeOwner(teamId: string, userId: string, how?: 'connected' | 'accepted'): Promise<boolean>;
   /** One pass over everyone whose poll is due (what each minute does; tests drive it with their clock). */
   pollDue(): Promise<{ teamId: string; userId: string; outcome: PollOutcome }[]>;
   /** Everyone with alerts on is due now, then one pass (the demo's `tick`). */

@@ -26,8 +26,11 @@ export interface WatchService {
   pause(id: number, by: string): Promise<Watch | null>;
   resume(id: number): Promise<Watch | null>;
   remove(id: number): Promise<boolean>;
-  /** After a person connects again: their watches paused for a refused token are polled again. */
-  resumeCreator(teamId: string, creatorId: string): Promise<Watch[]>;
+  /**
+   * Their watches paused for a refused token are polled again, and the creator is told once: after they connect again
+   * (`connected`, the default) or when a re-check found the token accepted (`accepted`).
+   */
+  resumeCreator(teamId: string, creatorId: string, how?: 'connected' | 'accepted'): Promise<Watch[]>;
   /** Whether a person is a Slack workspace admin (who may change anyone's watch). */
   isAdmin(userId: string): Promise<boolean>;
   /**

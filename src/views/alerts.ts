@@ -130,13 +130,29 @@ export function buildAlertRedraw(
   return { ...drawn, blocks: [...(drawn.blocks ?? []), context([line])] };
 }
 
-/** The one DM a refused token sends: alerts wait, and start again when the person connects. */
-export function buildAlertsPausedDm(serverUrl: string): SlackMessage {
-  const text = md`${link(serverUrl, serverUrl)} refused your token (401), so your todo alerts are paused. Connect a new token and they resume on their own; todos that arrive meanwhile are not lost.`;
-  return message(md`Your todo alerts are paused: the server refused your token (401). Connect again to resume them.`, [
+/**
+ * The one DM a refused token sends. A refusal may be the server's trouble (a burst of 401s), so the alerts wait for
+ * the server to accept the token again and resume by themselves when it does; only a person with no token at all
+ * (`confirmed`) is asked to connect.
+ */
+export function buildAlertsPausedDm(serverUrl: string, confirmed = false): SlackMessage {
+  const text = confirmed
+    ? md`${link(serverUrl, serverUrl)} refused your token (401), so your todo alerts are paused. Connect a new token and they resume on their own; todos that arrive meanwhile are not lost.`
+    : md`${link(serverUrl, serverUrl)} refused your token (401), so your todo alerts are paused until the server accepts your token again. The bot asks the server again by itself and they resume when it does; todos that arrive meanwhile are not lost. If you revoked the token, connect a new one.`;
+  const summary = confirmed
+    ? md`Your todo alerts are paused: the server refused your token (401). Connect again to resume them.`
+    : md`Your todo alerts are paused until the server accepts your token again (it refused it: 401).`;
+  return message(summary, [
     section(md`:pause_button: ${text}`),
     actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
   ]);
+}
+
+/** Told when alerts paused for a refused token poll again: `connected` after a new connect, else the server took it. */
+export function buildAlertsResumedDm(how: 'connected' | 'accepted'): SlackMessage {
+  const why = how === 'connected' ? 'You are connected again' : 'The server accepts your token again';
+  const text = md`${why}, so your todo alerts are on again: what arrived meanwhile comes within about a minute.`;
+  return message(text, [section(md`:arrow_forward: ${text}`)]);
 }
 
 const actionsText = (s: AlertSetting) =>
@@ -146,7 +162,7 @@ const actionsText = (s: AlertSetting) =>
 export function alertSummary(s: AlertSetting | null, at: TimeContext): Md {
   if (!s?.active) return md`:no_bell: Todo alerts: off`;
   const parts: Md[] = [md`:bell: Todo alerts: on (${actionsText(s)})`];
-  if (s.pausedReason === 'token') parts.push(md`paused until you connect again`);
+  if (s.pausedReason === 'token') parts.push(md`paused until the server accepts your token again`);
   if (s.quiet) parts.push(md`quiet ${quietText(s.quiet)} (${s.tz})`);
   parts.push(
     s.lastDeliveryAt ? md`last delivery ${when(s.lastDeliveryAt.toISOString(), at)}` : md`nothing delivered yet`,
@@ -168,7 +184,9 @@ export function buildAlertSetting(
     md`:bell: *Todo alerts are on*: a DM within about a minute of each new todo you get for ${actionsText(s)}.`,
   ];
   if (s.pausedReason === 'token') {
-    lines.push(md`:pause_button: Paused: the server refused your token. Connect again and they resume.`);
+    lines.push(
+      md`:pause_button: Paused until the server accepts your token again (it refused it: 401); the bot asks again by itself.`,
+    );
   }
   lines.push(
     s.quiet

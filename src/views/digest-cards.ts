@@ -12,7 +12,7 @@ import { type Notice, noticeBlocks } from './notice.js';
 function pausedWhy(d: Digest): string {
   switch (d.pausedReason) {
     case 'token':
-      return "the owner's token was refused; it resumes when they connect again";
+      return "the owner's token was refused; it resumes when the server accepts it again";
     case 'forbidden':
       return 'the server refused the read (403)';
     case 'not_found':

@@ -131,10 +131,14 @@ export function buildFollowDoneDm(f: Followed, serverUrl: string, why: FollowFai
   return message(md`${s.title} ${verb}${took}.`, blocks);
 }
 
-/** The DM when following stopped before the end: an hour passed, the token was refused, it can no longer be read. */
+/**
+ * The DM when following stopped before the end: an hour passed, the server refused the token (`token`: perhaps its
+ * own trouble, so the person is not asked to connect; the bot asks the server again by itself), the person has no
+ * token that works at all (`no_token`: they must connect), it can no longer be read.
+ */
 export function buildFollowStoppedDm(
   what: { kind: 'pipeline' | 'job'; id: number; ref: string | null; project: Project; url: string | null },
-  why: 'expired' | 'token' | 'gone',
+  why: 'expired' | 'token' | 'no_token' | 'gone',
   slashCommand: string,
 ): SlackMessage {
   const name = md`${what.kind === 'pipeline' ? 'Pipeline' : 'Job'} #${String(what.id)}${what.ref ? md` on ${code(what.ref)}` : ''}`;
@@ -143,8 +147,10 @@ export function buildFollowStoppedDm(
     why === 'expired'
       ? md`an hour has passed and it is still not finished`
       : why === 'token'
-        ? md`the server refused your token; connect again with ${code(`${slashCommand} connect`)}`
-        : md`it can no longer be read`;
+        ? md`the server refused your token (401). Your digests, alerts and watches are paused until the server accepts it again, which the bot asks by itself; open the card again then`
+        : why === 'no_token'
+          ? md`you have no token that works; connect again with ${code(`${slashCommand} connect`)}`
+          : md`it can no longer be read`;
   const line = md`:double_vertical_bar: Stopped following ${title}: ${reason}.`;
   return message(md`Stopped following ${name}: ${reason}.`, [
     section(line),

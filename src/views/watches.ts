@@ -30,7 +30,7 @@ export function watchSubject(w: Pick<Watch, 'statusFilter' | 'project' | 'ref'>)
 
 const PAUSED_WHY: Record<WatchPauseReason, string> = {
   person: 'paused by a person',
-  token: "the creator's token was refused; it resumes when they connect again",
+  token: "the creator's token was refused; it resumes when the server accepts it again",
   forbidden: 'the server refused the read (403)',
   not_found: 'the server did not find the project (404)',
   channel: 'Slack refused the post in its channel',
@@ -141,18 +141,39 @@ export function watchRefusal(r: Refusal, label: string): Md | null {
 
 // ── what the bot says when it pauses watches ───────────────────────────────────────────────────────────────
 
-/** One DM to the creator when the server refuses their token: every watch it paused, and a Connect button. */
-export function buildWatchTokenPauseDm(paused: readonly Watch[], serverUrl: string): SlackMessage {
+/**
+ * One DM to the creator when the server refuses their token: every watch it paused, and a Connect button. A refusal
+ * may be the server's trouble, so the watches wait for the server to accept the token again and resume by themselves
+ * when it does; only a creator with no token at all (`confirmed`) is told to connect.
+ */
+export function buildWatchTokenPauseDm(paused: readonly Watch[], serverUrl: string, confirmed = false): SlackMessage {
   const list = joinMd(
     paused.map((w) => md`• #${w.id} ${watchSubject(w)} → ${channelRef(w.channelId)}`),
     '\n',
   );
   const n = paused.length;
-  const text = md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your watch is' : `your ${n} watches are`} paused:\n${list}\nConnect a new token and ${n === 1 ? 'it resumes' : 'they resume'}; pipelines that finish meanwhile are posted then.`;
-  return message(md`Your watches are paused: the server refused your token (401). Connect again to resume them.`, [
+  const they = n === 1 ? 'it' : 'they';
+  const text = confirmed
+    ? md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your watch is' : `your ${n} watches are`} paused:\n${list}\nConnect a new token and ${n === 1 ? 'it resumes' : 'they resume'}; pipelines that finish meanwhile are posted then.`
+    : md`${link(serverUrl, serverUrl)} refused your token (401), so ${n === 1 ? 'your watch is' : `your ${n} watches are`} paused until the server accepts your token again:\n${list}\nThe bot asks the server again by itself and ${they} resume when it does; pipelines that finish meanwhile are posted then. If you revoked the token, connect a new one.`;
+  const summary = confirmed
+    ? md`Your watches are paused: the server refused your token (401). Connect again to resume them.`
+    : md`Your watches are paused until the server accepts your token again (it refused it: 401).`;
+  return message(summary, [
     section(md`:pause_button: ${text}`),
     actions([button({ text: 'Connect', def: AccountButtons.connect, value: {}, style: 'primary' })]),
   ]);
+}
+
+/** Told when watches paused for a refused token poll again: `connected` after a new connect, else the server took it. */
+export function buildWatchesResumedDm(resumed: readonly Watch[], how: 'connected' | 'accepted'): SlackMessage {
+  const list = joinMd(
+    resumed.map((w) => md`#${w.id} ${watchSubject(w)}`),
+    ', ',
+  );
+  const why = how === 'connected' ? 'You are connected again' : 'The server accepts your token again';
+  const text = md`${why}, so ${resumed.length === 1 ? 'this watch polls' : 'these watches poll'} again: ${list}. Pipelines that finished meanwhile are posted now.`;
+  return message(text, [section(md`:arrow_forward: ${text}`)]);
 }
 
 /** Said once in the watch's channel when the server refuses what it reads. */

@@ -107,10 +107,15 @@ export function createPoller(d: PollerDeps) {
     }
   }
 
-  /** The creator's token was refused (or is gone): all their watches pause, and they get one DM. */
-  async function pauseForToken(w: Watch): Promise<PollOutcome> {
+  /**
+   * The creator's token was refused (or is gone): all their watches pause, and they get one DM. A refusal may be the
+   * server's trouble, so they wait for the server to accept the token again (the delivery kernel re-checks it with
+   * back-off); only a creator with no token at all is asked to connect.
+   */
+  async function pauseForToken(w: Watch, err: unknown): Promise<PollOutcome> {
     const paused = await store.pauseCreator(w.teamId, w.creatorId, 'token', d.now());
-    if (paused.length > 0) await dm(w.creatorId, buildWatchTokenPauseDm(paused, d.serverUrl));
+    const confirmed = err instanceof NotConnectedError;
+    if (paused.length > 0) await dm(w.creatorId, buildWatchTokenPauseDm(paused, d.serverUrl, confirmed));
     return { kind: 'paused', reason: 'token' };
   }
 
@@ -319,7 +324,7 @@ export function createPoller(d: PollerDeps) {
       );
       items = page.items;
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(w);
+      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(w, err);
       if (err instanceof NotFoundError) return pauseForRead(w, 404);
       if (err instanceof ForbiddenError) return pauseForRead(w, 403);
       const error =
@@ -355,8 +360,8 @@ export function createPoller(d: PollerDeps) {
         const jobs = p.status === 'failed' ? await failedJobs(ctx, w, p.id) : [];
         cards.push({ key: crypto.randomUUID(), pipelineId: p.id, ref: p.ref, status: p.status, sha: p.sha, jobs });
       }
-    } catch {
-      return pauseForToken(w);
+    } catch (err) {
+      return pauseForToken(w, err);
     }
     const committed = await store.commitPoll(w.id, d.replica, {
       seen: diff.seen,

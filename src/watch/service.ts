@@ -20,6 +20,7 @@ import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
 import type { ClaimedWatch, PollRecord, WatchStore } from '../store/watch-store.js';
+import { buildWatchesResumedDm } from '../views/watches.js';
 import { createPoller } from './poller.js';
 import { encodeSeen } from './seen.js';
 import type { WatchSlack } from './slack.js';
@@ -266,10 +267,19 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     // A resumed watch is polled at once: what finished while it was paused is posted then.
     resume: (id) => store.resume(id, o.now(), o.now()),
     remove: (id) => store.remove(id),
-    async resumeCreator(teamId, creatorId) {
+    async resumeCreator(teamId, creatorId, how = 'connected') {
       const now = o.now();
       const resumed = await store.resumeCreator({ teamId, creatorId, reasons: ['token'], nextPollAt: now, now });
-      if (resumed.length > 0) log.info('watches resumed after their creator connected', { count: resumed.length });
+      if (resumed.length > 0) {
+        log.info('watches resumed after their token worked again', { count: resumed.length, how });
+        // Told once: whoever resumed them (a connect, or a re-check that found the token accepted) says so.
+        try {
+          const dm = await o.slack.openDm(creatorId);
+          await o.slack.post(dm, buildWatchesResumedDm(resumed, how));
+        } catch (err) {
+          log.warn('could not tell a person their watches resumed', { user: creatorId, error: String(err) });
+        }
+      }
       return resumed;
     },
     isAdmin: (userId) => o.isAdmin(userId),

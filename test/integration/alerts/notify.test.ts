@@ -217,7 +217,7 @@ describe('todo alerts', () => {
     await h.bot.bot.alerts.disable('T0TEST', PEOPLE.bob.id);
   });
 
-  it('pauses with one DM when the server refuses the token, and resumes (nothing lost) on connecting again', async () => {
+  it('pauses with one DM when the server refuses the token, and resumes (nothing lost, told once) on connecting again', async () => {
     await h.ask('alice', 'notify on', /alerts are on/);
     h.sim.revoke('alice');
     h.sim.tick();
@@ -225,7 +225,11 @@ describe('todo alerts', () => {
     expect((await poll()).map((p) => p.outcome)).toEqual([{ kind: 'paused' }]);
     expect(dms()).toHaveLength(1);
     const pause = dms()[0] as FakeMessage;
-    expect(messageText(pause)).toContain('refused your token (401), so your todo alerts are paused');
+    expect(messageText(pause)).toContain(
+      'refused your token (401), so your todo alerts are paused until the server accepts your token again',
+    );
+    // A refusal may be the server's trouble: the person is not told to connect again (only one with no token is).
+    expect(messageText(pause)).not.toMatch(/Connect again to resume|Connect a new token and/);
     expect(buttonsOf(pause).map((b) => b.text)).toEqual(['Connect']);
 
     minutes(1);
@@ -233,14 +237,17 @@ describe('todo alerts', () => {
     expect(await poll()).toEqual([]);
     expect(h.calls(from)).toEqual([]);
     expect(dms()).toHaveLength(1);
-    expect((await h.ask('alice', 'notify', /alerts are on/)).text).toContain('Paused');
+    expect((await h.ask('alice', 'notify', /alerts are on/)).text).toContain(
+      'Paused until the server accepts your token again',
+    );
 
     h.sim.revoke('alice', { restore: true });
     const { submission } = await h.bot.connect(PEOPLE.alice, TOKENS.alice);
     expect(submission.ack.json).toMatchObject({ response_action: 'update' });
     minutes(1);
+    expect(messageText(dms()[1] as FakeMessage)).toContain('You are connected again, so your todo alerts are on again');
     expect((await poll()).map((p) => p.outcome.kind)).toEqual(['delivered']);
-    expect(dms()).toHaveLength(2);
-    expect(messageText(dms()[1] as FakeMessage)).toContain('New todo: Mentioned by @bob');
+    expect(dms()).toHaveLength(3);
+    expect(messageText(dms()[2] as FakeMessage)).toContain('New todo: Mentioned by @bob');
   });
 });

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { useBot } from '../../support/app-harness.js';
-import type { FakeMessage } from '../../support/fake-slack.js';
 import { messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 
@@ -34,6 +33,10 @@ describe('todo alerts paused by a refused token', () => {
     await h.bot.bot.digests.sweep();
     minutes(1);
     expect((await poll()).map((p) => p.outcome.kind)).toEqual(['delivered']);
-    expect(messageText(dms().at(-1) as FakeMessage)).toContain('New todo');
+    expect(dms().map((m) => messageText(m))).toEqual([
+      expect.stringContaining('paused until the server accepts your token again'),
+      expect.stringContaining('The server accepts your token again, so your todo alerts are on again'),
+      expect.stringContaining('New todo'),
+    ]);
   });
 });

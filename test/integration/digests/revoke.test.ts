@@ -57,7 +57,7 @@ describe('a token the server no longer accepts', () => {
     expect(h.bot.bot.digests.isArmed(bobs)).toBe(true);
 
     const list = await h.ask('alice', 'digest list', /Digests/, { channel: 'C0DGRV1' });
-    expect(list.text).toContain("paused (the owner's token was refused; it resumes when they connect again)");
+    expect(list.text).toContain("paused (the owner's token was refused; it resumes when the server accepts it again)");
 
     // Later times pass without a read as Alice and without another DM.
     h.clock.set('2026-03-04T08:00:00Z');

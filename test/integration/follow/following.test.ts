@@ -310,7 +310,8 @@ describe('when following stops early', () => {
       await step();
       expect(await h.bot.bot.follows.store.countActive()).toBe(0);
       const dms = posted(ALICE_DM).map(messageText);
-      expect(dms).toEqual([expect.stringContaining('the server refused your token; connect again with `/gl connect`')]);
+      expect(dms).toEqual([expect.stringContaining('the server refused your token (401). Your digests, alerts')]);
+      expect(dms[0]).not.toContain('connect again');
       const after = h.calls().length;
       await step();
       expect(h.calls(after)).toEqual([]);

@@ -220,11 +220,16 @@ describe('a creator whose token the server refuses', () => {
     const aliceDms = dms(PEOPLE.alice.id);
     expect(aliceDms).toHaveLength(1);
     const dm = messageText(aliceDms[0] as FakeMessage);
-    expect(dm).toContain('refused your token (401), so your watch is paused:');
+    expect(dm).toContain(
+      'refused your token (401), so your watch is paused until the server accepts your token again:',
+    );
+    expect(dm).not.toMatch(/Connect again to resume|Connect a new token and/);
     expect(dm).toContain(`#${id} failed pipelines of demo/web → <#C0WRV1>`);
     expect(labels(aliceDms[0] as FakeMessage)).toEqual(['Connect']);
     const list = await h.ask('alice', 'watch list', /Watches/, { channel: 'C0WRV1' });
-    expect(list.text).toContain("paused (the creator's token was refused; it resumes when they connect again)");
+    expect(list.text).toContain(
+      "paused (the creator's token was refused; it resumes when the server accepts it again)",
+    );
 
     for (let i = 0; i < 5; i++) h.sim.tick(); // a pipeline fails while the watch is paused
     h.clock.advance(61_000);
@@ -236,6 +241,9 @@ describe('a creator whose token the server refuses', () => {
     h.sim.revoke('alice', { restore: true });
     const { submission } = await h.bot.connect(PEOPLE.alice, TOKENS.alice);
     expect(submission.ack.json).toMatchObject({ response_action: 'update' });
+    expect(dms(PEOPLE.alice.id).map((m) => messageText(m))[1]).toContain(
+      `You are connected again, so this watch polls again: #${id} failed pipelines of demo/web`,
+    );
     h.clock.advance(1000);
     await h.bot.bot.watches.poll();
     expect(
