@@ -8,7 +8,7 @@ import { engineOf, type StoreSource } from './engine-of.js';
 // then posts, then commits the cursor and deletes the intent in one transaction. One implementation over the store
 // port (SQLite or PostgreSQL, ARCHITECTURE §9).
 
-export type DigestKind = 'todos' | 'project_events' | 'user_events';
+export type DigestKind = 'todos' | 'project_events' | 'user_events' | 'insights';
 
 /** Why a digest is paused: by a person, or by the bot after the server or Slack refused it. */
 export type PauseReason = 'person' | 'token' | 'forbidden' | 'not_found' | 'channel';
@@ -34,6 +34,8 @@ export interface Digest {
   user: { id: number; username: string } | null;
   action: string | null;
   targetType: string | null;
+  /** For insights: the environment its keys are about (null: the production-like one of each week). */
+  environment: string | null;
   cron: string;
   tz: string;
   active: boolean;
@@ -54,7 +56,7 @@ export interface Digest {
 export type NewDigest = Pick<
   Digest,
   'teamId' | 'ownerId' | 'channelId' | 'inDm' | 'kind' | 'project' | 'user' | 'action' | 'targetType' | 'cron' | 'tz'
-> & { nextRunAt: Date | null; cursor: DigestCursor };
+> & { environment?: string | null; nextRunAt: Date | null; cursor: DigestCursor };
 
 /** A run between its intent and its commit. */
 export interface DigestRun {
@@ -153,6 +155,7 @@ export interface DigestRow {
   username: string | null;
   action: string | null;
   target_type: string | null;
+  environment: string | null;
   cron: string;
   tz: string;
   active: number;
@@ -207,6 +210,7 @@ export function toDigest(r: DigestRow): Digest {
     user: r.user_id !== null && r.username !== null ? { id: r.user_id, username: r.username } : null,
     action: r.action,
     targetType: r.target_type,
+    environment: r.environment ?? null,
     cron: r.cron,
     tz: r.tz,
     active: r.active === 1,
@@ -272,8 +276,8 @@ export function createDigestStore(
     async create(d) {
       const r = await db.get<DigestRow>(
         `INSERT INTO digests (team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id, username,
-           action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $14, $15, $16, $17)
+           action, target_type, cron, tz, active, created_at, updated_at, next_run_at, cursor_at, cursor_keys, environment)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, 1, $14, $14, $15, $16, $17, $18)
          RETURNING *`,
         [
           d.teamId,
@@ -293,6 +297,7 @@ export function createDigestStore(
           iso(d.nextRunAt),
           d.cursor.at,
           JSON.stringify(d.cursor.keys),
+          d.environment ?? null,
         ],
       );
       return toDigest(r as DigestRow);
@@ -302,8 +307,19 @@ export function createDigestStore(
       const r = await db.get<DigestRow>(
         `SELECT * FROM digests WHERE team_id = $1 AND owner_user_id = $2 AND channel_id = $3 AND kind = $4
            AND project_id ${same} $5 AND user_id ${same} $6 AND action ${same} $7 AND target_type ${same} $8
+           AND environment ${same} $9
          ORDER BY id LIMIT 1`,
-        [d.teamId, d.ownerId, d.channelId, d.kind, d.project?.id ?? null, d.user?.id ?? null, d.action, d.targetType],
+        [
+          d.teamId,
+          d.ownerId,
+          d.channelId,
+          d.kind,
+          d.project?.id ?? null,
+          d.user?.id ?? null,
+          d.action,
+          d.targetType,
+          d.environment ?? null,
+        ],
       );
       return r ? toDigest(r) : null;
     },

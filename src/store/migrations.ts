@@ -292,6 +292,86 @@ const LEASE_GEN_STEP = ['alert_settings', 'watches', 'follows', 'digests']
   .map((table) => `ALTER TABLE ${table} ADD COLUMN lease_gen INTEGER NOT NULL DEFAULT 0;`)
   .join('\n');
 
+/**
+ * Step 17: digests of kind 'insights' (`/gl digest insights`), with the environment their keys are about. SQLite
+ * cannot change a CHECK in place, so `digests` is rebuilt — and `digest_runs` with it: dropping the old `digests`
+ * while foreign keys are on would delete the intents that reference it (ON DELETE CASCADE), and the pragma cannot be
+ * turned off inside the migration's transaction. Both are copied whole into new tables (the intents referencing the
+ * new digests), the old ones dropped (intents first), the new ones renamed (SQLite rewrites the reference with the
+ * rename), and the AUTOINCREMENT high-water mark is carried over, so that a removed digest's id is never given again
+ * (a post's mark names its digest by id).
+ */
+const DIGEST_KIND_INSIGHTS_SQLITE = `CREATE TABLE digests_v17 (
+     id            INTEGER PRIMARY KEY AUTOINCREMENT,
+     team_id       TEXT NOT NULL,
+     owner_user_id TEXT NOT NULL,
+     channel_id    TEXT NOT NULL,
+     in_dm         INTEGER NOT NULL CHECK (in_dm IN (0, 1)),
+     kind          TEXT NOT NULL CHECK (kind IN ('todos', 'project_events', 'user_events', 'insights')),
+     project_id    INTEGER,
+     project_path  TEXT,
+     user_id       INTEGER,
+     username      TEXT,
+     action        TEXT,
+     target_type   TEXT,
+     cron          TEXT NOT NULL,
+     tz            TEXT NOT NULL,
+     active        INTEGER NOT NULL CHECK (active IN (0, 1)),
+     paused_reason TEXT,
+     paused_by     TEXT,
+     created_at    TEXT NOT NULL,
+     updated_at    TEXT NOT NULL,
+     last_run_at   TEXT,
+     last_result   TEXT,
+     last_items    INTEGER,
+     last_post_ts  TEXT,
+     next_run_at   TEXT,
+     cursor_at     TEXT NOT NULL,
+     cursor_keys   TEXT NOT NULL,
+     lease_owner   TEXT,
+     lease_until   TEXT,
+     lease_gen     INTEGER NOT NULL DEFAULT 0,
+     environment   TEXT
+   ) STRICT;
+   INSERT INTO digests_v17 (id, team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id,
+       username, action, target_type, cron, tz, active, paused_reason, paused_by, created_at, updated_at, last_run_at,
+       last_result, last_items, last_post_ts, next_run_at, cursor_at, cursor_keys, lease_owner, lease_until, lease_gen)
+     SELECT id, team_id, owner_user_id, channel_id, in_dm, kind, project_id, project_path, user_id,
+       username, action, target_type, cron, tz, active, paused_reason, paused_by, created_at, updated_at, last_run_at,
+       last_result, last_items, last_post_ts, next_run_at, cursor_at, cursor_keys, lease_owner, lease_until, lease_gen
+     FROM digests;
+   DELETE FROM sqlite_sequence WHERE name = 'digests_v17';
+   INSERT INTO sqlite_sequence (name, seq) SELECT 'digests_v17', seq FROM sqlite_sequence WHERE name = 'digests';
+   CREATE TABLE digest_runs_v17 (
+     run_key       TEXT PRIMARY KEY,
+     digest_id     INTEGER NOT NULL REFERENCES digests_v17 (id) ON DELETE CASCADE,
+     scheduled_for TEXT NOT NULL,
+     reason        TEXT NOT NULL,
+     state         TEXT NOT NULL CHECK (state IN ('pending', 'posted')),
+     channel_id    TEXT NOT NULL,
+     message_ts    TEXT,
+     cursor_at     TEXT NOT NULL,
+     cursor_keys   TEXT NOT NULL,
+     items         INTEGER NOT NULL,
+     created_at    TEXT NOT NULL
+   ) STRICT;
+   INSERT INTO digest_runs_v17 SELECT run_key, digest_id, scheduled_for, reason, state, channel_id, message_ts,
+     cursor_at, cursor_keys, items, created_at FROM digest_runs;
+   DROP TABLE digest_runs;
+   DROP TABLE digests;
+   ALTER TABLE digests_v17 RENAME TO digests;
+   ALTER TABLE digest_runs_v17 RENAME TO digest_runs;
+   CREATE INDEX digests_channel ON digests (team_id, channel_id);
+   CREATE INDEX digests_owner ON digests (team_id, owner_user_id);
+   CREATE INDEX digests_due ON digests (active, next_run_at);
+   CREATE INDEX digest_runs_digest ON digest_runs (digest_id);`;
+
+/** Step 17 on PostgreSQL: the CHECK is changed in place (its default name), the rows and intents stay as they are. */
+const DIGEST_KIND_INSIGHTS_POSTGRES = `ALTER TABLE digests DROP CONSTRAINT digests_kind_check;
+   ALTER TABLE digests ADD CONSTRAINT digests_kind_check
+     CHECK (kind IN ('todos', 'project_events', 'user_events', 'insights'));
+   ALTER TABLE digests ADD COLUMN environment TEXT;`;
+
 export const SQLITE_MIGRATIONS: readonly string[] = [
   // 1: tokens (sealed) and channel defaults.
   `CREATE TABLE user_tokens (
@@ -398,6 +478,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      at  INTEGER NOT NULL
    ) STRICT;
    CREATE INDEX server_trouble_at ON server_trouble (at);`,
+  // 17: digests of the weekly insights, with their environment (DIGEST_KIND_INSIGHTS_SQLITE above).
+  DIGEST_KIND_INSIGHTS_SQLITE,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -505,6 +587,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
      at  BIGINT NOT NULL
    );
    CREATE INDEX server_trouble_at ON server_trouble (at);`,
+  // 17
+  DIGEST_KIND_INSIGHTS_POSTGRES,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -18,6 +18,7 @@ function digest(id: number, o: Partial<Digest> = {}): Digest {
     user: null,
     action: null,
     targetType: null,
+    environment: null,
     cron: '15 3 29 2 *',
     tz: 'UTC',
     active: true,

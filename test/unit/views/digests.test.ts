@@ -24,6 +24,7 @@ const digest = (o: Partial<Digest> = {}): Digest => ({
   user: null,
   action: null,
   targetType: null,
+  environment: null,
   cron: '0 9 * * *',
   tz: 'Europe/Berlin',
   active: true,
