@@ -16,7 +16,7 @@ import {
   buildTokenPauseDm,
 } from '../views/digest-notices.js';
 import { createDigestReaders, type DigestReader } from './readers.js';
-import { DIGEST_EVENT_TYPE } from './slack.js';
+import { DIGEST_EVENT_TYPE, type HostedImage } from './slack.js';
 
 // Digests as a kind of scheduled delivery: what only digests know. A run reads, as the digest's owner, the todos or
 // the events the cursor has not covered; the post is the digest's message; the state kept is the cursor. The
@@ -30,6 +30,9 @@ export interface DigestKindDeps {
   projectPath: (ctx: RequestContext, id: number) => Promise<string>;
   serverUrl: string;
   slashCommand: string;
+  /** Uploads an image without sharing it, for a post to show (the insights digest's chart). */
+  hostImage: (image: HostedImage) => Promise<{ fileId: string }>;
+  warn: (message: string, fields: Record<string, unknown>) => void;
   /** Readers of further kinds of digest, by the kind a digest row names (see readers.ts). */
   readers?: Partial<Record<string, DigestReader>>;
 }

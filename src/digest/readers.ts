@@ -9,6 +9,8 @@ import { eventFor, issueOfEvent } from '../views/audience.js';
 import { buildEventsDigest, buildTodosDigest } from '../views/digest-posts.js';
 import { untitledTargets } from '../views/events.js';
 import { collectNew } from './cursor.js';
+import { insightsReader } from './insights-reader.js';
+import type { HostedImage } from './slack.js';
 import { readEvents, readTodos } from './sources.js';
 
 // What each kind of digest reads and shows: one reader per kind a digest row names. A reader reads, as the owner
@@ -22,6 +24,10 @@ export interface DigestReaderDeps {
   /** The path of a project by its id, read as the owner (operations' project resolution and its cache). */
   projectPath: (ctx: RequestContext, id: number) => Promise<string>;
   serverUrl: string;
+  /** Uploads an image without sharing it, for a post to show (the insights digest's chart). */
+  hostImage: (image: HostedImage) => Promise<{ fileId: string }>;
+  /** Says what went wrong without stopping the run (a chart not uploaded). */
+  warn: (message: string, fields: Record<string, unknown>) => void;
 }
 
 export type DigestReader = (d: Digest, ctx: RequestContext) => Promise<Found<DigestCursor>>;
@@ -131,5 +137,5 @@ function eventsReader(deps: DigestReaderDeps): DigestReader {
 /** The reader of every kind of digest the bot ships. */
 export function createDigestReaders(deps: DigestReaderDeps): Record<DigestKind, DigestReader> {
   const events = eventsReader(deps);
-  return { todos: todosReader(deps), project_events: events, user_events: events };
+  return { todos: todosReader(deps), project_events: events, user_events: events, insights: insightsReader(deps) };
 }

@@ -31,7 +31,16 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
   const { store: _store, projectPath, slashCommand, ...scheduled } = o;
   const delivery = createScheduledDelivery({
     ...scheduled,
-    kind: (access) => createDigestKind({ store, access, projectPath, serverUrl: o.serverUrl, slashCommand }),
+    kind: (access) =>
+      createDigestKind({
+        store,
+        access,
+        projectPath,
+        serverUrl: o.serverUrl,
+        slashCommand,
+        hostImage: (image) => o.slack.hostImage(image),
+        warn: (message, fields) => log.warn(message, fields),
+      }),
   });
   const nextRun = (d: Digest) => (d.active ? nextRunAfter(d.cron, d.tz, o.now()) : null);
 

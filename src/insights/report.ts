@@ -17,6 +17,8 @@ export interface InsightsReport {
   ref: string;
   keys: Compared<DeliveryKeys> | null;
   health: PipelineHealth;
+  /** The weeks the chart draws: the health's own, or more of them when a longer trend was asked for. */
+  trendWeeks: PipelineHealth['weeks'];
   read: {
     calls: number;
     /** Pipelines (any ref) and deployments (any environment) created in the window. */

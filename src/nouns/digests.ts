@@ -25,7 +25,7 @@ import { done, type Notice, stale } from '../views/notice.js';
 import { cardContext } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
-// Digests: todos and events posted on a schedule. Creating one reads with the creator's token once (the project
+// Digests: todos, events and a project's weekly insights posted on a schedule. Creating one reads with the creator's token once (the project
 // or person it follows); managing them answers from the bot's own state; a run reads with the owner's token.
 
 const digestNoun = noun('digest', (deps) => createDigestOperations({ access: deps.access, digests: deps.digests }));
@@ -203,6 +203,33 @@ export const digests = digestNoun.define({
       const { digest, created } = await ops.create(
         ctx,
         { ...input, ...filters, channelId: ctx.channelId, inDm: false, cron: command.flags.cron, tz },
+        platform.people,
+      );
+      return ephemeral(
+        await digestCard({
+          ctx,
+          platform,
+          ops,
+          digest,
+          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
+        }),
+      );
+    },
+    async 'digest.insights'(command, ctx, platform, ops) {
+      const tz = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
+      if (!ctx.channelId) throw new Error('an insights digest needs the channel it was asked for in');
+      const project = await platform.resolveProject(ctx, command.target.project);
+      const { digest, created } = await ops.create(
+        ctx,
+        {
+          kind: 'insights',
+          project,
+          ...(command.flags.env !== undefined ? { environment: command.flags.env } : {}),
+          channelId: ctx.channelId,
+          inDm: false,
+          cron: command.flags.cron,
+          tz,
+        },
         platform.people,
       );
       return ephemeral(

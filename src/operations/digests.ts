@@ -1,5 +1,5 @@
 import { InvalidInputError, type RefusalReason, RefusedError, UnknownPersonError } from '../errors.js';
-import type { Project, Resource } from '../gitlab/project.js';
+import { type Project, projectLabel, type Resource } from '../gitlab/project.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { UserRef } from '../grammar/index.js';
 import type { SlackMessage } from '../slack-message.js';
@@ -26,7 +26,12 @@ export interface NewDigestInput {
   user?: UserRef;
   action?: string;
   targetType?: string;
+  /** An insights digest's environment (checked against the project's deployments before anything is stored). */
+  environment?: string;
 }
+
+/** Deployments read to check an insights digest's environment: the newest 500. */
+const ENVIRONMENT_CHECK_PAGES = 5;
 
 const subjectOf = (id: number): Resource => ({ kind: 'digest', id });
 
@@ -73,10 +78,38 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
     return { id: user.id, username: user.username };
   }
 
+  /**
+   * Refuses an environment the project never deployed to in its newest deployments (read as the creator), with the
+   * names it did deploy to; nothing is stored.
+   */
+  async function checkEnvironment(ctx: RequestContext, project: Project, environment: string): Promise<void> {
+    const seen = new Set<string>();
+    for (let page = 1; page <= ENVIRONMENT_CHECK_PAGES; page += 1) {
+      const list = await about(
+        { kind: 'project', project },
+        deps.access.withClient(ctx, (c) =>
+          c.deployments.list(project.key, { order_by: 'created_at', sort: 'desc', page, per_page: 100 }),
+        ),
+      );
+      for (const d of list.items) seen.add(d.environment.name);
+      if (seen.has(environment)) return;
+      if (list.nextPage === null) break;
+    }
+    const names = [...seen].sort().map((e) => `\`${e}\``);
+    throw new InvalidInputError(
+      `${projectLabel(project)} has no deployments to an environment named "${environment}"${
+        names.length ? `; it deploys to ${names.join(', ')}` : '; it has no deployments yet'
+      }. Nothing was created.`,
+    );
+  }
+
   return {
     find,
     async create(ctx: RequestContext, input: NewDigestInput, people: PeopleResolver) {
       const project = input.project ? await projectFor(ctx, input.project) : null;
+      if (input.environment !== undefined && input.project) {
+        await checkEnvironment(ctx, input.project, input.environment);
+      }
       const user = input.user ? await userFor(ctx, input.user, people) : null;
       return digests.create({
         teamId: ctx.actor.teamId,
@@ -88,6 +121,7 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
         user,
         action: input.action ?? null,
         targetType: input.targetType ?? null,
+        environment: input.environment ?? null,
         cron: input.cron,
         tz: input.tz,
       });
@@ -104,9 +138,13 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
     async edit(ctx: RequestContext, id: number, changes: DigestChanges): Promise<Digest> {
       const d = await find(id);
       if (!(await mayManage(ctx, d))) refuse('edit', id, 'not_owner');
-      if (d.kind === 'todos' && (changes.action !== undefined || changes.targetType !== undefined)) {
+      if (
+        (d.kind === 'todos' || d.kind === 'insights') &&
+        (changes.action !== undefined || changes.targetType !== undefined)
+      ) {
+        const what = d.kind === 'todos' ? 'todos' : 'weekly insights';
         throw new InvalidInputError(
-          `Digest #${id} posts todos: \`--action\` and \`--target-type\` are for events digests. Nothing was changed.`,
+          `Digest #${id} posts ${what}: \`--action\` and \`--target-type\` are for events digests. Nothing was changed.`,
         );
       }
       return (await digests.edit(id, changes)) ?? refuse('edit', id, 'gone');

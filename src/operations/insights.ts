@@ -32,6 +32,16 @@ export interface InsightsQuery {
   days: number;
   ref?: string | undefined;
   env?: string | undefined;
+  /**
+   * Days the chart's weeks go back, when more than `days` (the weekly digest keys one week and charts four): the
+   * jobs and deployments are read back that far too, in the same capped pages.
+   */
+  trendDays?: number | undefined;
+  /**
+   * Whether an environment with no deployments in either window is refused (a command's `--env`, checked as it is
+   * asked); a digest made for it keeps posting its keys, which then say it had none.
+   */
+  envMustExist?: boolean | undefined;
 }
 
 const DAY = 86_400_000;
@@ -79,6 +89,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
     const end = ctx.now.getTime();
     const window = { start: end - q.days * DAY, end };
     const before = { start: window.start - q.days * DAY, end: window.start };
+    const trend = { start: Math.min(window.start, end - (q.trendDays ?? 0) * DAY), end };
     const subject = { kind: 'project' as const, project };
     let calls = 0;
     const counted = <T>(work: Promise<T>) => {
@@ -107,7 +118,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
             ),
           ),
         timeOf: (d) => time(d.created_at),
-        since: before.start,
+        since: Math.min(before.start, trend.start),
         maxPages: INSIGHTS_READS.maxPages.deployments,
         parallel: INSIGHTS_READS.parallel,
       }),
@@ -120,7 +131,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
             counted(deps.access.withClient(ctx, (c) => c.jobs.list(project.key, { page, per_page: perPage }))),
           ),
         timeOf: (j) => time(j.created_at),
-        since: window.start,
+        since: trend.start,
         maxPages: INSIGHTS_READS.maxPages.jobs,
         parallel: INSIGHTS_READS.parallel,
       }),
@@ -155,7 +166,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
     });
     const inEither = deploymentFacts.filter((d) => d.createdAt >= before.start && d.createdAt < end);
     const environments = [...new Set(inEither.map((d) => d.environment))].sort();
-    if (q.env !== undefined && !environments.includes(q.env)) {
+    if (q.env !== undefined && q.envMustExist !== false && !environments.includes(q.env)) {
       const seen = environments.length ? `; it deployed to ${environments.map((e) => `\`${e}\``).join(', ')}` : '';
       throw new InvalidInputError(
         `${projectLabel(project)} has no deployments to an environment named "${q.env}" in the last ${q.days * 2} days${seen}.`,
@@ -169,13 +180,16 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
         }
       : null;
     const toEnvironment = environment ? deploymentsTo(deploymentFacts, environment) : [];
-    const health = computeHealth({
-      jobs: jobFacts,
-      ref,
-      window,
-      deployments: toEnvironment,
-      failedDeployments: failedDeployments(toEnvironment),
-    });
+    const healthOver = (w: { start: number; end: number }) =>
+      computeHealth({
+        jobs: jobFacts,
+        ref,
+        window: w,
+        deployments: toEnvironment,
+        failedDeployments: failedDeployments(toEnvironment),
+      });
+    const health = healthOver(window);
+    const trendWeeks = trend.start < window.start ? healthOver(trend).weeks : health.weeks;
     const inWindow = (t: number) => t >= window.start && t < end;
     const capped: InsightsReport['read']['capped'] = [];
     const oldest = (ts: number[]) => Math.min(...ts);
@@ -194,6 +208,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
       ref,
       keys,
       health,
+      trendWeeks,
       read: {
         calls,
         pipelines: new Set(jobFacts.filter((j) => inWindow(j.createdAt)).map((j) => j.pipelineId)).size,
@@ -209,7 +224,16 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
   return {
     /** The report for the person, from the cache when they asked the same of the same project minutes ago. */
     async report(ctx: RequestContext, project: Project, q: InsightsQuery): Promise<InsightsReport> {
-      const key = JSON.stringify([ctx.actor.teamId, ctx.actor.userId, String(project.key), q.days, q.ref, q.env]);
+      const key = JSON.stringify([
+        ctx.actor.teamId,
+        ctx.actor.userId,
+        String(project.key),
+        q.days,
+        q.ref,
+        q.env,
+        q.trendDays,
+        q.envMustExist,
+      ]);
       const now = ctx.now.getTime();
       const kept = cache.get(key, now);
       if (kept) return kept;

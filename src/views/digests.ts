@@ -21,11 +21,17 @@ export function digestSubject(d: Digest): string {
       return `@${d.user?.username ?? 'someone'}'s events`;
     case 'todos':
       return 'pending todos';
+    case 'insights':
+      return `weekly insights of ${d.project?.path ?? 'a project'}`;
   }
 }
 
 export function digestFilters(d: Digest): string {
-  return [d.action ? `--action ${d.action}` : '', d.targetType ? `--target-type ${d.targetType}` : '']
+  return [
+    d.action ? `--action ${d.action}` : '',
+    d.targetType ? `--target-type ${d.targetType}` : '',
+    d.environment ? `--env ${d.environment}` : '',
+  ]
     .filter(Boolean)
     .join(' ');
 }
@@ -82,6 +88,8 @@ export function digestTitle(d: Digest): string {
       return `:newspaper: @${d.user?.username ?? 'someone'}: what they did`;
     case 'todos':
       return ':ballot_box_with_check: Pending todos';
+    case 'insights':
+      return `:bar_chart: ${d.project?.path ?? 'Project'}: the week's insights`;
   }
 }
 

@@ -10,6 +10,13 @@ const CRON_DEFAULT = {
   summary: 'when to post, 5-field cron (default `0 9 * * 1-5`)',
 } as const;
 
+/** The weekly insights' day: Monday morning, for "how did we do last week?". */
+const WEEKLY_CRON_DEFAULT = {
+  ...CRON_DEFAULT,
+  default: '0 9 * * 1',
+  summary: 'when to post, 5-field cron (default `0 9 * * 1`, Mondays at 9)',
+} as const;
+
 const DIGEST_ID = [{ name: 'id', type: 'id', of: 'digest', placeholder: '<digest-id>' }] as const;
 
 const CRON_CHANGE = {
@@ -36,7 +43,7 @@ export const DIGEST_NOUNS = [
     name: 'digest',
     plural: 'digests',
     group: 'digests',
-    summary: 'scheduled summaries of todos or events: create, list, edit, pause, resume, run, remove',
+    summary: 'scheduled summaries of todos, events or weekly insights: create, list, edit, pause, resume, run, remove',
     defaults: { plural: 'digest.list', singular: 'digest.list' },
   },
 ] as const satisfies readonly NounSpec[];
@@ -59,6 +66,26 @@ export const DIGEST_ROWS = rows([
     access: 'write',
     summary: "this channel gets a project's (or `--user`'s) new events since the last digest",
     example: 'digest events demo/web --action pushed',
+  },
+  {
+    key: 'digest.insights',
+    verbAliases: ['insight', 'dora'],
+    target: 'project',
+    flags: [
+      WEEKLY_CRON_DEFAULT,
+      TZ,
+      {
+        name: 'env',
+        type: 'string',
+        aliases: ['environment'],
+        placeholder: '<environment>',
+        summary: 'the environment the keys are about (default: `production` or one named like it)',
+      },
+    ],
+    access: 'write',
+    summary:
+      "this channel gets a project's insights weekly: the four keys vs last week, the pipelines' health and the chart",
+    example: 'digest insights demo/web --cron "0 9 * * 1" --env production',
   },
   {
     key: 'digest.list',

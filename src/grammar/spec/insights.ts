@@ -10,6 +10,7 @@ export const INSIGHTS_DEFINITIONS = [
   "*Pipelines' health*: on the ref (the default branch unless `--ref`), the share of finished pipelines that passed (canceled ones left out), their median and p90 duration per week, and the slowest and most-failing jobs.",
   'Each key is set against the same number of days before the window. At most 20 pages of jobs, 10 of deployments and 5 of merge requests are read (100 each); the card says when a list went further back than that. Answers are kept for 5 minutes per person and project.',
   'The chart comes as a PNG with the answer: in the channel with `--share`, otherwise in your direct message with the bot.',
+  'Weekly in this channel: `digest insights [<project>] [--cron "0 9 * * 1"] [--tz …] [--env <environment>]` posts the last 7 days’ keys vs last week, the pipelines’ health and a chart of four weeks.',
 ] as const;
 
 export const INSIGHTS_NOUNS = [

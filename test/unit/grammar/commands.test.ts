@@ -1063,6 +1063,18 @@ const ROWS: Row[] = [
     refuses: [['digest events demo/web --user bob', '`--user` and a project do not go together: give one of them.']],
   },
   {
+    row: '/gl digest insights [<project>] [--cron "0 9 * * 1"] [--tz …] [--env <environment>]',
+    accepts: [
+      [
+        'digest insights demo/web --cron "0 8 * * 1" --tz UTC --env staging',
+        command('digest.insights', project('demo/web'), { flags: { cron: '0 8 * * 1', tz: 'UTC', env: 'staging' } }),
+      ],
+      ['digest insights', command('digest.insights', project(), { flags: { cron: '0 9 * * 1' } })],
+      ['digest dora demo/web', command('digest.insights', project('demo/web'), { flags: { cron: '0 9 * * 1' } })],
+    ],
+    refuses: [['digest insights demo/web --action pushed', '`--action` is not a flag of `/gl digest insights`.']],
+  },
+  {
     row: '/gl digest list',
     accepts: [
       ['digest list', command('digest.list', none, { needsToken: false })],

@@ -63,6 +63,7 @@ const report = (o: Partial<InsightsReport> = {}): InsightsReport => ({
     slowest: [{ name: 'unit-tests', runs: 10, failures: 2, medianS: 300, jobId: 41 }],
     mostFailing: [{ name: 'unit-tests', runs: 10, failures: 2, medianS: 300, jobId: 40 }],
   },
+  trendWeeks: [],
   read: { calls: 5, pipelines: 10, deployments: 9, jobs: 50, changes: 3, capped: [] },
   readAt: end,
   ...o,
