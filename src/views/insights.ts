@@ -183,7 +183,7 @@ export function buildInsightsDigest(
     type: 'image',
     slack_file: { id: o.chart.fileId },
     alt_text: o.chart.altText.slice(0, 2000),
-    title: { type: 'plain_text', text: `${r.project.path}: the last ${r.days} days` },
+    title: { type: 'plain_text', text: `${r.project.path}: the last ${r.trendWeeks.length} weeks` },
   };
   const blocks = [...(card.blocks ?? [])];
   blocks.splice(blocks.length - 1, 0, image);

@@ -267,8 +267,11 @@ export interface RestartedApps {
   stop(app: StartedApp): Promise<void>;
 }
 
-/** The app for files about restarts: one simulator and fake Slack, and bots started and stopped by the tests. */
-export function useRestartedApps(): RestartedApps {
+/**
+ * The app for files about restarts: one simulator and fake Slack, and bots started and stopped by the tests
+ * (`history`: the demo data with its four weeks of delivery history, as for useApp).
+ */
+export function useRestartedApps(o: { history?: boolean } = {}): RestartedApps {
   const clock = fakeClock();
   const encryptionKey = crypto.randomBytes(32).toString('base64');
   let sim: RunningSimulator | undefined;
@@ -276,7 +279,7 @@ export function useRestartedApps(): RestartedApps {
   const running: StartedApp[] = [];
   const dirs = new Set<string>();
   beforeAll(async () => {
-    sim = await startSim(clock);
+    sim = await startSim(clock, { history: o.history ?? false });
     fake = await startFakeSlack(`xoxb-test-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
   });
   afterEach(async () => {
