@@ -55,9 +55,8 @@ describe('an insights digest cut off in its run', () => {
       const hosted = uploads(from);
       expect(hosted.filter((r) => r.message)).toEqual([]);
       expect(hosted).toHaveLength(point === 'before-post' ? 2 : 1);
-      const image = (posts[0]?.blocks as { type: string; slack_file?: { id: string } }[]).find(
-        (b) => b.type === 'image',
-      );
+      const blocks = ((posts[0] as FakeMessage).blocks ?? []) as { type: string; slack_file?: { id: string } }[];
+      const image = blocks.find((b) => b.type === 'image');
       expect(apps.fake.files.get(image?.slack_file?.id ?? '')?.bytes?.length).toBeGreaterThan(1000);
     });
   }
