@@ -47,8 +47,8 @@ import type { GetRoutes } from './slack/transport/signed-receiver.js';
 import { createSlackApp, type SlackTiming } from './slack/transport/slack-app.js';
 import { createWorkTurns } from './slack/transport/turns.js';
 import { createWorkPlaces, REQUEST_WORK_PLACES, type WorkPlaces } from './slack/transport/work-places.js';
-import { createAlertSlack } from './slack/web-api/alert-slack.js';
 import { say } from './slack/web-api/deliver.js';
+import { createDeliverySlack } from './slack/web-api/delivery-slack.js';
 import { createDigestSlack } from './slack/web-api/digest-slack.js';
 import { createFollowSlack } from './slack/web-api/follow-slack.js';
 import { createStepSlack } from './slack/web-api/step-slack.js';
@@ -107,7 +107,7 @@ export interface AppDeps {
   /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
   alerts?: Pick<
     AlertServiceOptions,
-    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'testSeconds' | 'pollIntervalMs'
+    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'tickMs' | 'pollIntervalMs'
   >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
@@ -296,7 +296,7 @@ export function createApp(deps: AppDeps): BotApp {
     failures,
     sessionOf,
     tokens: deps.tokens,
-    slack: createAlertSlack(app.client),
+    slack: createDeliverySlack(app.client),
     transport,
     serverUrl: linkUrl,
     logger,

@@ -141,7 +141,7 @@ async function main(): Promise<void> {
 // Digests: points before-post|after-fence|after-post|while-saving; timing `seconds` (a seconds field put before every
 // schedule), `leaseMs`, `sweepMs`, `spreadMs`, `recheckMs` (the first wait before a paused owner's token is re-checked). Follows: before-dm|after-dm; `pollMs`, `leaseMs`, `shareEveryMs`. Watches:
 // before-post|after-post|after-update|after-reply; `intervalMs`, `tickMs`, `leaseMs`. Alerts: as digests;
-// `seconds`, `intervalMs` (between two polls of a person), `leaseMs`. Follows, watches and alerts also take
+// `tickMs` (between two looks for people due), `intervalMs` (between two polls of a person), `leaseMs`. Follows, watches and alerts also take
 // `channelIntervalMs` (Slack's pace per channel, a real second otherwise). `<KIND>_TEST_STOP_AT=<point>` makes the
 // process stop itself (SIGSTOP) the first time a delivery reaches that point, as a stalled process (a paused VM),
 // until the test sends SIGCONT: its lease runs out meanwhile, and its post must not be made (delivery/kernel.ts).
@@ -218,7 +218,7 @@ function alertTestSeam() {
   const t = testTiming('ALERT');
   return given({
     at: killAt('ALERT'),
-    testSeconds: textIn(t, 'seconds'),
+    tickMs: numberIn(t, 'tickMs'),
     pollIntervalMs: numberIn(t, 'intervalMs'),
     leaseMs: numberIn(t, 'leaseMs'),
     channelIntervalMs: numberIn(t, 'channelIntervalMs'),

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import { NotConnectedError, TokenRevokedError } from '../errors.js';
-import { ForbiddenError, GitlabError, NotFoundError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Logger } from '../log.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { LeaseStore } from '../store/delivery-lease-store.js';
@@ -17,8 +15,9 @@ import type {
   ScheduledItem,
   ScheduledKind,
 } from './kind.js';
-import { BudgetExhaustedError, type ChannelQueue, type Limiter, type PacingClock } from './pacing.js';
+import type { ChannelQueue, Limiter, PacingClock } from './pacing.js';
 import { CHANNEL_ERRORS, type DeliverySlack, SlackRefusedError } from './slack.js';
+import { asError, createRunSteps, errorName, readFailureOf } from './steps.js';
 
 // One run of one item of a kind, exactly once. The protocol, the same for every kind:
 //   1. claim the item's lease (store/delivery-lease-store.ts): whoever holds it is the only one to read, post,
@@ -56,15 +55,18 @@ export interface KernelDeps<Item extends ScheduledItem, State> {
   onPaused?: (items: readonly Item[]) => void;
 }
 
-/**
- * A post is not made within this share of the lease (at most a second) before the lease's end, read by this
- * process's clock: what may pass between that check and the post reaching Slack.
- */
-const fenceMarginMs = (leaseMs: number) => Math.min(1000, leaseMs / 4);
-
 export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps<Item, State>) {
-  const { kind, slack, logger } = deps;
+  const { kind, logger } = deps;
   const store = kind.store;
+  const steps = createRunSteps({
+    slack: deps.slack,
+    channels: deps.channels,
+    leases: deps.leases,
+    leaseMs: deps.leaseMs,
+    name: kind.name,
+    logger,
+    now: deps.now,
+  });
   const inFlight = new Map<number, Promise<RunOutcome>>();
   /** Items whose run is going on right now (their lease is released by the run, not by a flush). */
   const running = new Set<number>();
@@ -107,35 +109,17 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
     return { actor, channelId: i.channelId, now: deps.now(), session: deps.sessionOf(actor) };
   };
 
-  async function post(channel: string, message: ReturnType<Found<State>['view']>, what: string): Promise<void> {
-    try {
-      await deps.channels.run(channel, () => slack.post(channel, message));
-    } catch (err) {
-      logger.warn(`could not post a ${kind.name} notice`, { what, error: errorName(err) });
-    }
-  }
-
-  async function dm(userId: string, message: ReturnType<Found<State>['view']>, what: string): Promise<void> {
-    try {
-      const channel = await slack.openDm(userId);
-      await post(channel, message, what);
-    } catch (err) {
-      logger.warn(`could not send a ${kind.name} notice by DM`, { user: userId, what, error: errorName(err) });
-    }
-  }
-
   /**
    * The owner's token was refused (or is gone): every item of theirs pauses, and they get one DM. A refusal may be
    * the server's trouble rather than a revocation, so the DM says the items wait for the server to accept the token
    * again, and the pause lifts itself when a re-check finds it accepted (scheduled.ts); only an owner with no token
    * at all is asked to connect.
    */
-  async function pauseForToken(i: Item, err: unknown): Promise<RunOutcome> {
+  async function pauseForToken(i: Item, confirmed: boolean): Promise<RunOutcome> {
     const paused = await store.pauseOwner(i.teamId, i.ownerId, 'token');
     if (paused.length > 0) {
       deps.onPaused?.(paused);
-      const confirmed = err instanceof NotConnectedError;
-      await dm(i.ownerId, kind.notices.tokenPaused(paused, { serverUrl: deps.serverUrl, confirmed }), 'token');
+      await steps.dm(i.ownerId, kind.notices.tokenPaused(paused, { serverUrl: deps.serverUrl, confirmed }), 'token');
     }
     return { kind: 'paused', reason: 'token' };
   }
@@ -145,7 +129,7 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
     const paused = await store.pause(i.id, reason, null);
     if (paused) {
       deps.onPaused?.([paused]);
-      await post(paused.channelId, kind.notices.readRefused(paused, status), 'read refused');
+      await steps.notice(paused.channelId, kind.notices.readRefused(paused, status), 'read refused');
     }
     return { kind: 'paused', reason };
   }
@@ -154,7 +138,7 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
     const paused = await store.pause(i.id, 'channel', null);
     if (paused) {
       deps.onPaused?.([paused]);
-      await dm(paused.ownerId, kind.notices.channelRefused(paused, error), 'channel refused');
+      await steps.dm(paused.ownerId, kind.notices.channelRefused(paused, error), 'channel refused');
     }
     return { kind: 'paused', reason: 'channel' };
   }
@@ -165,18 +149,8 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
   async function settle(i: Item, run: OpenIntent): Promise<'committed' | 'dropped' | 'unknown'> {
     let ts = run.messageTs;
     if (run.state === 'pending') {
-      const found = await slack.findMarked(run.channelId, markOf(i, run.runKey), { afterTs: i.lastPostTs });
-      if (found.found === 'unknown') {
-        // History that cannot be read for good (no scope, not in the channel) must not stop the item for ever.
-        if (!CHANNEL_ERRORS.has(found.error) && found.error !== 'missing_scope') return 'unknown';
-        logger.warn(`could not look for an interrupted ${kind.name} post; posting again`, {
-          id: i.id,
-          run: run.runKey,
-          error: found.error,
-        });
-        await store.drop(run.runKey);
-        return 'dropped';
-      }
+      const found = await steps.lookFor(run.channelId, markOf(i, run.runKey), { afterTs: i.lastPostTs });
+      if (found.found === 'later') return 'unknown';
       if (!found.found) {
         await store.drop(run.runKey);
         return 'dropped';
@@ -214,20 +188,16 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
 
   /** What a failed read means: a pause, or a failure the next slot (or the back-off) tries again. */
   async function readFailed(i: Item, err: unknown): Promise<RunOutcome> {
-    if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(i, err);
-    if (err instanceof NotFoundError) return pauseForRead(i, 404);
-    if (err instanceof ForbiddenError) return pauseForRead(i, 403);
-    const error =
-      err instanceof BudgetExhaustedError ? 'rate limited' : err instanceof GitlabError ? err.code : 'unexpected';
-    if (!(err instanceof GitlabError) && !(err instanceof BudgetExhaustedError)) {
+    const failure = readFailureOf(err);
+    if (failure.kind === 'token') return pauseForToken(i, failure.confirmed);
+    if (failure.kind === 'refused') return pauseForRead(i, failure.status);
+    if (failure.kind === 'failed' && failure.unexpected) {
       logger.error(`unexpected error while reading for a ${kind.name}`, { id: i.id, error: asError(err) });
     }
     // The server is in trouble (5xx, 429, its budget spent): the item is tried again a little later, not a slot later.
-    const busy =
-      err instanceof UnavailableError || err instanceof RateLimitedError || err instanceof BudgetExhaustedError;
-    const retryAt = busy ? backOff(i) : undefined;
-    await store.record(i.id, record(i, `failed: ${error}`, 0, retryAt));
-    return { kind: 'failed', error };
+    const retryAt = failure.kind === 'busy' ? backOff(i) : undefined;
+    await store.record(i.id, record(i, `failed: ${failure.error}`, 0, retryAt));
+    return { kind: 'failed', error: failure.error };
   }
 
   /** The next try after a failed read: doubling from a minute (by the failures in a row), never past its next slot. */
@@ -297,15 +267,13 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
     const held = { owner: deps.replica, gen: claimed.gen };
     let posted: { ts: string } | null;
     try {
-      posted = await deps.channels.run(i.channelId, async () => {
-        const fencedAt = deps.now();
-        const until = new Date(fencedAt.getTime() + deps.leaseMs);
-        if (!(await deps.leases.fence(i.id, held, { now: fencedAt, until }))) return null;
-        deps.at?.('after-fence');
-        // Stalled since the fence for longer than the lease (a paused process, a long GC): another replica may hold
-        // the item now and post it; this one does not.
-        if (deps.now().getTime() >= until.getTime() - fenceMarginMs(deps.leaseMs)) return null;
-        return slack.post(i.channelId, found.view(now), { mark: markOf(i, runKey) });
+      // Stalled since the fence for longer than the lease (a paused process, a long GC): another replica may hold
+      // the item now and post it; this one does not.
+      posted = await steps.postOnce(i.channelId, found.view(now), {
+        key: i.id,
+        held,
+        mark: markOf(i, runKey),
+        afterFence: () => deps.at?.('after-fence'),
       });
     } catch (err) {
       if (err instanceof SlackRefusedError) {
@@ -396,8 +364,3 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
 }
 
 export type Kernel = ReturnType<typeof createKernel>;
-
-const errorName = (err: unknown) =>
-  err instanceof SlackRefusedError ? err.error : err instanceof Error ? err.name : 'unknown';
-
-const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));

@@ -8,11 +8,11 @@ import { TOKENS } from '../../support/start-sim.js';
 // What the process tests of alerts prove, on either engine (kill.test.ts on SQLite, kill-postgres.test.ts on
 // PostgreSQL): the built bot killed with SIGKILL at a point of an alert delivery (the test-only seam
 // ALERT_TEST_KILL_AT of main.ts), then started again on the same database, alone or as two replicas, sends every
-// todo exactly once. ALERT_TEST_TIMING polls each second (node-cron's finest), makes leases short and paces a DM's
+// todo exactly once. ALERT_TEST_TIMING looks for people due each second, makes leases short and paces a DM's
 // posts 100 ms apart (todos made one after another are not held back a second each).
 
 export const ALERT_TIMING = {
-  ALERT_TEST_TIMING: JSON.stringify({ seconds: '*', intervalMs: 500, leaseMs: 1500, channelIntervalMs: 100 }),
+  ALERT_TEST_TIMING: JSON.stringify({ tickMs: 1000, intervalMs: 500, leaseMs: 1500, channelIntervalMs: 100 }),
 };
 
 const ALICE_DM = `D${PEOPLE.alice.id.slice(1)}`;

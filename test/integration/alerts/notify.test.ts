@@ -210,7 +210,7 @@ describe('todo alerts', () => {
     await poll();
     const behind = h.bot.logs.slice(from).filter((l) => l.includes('todo alert polls are behind'));
     expect(behind).toHaveLength(1);
-    expect(behind[0]).toContain('"overdue":2');
+    expect(behind[0]).toContain('"behind":2');
     minutes(1);
     await poll();
     expect(h.bot.logs.slice(from).filter((l) => l.includes('todo alert polls are behind'))).toHaveLength(1);

@@ -24,6 +24,13 @@ describe('the delivery kernel', () => {
     expect(searching).toEqual(['slack/web-api/delivery-slack.ts']);
   });
 
+  it('runs the kinds on its own loops and steps: a kind folder has no timer, claim loop, fence or search of its own', () => {
+    // The kinds moved onto the kernel so far; the others still drive the kernel's pieces from their own loops.
+    const onKernel = files.filter((f) => /^(alerts|digest)\//.test(f));
+    const own = /setInterval\(|createTask\(|\.fence\(|findMarked\(|\.renew\(|releaseAll\(/;
+    expect(onKernel.filter((f) => own.test(read(f)))).toEqual([]);
+  });
+
   it('is not reached through another kind: alerts, watches and follows import nothing of digest/', () => {
     const kinds = files.filter((f) => /^(alerts|watch|follow)\/|^listeners\/(alert|watch|follow)-slack\.ts$/.test(f));
     expect(kinds.length).toBeGreaterThan(5);

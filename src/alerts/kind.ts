@@ -1,31 +1,27 @@
 import crypto from 'node:crypto';
-import { BudgetExhaustedError, type ChannelQueue } from '../delivery/pacing.js';
-import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
-import { NotConnectedError, TokenRevokedError } from '../errors.js';
+import type { Polled, PolledKind } from '../delivery/polled.js';
+import { SlackRefusedError } from '../delivery/slack.js';
+import { asError, errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import type { GitlabClient } from '../gitlab/client.js';
-import { GitlabError } from '../gitlab/errors.js';
 import type { Todo } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { AlertPoint, PollOutcome } from '../operations/alert-service.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader, Reading } from '../operations/failures.js';
-import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting } from '../store/alert-store.js';
-import type { StoredToken } from '../store/token-store.js';
+import type { AlertDelivery, AlertStore, ClaimedAlert, PolledSetting, PollRecord } from '../store/alert-store.js';
+import { readTokensByTeam } from '../store/batch-tokens.js';
+import type { LoadedTokens, StoredToken, TokenStore } from '../store/token-store.js';
 import { buildAlertDm, buildAlertsPausedDm, type WhyBuildFailed } from '../views/alerts.js';
 import { isQuiet } from './quiet.js';
-import type { AlertSlack } from './slack.js';
+import { alertMark } from './slack.js';
+import { nextSpreadPoll } from './spread.js';
 
-// One poll of one person's todos, exactly once. The protocol (digests' own, per person):
-//   1. settle an open intent of an earlier delivery (its post is in the DM's history → commit it; not → drop it);
-//   2. read the newest pending todo with the person's token: nothing above the mark → done (one call);
-//   3. read what is new (newest first, down to the mark); in quiet hours hold it and move the mark in one
-//      transaction; otherwise write an intent (run key, the mark it moves to, the held todos it carries) → post one
-//      DM with the run key as metadata → mark it posted → move the mark, drop the held todos and the intent in one
-//      transaction.
-// The poll runs under the person's lease (store/alert-store.ts), so no other replica polls them meanwhile; the DM
-// is fenced by it (store/lease-fence.ts): right before the post the lease is renewed, and a poll whose lease ran
-// out or was taken over meanwhile leaves its intent to the new holder instead of posting.
+// Todo alerts as a polled kind of the delivery kernel (src/delivery/): what only alerts know. Each person with alerts
+// on is one item, polled once a minute at an offset of their own (spread.ts) with their own token: the newest pending
+// todo's id is read (one call) and compared with the mark; what is new above it is read, held during quiet hours,
+// and otherwise sent as one DM. The kernel claims, paces, fences the DM, finds a DM made but not committed, and
+// writes the idle polls; the state kept is the mark (and the todos held for the quiet hours to end).
 
 const PAGE = 20;
 /** A DM explains the failed builds of this many of its todos (each costs a few reads). */
@@ -33,18 +29,24 @@ const BUILDS_EXPLAINED = 2;
 /** Someone away for long is read at most this many pages back; older todos are not alerted. */
 const MAX_PAGES = 5;
 
-export interface PollerDeps {
+/** The token rows of a claimed batch, by team and person (undefined: the poll's session reads its own). */
+type BatchTokens = Map<string, LoadedTokens>;
+/** A finished poll as the batch writes it. */
+type AlertRecord = readonly [teamId: string, userId: string, PollRecord];
+
+export interface AlertKindDeps {
   store: AlertStore;
-  slack: AlertSlack;
+  steps: RunSteps;
   /** Reads as the person, through the paced transport (the app's access: one judgement of 401s). */
   access: GitlabAccess;
   sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
-  channels: ChannelQueue;
+  /** Reads the token rows of a claimed batch with one statement. */
+  tokens: Pick<TokenStore, 'loadMany'>;
   serverUrl: string;
   logger: Logger;
   now: () => Date;
-  /** This replica as it holds leases, and how long a lease renewed right before a post holds. */
-  lease: { owner: string; ms: number };
+  /** The time between two polls of a person. */
+  intervalMs: number;
   /** Why a build failed, for a `build_failed` todo's DM (read as the person, kept once read). */
   failures?: FailureReader;
   at?: (point: AlertPoint) => void;
@@ -52,8 +54,8 @@ export interface PollerDeps {
 
 const personOf = (s: Pick<PolledSetting, 'teamId' | 'userId'>) => `${s.teamId}:${s.userId}`;
 
-export function createPoller(deps: PollerDeps) {
-  const { store, slack, logger } = deps;
+export function createAlertKind(deps: AlertKindDeps): PolledKind<ClaimedAlert, BatchTokens, AlertRecord, PollOutcome> {
+  const { store, steps, logger } = deps;
 
   const ctxOf = (s: PolledSetting, stored: StoredToken | null | undefined): RequestContext => {
     const actor = { teamId: s.teamId, userId: s.userId, userName: '' };
@@ -77,7 +79,7 @@ export function createPoller(deps: PollerDeps) {
 
   async function dmOf(s: PolledSetting): Promise<string> {
     if (s.dmChannel) return s.dmChannel;
-    const dm = await slack.openDm(s.userId);
+    const dm = await steps.openDm(s.userId);
     await store.setDmChannel(s.teamId, s.userId, dm);
     return dm;
   }
@@ -87,15 +89,9 @@ export function createPoller(deps: PollerDeps) {
    * trouble, so they wait for the server to accept the token again (the delivery kernel re-checks it with back-off);
    * only a person with no token at all is asked to connect.
    */
-  async function pauseForToken(s: PolledSetting, err: unknown): Promise<PollOutcome> {
+  async function pauseForToken(s: PolledSetting, confirmed: boolean): Promise<PollOutcome> {
     if (await store.pauseForToken(s.teamId, s.userId, deps.now())) {
-      try {
-        const dm = await dmOf(s);
-        const confirmed = err instanceof NotConnectedError;
-        await deps.channels.run(dm, () => slack.post(dm, buildAlertsPausedDm(deps.serverUrl, confirmed)));
-      } catch (err) {
-        logger.warn('could not tell a person their alerts are paused', { user: s.userId, error: errorName(err) });
-      }
+      await steps.dm(s.userId, buildAlertsPausedDm(deps.serverUrl, confirmed), 'token', s.dmChannel);
     }
     return { kind: 'paused' };
   }
@@ -103,13 +99,8 @@ export function createPoller(deps: PollerDeps) {
   /** An earlier delivery's intent: committed when its post exists, dropped when it does not. */
   async function settle(s: PolledSetting, d: AlertDelivery): Promise<'committed' | 'dropped' | 'unknown'> {
     if (d.state === 'pending') {
-      const found = await slack.findDelivery(d.channelId, { person: personOf(s), run: d.runKey }, s.lastDeliveryTs);
-      if (found.found === 'unknown') {
-        // A DM whose history cannot be read for good must not stop the alerts for ever.
-        if (!CHANNEL_ERRORS.has(found.error) && found.error !== 'missing_scope') return 'unknown';
-        await store.dropDelivery(d.runKey);
-        return 'dropped';
-      }
+      const found = await steps.lookFor(d.channelId, alertMark(personOf(s), d.runKey), { afterTs: s.lastDeliveryTs });
+      if (found.found === 'later') return 'unknown';
       if (!found.found) {
         await store.dropDelivery(d.runKey);
         return 'dropped';
@@ -121,20 +112,9 @@ export function createPoller(deps: PollerDeps) {
     return 'committed';
   }
 
-  /** Whether this poll still holds the person's lease right before a post (and it now holds a while longer). */
-  const holds = (s: PolledSetting, gen: number): Promise<boolean> => {
-    const now = deps.now();
-    return store.fence(
-      s.teamId,
-      s.userId,
-      { owner: deps.lease.owner, gen },
-      { now, until: new Date(now.getTime() + deps.lease.ms) },
-    );
-  };
-
   async function deliver(
     setting: PolledSetting,
-    leaseGen: number,
+    held: { owner: string; gen: number },
     { todos, mark, heldIds, released }: { todos: Todo[]; mark: number; heldIds: number[]; released: boolean },
   ): Promise<PollOutcome> {
     const now = deps.now();
@@ -161,15 +141,12 @@ export function createPoller(deps: PollerDeps) {
     deps.at?.('before-post');
     let posted: { ts: string } | null;
     try {
-      posted = await deps.channels.run(channel, async () =>
-        (await holds(setting, leaseGen))
-          ? slack.post(
-              channel,
-              buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz, why }),
-              { person: personOf(setting), run: runKey },
-            )
-          : null,
-      );
+      const message = buildAlertDm(todos, { serverUrl: deps.serverUrl, now, released, timeZone: setting.tz, why });
+      posted = await steps.postOnce(channel, message, {
+        key: personOf(setting),
+        held,
+        mark: alertMark(personOf(setting), runKey),
+      });
     } catch (err) {
       if (err instanceof SlackRefusedError) {
         // Slack said no: nothing was posted, so the intent goes and the mark stays.
@@ -210,7 +187,11 @@ export function createPoller(deps: PollerDeps) {
     return out;
   }
 
-  async function pollOnce(claimed: ClaimedAlert, stored: StoredToken | null | undefined): Promise<PollOutcome> {
+  async function pollOnce(
+    claimed: ClaimedAlert,
+    stored: StoredToken | null | undefined,
+    owner: string,
+  ): Promise<PollOutcome> {
     let s = claimed.setting;
     let held = claimed.held;
     if (claimed.openDelivery) {
@@ -243,24 +224,23 @@ export function createPoller(deps: PollerDeps) {
         news = fresh.filter((t) => (s.actions as string[]).includes(t.action_name));
       }
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(s, err);
-      const error =
-        err instanceof BudgetExhaustedError ? 'rate limited' : err instanceof GitlabError ? err.code : 'unexpected';
-      if (!(err instanceof GitlabError) && !(err instanceof BudgetExhaustedError)) {
+      const failure = readFailureOf(err);
+      if (failure.kind === 'token') return pauseForToken(s, failure.confirmed);
+      if (failure.kind === 'refused') return { kind: 'failed', error: `refused ${failure.status}` };
+      if (failure.kind === 'failed' && failure.unexpected) {
         logger.error('unexpected error while reading todos for an alert', { user: s.userId, error: asError(err) });
       }
-      return { kind: 'failed', error };
+      return { kind: 'failed', error: failure.error };
     }
 
     if (quiet) {
       if (news.length > 0) {
-        const now = deps.now();
         await store.hold({
           teamId: s.teamId,
           userId: s.userId,
           todos: news.map((t) => ({ todoId: t.id, todo: JSON.stringify(t) })),
           seenTodoId: mark,
-          now,
+          now: deps.now(),
         });
         return { kind: 'held', items: news.length };
       }
@@ -275,30 +255,64 @@ export function createPoller(deps: PollerDeps) {
       if (mark > s.seenTodoId) await store.advance(s.teamId, s.userId, mark);
       return { kind: 'idle' };
     }
-    return deliver(s, claimed.leaseGen, {
-      todos: all,
-      mark,
-      heldIds: waiting.map((t) => t.id),
-      released: waiting.length > 0 && news.length === 0,
-    });
+    return deliver(
+      s,
+      { owner, gen: claimed.leaseGen },
+      { todos: all, mark, heldIds: waiting.map((t) => t.id), released: waiting.length > 0 && news.length === 0 },
+    );
   }
 
   return {
-    /** `stored`: the person's token row as their batch read it (undefined: the poll reads it). */
-    async poll(claimed: ClaimedAlert, stored?: StoredToken | null): Promise<PollOutcome> {
+    name: 'alert',
+    table: 'alert_settings',
+    behindLine: 'todo alert polls are behind: everyone is polled in turn, less often than each minute',
+    claimDue: ({ owner, now, until, limit }) => store.claimDue(owner, now, until, limit),
+    keyOf: (c) => personOf(c.setting),
+    dueAt: (c) => c.setting.nextPollAt,
+    // The batch's token rows, one read per team (a row this replica changes meanwhile is read again by its poll).
+    prepare: (claimed) =>
+      readTokensByTeam(
+        deps.tokens,
+        claimed.map((c) => c.setting),
+        (err) => logger.warn('could not read the tokens of an alert batch', { error: String(err) }),
+      ),
+    async poll(c, tokens, owner): Promise<Polled<AlertRecord, PollOutcome>> {
+      const { teamId, userId } = c.setting;
+      let outcome: PollOutcome;
       try {
-        return await pollOnce(claimed, stored);
+        outcome = await pollOnce(c, tokens?.get(teamId)?.get(userId), owner);
       } catch (err) {
-        logger.error('unexpected error in an alert poll', { user: claimed.setting.userId, error: asError(err) });
-        return { kind: 'failed', error: 'unexpected' };
+        // Written as failed, so that the person is polled again at their next minute, not at the next look.
+        logger.error('unexpected error in an alert poll', { user: userId, error: asError(err) });
+        outcome = { kind: 'failed', error: 'unexpected' };
       }
+      const at = deps.now();
+      const nextPollAt = nextSpreadPoll(personOf(c.setting), c.setting.nextPollAt, at, deps.intervalMs);
+      return {
+        outcome,
+        // A poll that lost its lease writes nothing: the row is the new holder's.
+        ...(outcome.kind !== 'lost'
+          ? { record: [teamId, userId, { at, nextPollAt, result: outcome.kind }] as const }
+          : {}),
+        ...(outcome.kind !== 'idle'
+          ? {
+              log: {
+                user: userId,
+                ...('items' in outcome ? { items: outcome.items } : {}),
+                ...(outcome.kind === 'failed' ? { error: outcome.error } : {}),
+              },
+            }
+          : {}),
+      };
+    },
+    recordMany: (owner, done) => store.recordPolls(owner, done),
+    async backlog(now) {
+      const b = await store.backlog(new Date(now.getTime() - deps.intervalMs));
+      return {
+        overdue: b.overdue,
+        polling: b.polling,
+        longestWaitS: b.oldest ? Math.round((now.getTime() - b.oldest.getTime()) / 1000) : 0,
+      };
     },
   };
 }
-
-export type Poller = ReturnType<typeof createPoller>;
-
-const errorName = (err: unknown) =>
-  err instanceof SlackRefusedError ? err.error : err instanceof Error ? err.name : 'unknown';
-
-const asError = (err: unknown) => (err instanceof Error ? err : new Error(String(err)));

@@ -1,0 +1,264 @@
+import crypto from 'node:crypto';
+import type { Logger } from '../log.js';
+import { createCronFireStore } from '../store/cron-fire-store.js';
+import { createLeaseStore, type LeasedTable } from '../store/delivery-lease-store.js';
+import type { SqlEngine } from '../store/engine.js';
+import { type DeliveryHooks, tell } from './hooks.js';
+import { createLimiter } from './pacing.js';
+import { asError } from './steps.js';
+
+// The polled loop of the delivery kernel, beside the cron loop of scheduled.ts: for kinds whose items are each due
+// every little while (a person's todo alerts, a pipeline watch, a followed card) rather than on a schedule of their
+// own. Every replica looks for due items every few seconds; which replica polls an item is decided in the database
+// (its lease, taken for a batch of due items with one conditional update; a look that finds nothing due only reads).
+// Polls go a few at a time; what idle polls write is written a batch at a time, releasing their leases in the same
+// statement; the leases of a replica are renewed while it polls. When polls fall behind (a slow server), the pass
+// goes on in the same order, so that every item is polled in turn, less often, and one line a minute (one replica
+// for all, through cron_fires) says how far behind.
+
+/** How one poll ended, as the loop needs it. */
+export interface Polled<Done, Outcome extends { kind: string } = { kind: string }> {
+  /** Its outcome, as the kind tells it (its `kind` goes to the hooks and the log line). */
+  outcome: Outcome;
+  /** What the poll leaves to be written with others' in one statement, which also lets its lease go. */
+  record?: Done;
+  /** The poll wrote what it had to and let its lease go (or lost it) itself. */
+  released?: boolean;
+  /** Said in a log line when present (what a person or an operator may look for; idle polls say nothing). */
+  log?: Record<string, unknown>;
+}
+
+export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string } = { kind: string }> {
+  /** Its name in logs, hooks and the once-a-minute line (`alert`, `watch`, `follow`). */
+  readonly name: string;
+  /** The leased table whose rows are its items (store/delivery-lease-store.ts). */
+  readonly table: LeasedTable;
+  /** The line's words when polls fall behind. */
+  readonly behindLine: string;
+  /** Takes up to `limit` items due by `dueBy` that nobody holds at `now`, oldest first, leased to `owner` until `until`. */
+  claimDue(o: { owner: string; now: Date; dueBy: Date; until: Date; limit: number }): Promise<Claim[]>;
+  /** The item's key in its table. */
+  keyOf(c: Claim): string | number;
+  /** When it was due (how late its poll is). */
+  dueAt(c: Claim): Date;
+  /** What the polls of one claimed batch share (their owners' token rows, read at once). */
+  prepare?(claimed: readonly Claim[]): Promise<Batch>;
+  /** Polls one claimed item under its lease (`held` is the lease's owner, with the claim's generation in `c`). */
+  poll(c: Claim, batch: Batch | undefined, owner: string): Promise<Polled<Done, Outcome>>;
+  /** Writes what polls left (`record`s) and lets their leases go, in one statement for many. */
+  recordMany(owner: string, done: readonly Done[]): Promise<void>;
+  /** How many wait past their time now (told in the line). */
+  backlog?(now: Date): Promise<Record<string, number>>;
+  /** Housekeeping done at most once an hour by each replica (e.g. forgetting finished items). */
+  tidy?(now: Date): Promise<unknown>;
+}
+
+export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kind: string }> {
+  kind: PolledKind<Claim, Batch, Done, Outcome>;
+  /** The store port the leases and the line's once-for-all-replicas key are written against. */
+  engine: SqlEngine;
+  logger: Logger;
+  now: () => Date;
+  hooks?: DeliveryHooks;
+  /** `manual` in tests and the demo: nothing polls by itself, `pass()` does. Default `interval`. */
+  timer?: 'interval' | 'manual';
+  /** How often a replica looks for due items (default 2 s). */
+  tickMs?: number;
+  /** How long a replica's lease on an item holds without being renewed (default 60 s). */
+  leaseMs?: number;
+  /** Polls under way at once (default 16). */
+  concurrency?: number;
+  /** Items claimed in one statement (default 200). */
+  batch?: number;
+  /** A poll later than this after its time counts as behind (default 15 s). */
+  behindMs?: number;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+/** Records of finished polls written at once, at most. */
+const WRITE_EVERY = 256;
+
+export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind: string }>(
+  o: PolledDeliveryOptions<Claim, Batch, Done, Outcome>,
+) {
+  const { kind } = o;
+  const log = o.logger;
+  const replica = crypto.randomUUID();
+  const leaseMs = o.leaseMs ?? 60_000;
+  const batchSize = o.batch ?? 200;
+  const behindMs = o.behindMs ?? 15_000;
+  const limiter = createLimiter(o.concurrency ?? 16);
+  const leases = createLeaseStore(o.engine, kind.table);
+  const fires = createCronFireStore(o.engine);
+
+  let unwritten: Done[] = [];
+  async function flush(): Promise<void> {
+    if (unwritten.length === 0) return;
+    const batch = unwritten;
+    unwritten = [];
+    await kind.recordMany(replica, batch);
+  }
+
+  // How far behind polling is, said at most once a minute of the clock (by one replica for all, through cron_fires):
+  // the polls this replica made since it last said so (or since another replica did), how many were late, and how
+  // many wait past their time now.
+  let window = { polls: 0, behind: 0, worstMs: 0 };
+  function noteLateness(lateMs: number): void {
+    window.polls += 1;
+    if (lateMs > behindMs) {
+      window.behind += 1;
+      window.worstMs = Math.max(window.worstMs, lateMs);
+    }
+  }
+  async function reportLateness(): Promise<void> {
+    if (window.behind === 0) return;
+    const now = o.now();
+    const seen = window;
+    window = { polls: 0, behind: 0, worstMs: 0 };
+    const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE).toISOString();
+    // Said already in this minute (here or by another replica): these late polls count as said.
+    if (!(await fires.take(`${kind.name} behind ${minute}`, replica, now))) return;
+    const waiting = await kind.backlog?.(now).catch(() => null);
+    log.warn(kind.behindLine, {
+      polls: seen.polls,
+      behind: seen.behind,
+      worstSeconds: Math.round(seen.worstMs / 1000),
+      ...waiting,
+    });
+  }
+  const reportSafely = () =>
+    reportLateness().catch((err: unknown) =>
+      log.warn(`could not count late ${kind.name} polls`, { error: String(err) }),
+    );
+
+  let stopping = false;
+  let lastTidy = 0;
+
+  /** One claimed item's poll, its outcome told and its record kept (or its lease let go). */
+  async function pollOne(c: Claim, batch: Batch | undefined): Promise<Polled<Done, Outcome> | null> {
+    noteLateness(o.now().getTime() - kind.dueAt(c).getTime());
+    let polled: Polled<Done, Outcome>;
+    try {
+      polled = await kind.poll(c, batch, replica);
+    } catch (err) {
+      // The item is polled again at its next look (a kind that must not be polled again at once records a failure).
+      log.error(`unexpected error in a ${kind.name} poll`, { key: String(kind.keyOf(c)), error: asError(err) });
+      await leases.release(kind.keyOf(c), replica).catch(() => undefined);
+      tell(o.hooks?.delivered, { kind: kind.name, outcome: 'failed', lagMs: null });
+      return null;
+    }
+    if (polled.record !== undefined) unwritten.push(polled.record);
+    else if (!polled.released) await leases.release(kind.keyOf(c), replica).catch(() => undefined);
+    if (unwritten.length >= WRITE_EVERY) await flush();
+    if (polled.log) log.info(`${kind.name} poll`, { outcome: polled.outcome.kind, ...polled.log });
+    tell(o.hooks?.delivered, { kind: kind.name, outcome: polled.outcome.kind, lagMs: null });
+    return polled;
+  }
+
+  /**
+   * Polls what is due, batch after batch, until nothing is (with `all`, every item nobody holds, once). A pass that
+   * runs on past the minute says so as each minute turns, between its batches.
+   */
+  async function pass(opts: { all?: boolean } = {}): Promise<{ claim: Claim; outcome: Outcome }[]> {
+    const out: { claim: Claim; outcome: Outcome }[] = [];
+    while (!stopping) {
+      await reportSafely();
+      const now = o.now();
+      const claimed = await kind.claimDue({
+        owner: replica,
+        now,
+        dueBy: opts.all ? new Date(now.getTime() + 366 * 24 * HOUR) : now,
+        until: new Date(now.getTime() + leaseMs),
+        limit: opts.all ? 100_000 : batchSize,
+      });
+      if (claimed.length === 0) break;
+      const batch = await kind.prepare?.(claimed);
+      await Promise.all(
+        claimed.map((c) =>
+          limiter.run(async () => {
+            const polled = await pollOne(c, batch);
+            if (polled) out.push({ claim: c, outcome: polled.outcome });
+          }),
+        ),
+      );
+      await flush();
+      // With `all`, each item is polled once: what was just polled is due again only after its interval.
+      if (opts.all) break;
+    }
+    await reportSafely();
+    const at = o.now().getTime();
+    if (kind.tidy && at - lastTidy > HOUR) {
+      lastTidy = at;
+      await kind
+        .tidy(new Date(at))
+        .catch((err: unknown) => log.warn(`could not tidy ${kind.name}s`, { error: String(err) }));
+    }
+    return out;
+  }
+
+  // Passes never overlap on a replica: one asked for while another goes on runs after it.
+  let passing: Promise<unknown> | null = null;
+  function queuedPass(opts: { all?: boolean } = {}) {
+    const run = (passing ?? Promise.resolve()).then(() => pass(opts));
+    // The queue only orders the passes; each caller hears how its own went (a busy database included).
+    const settled: Promise<void> = run
+      .then(
+        () => undefined,
+        () => undefined,
+      )
+      .finally(() => {
+        if (passing === settled) passing = null;
+      });
+    passing = settled;
+    return run;
+  }
+
+  let tickTimer: NodeJS.Timeout | null = null;
+  let renewTimer: NodeJS.Timeout | null = null;
+
+  return {
+    /** This replica, as it holds leases. */
+    replica,
+    pass: queuedPass,
+    /** Whether a pass is going on on this replica. */
+    get busy(): boolean {
+      return passing !== null;
+    },
+    start(): void {
+      if ((o.timer ?? 'interval') !== 'interval' || stopping) return;
+      tickTimer = setInterval(() => {
+        // A pass still going on carries on in the same order: what falls due meanwhile joins its queue.
+        if (stopping || passing) return;
+        queuedPass().catch((err: unknown) =>
+          log.warn(`a ${kind.name} poll pass failed; the next look tries again`, { error: String(err) }),
+        );
+      }, o.tickMs ?? 2000);
+      tickTimer.unref();
+      // A replica's leases hold as long as it lives: renewed while it polls or delivers.
+      renewTimer = setInterval(
+        () => {
+          if (!passing) return;
+          void leases
+            .renew(replica, new Date(o.now().getTime() + leaseMs))
+            .catch((err: unknown) => log.warn(`could not renew ${kind.name} leases`, { error: String(err) }));
+        },
+        Math.max(100, Math.floor(leaseMs / 3)),
+      );
+      renewTimer.unref();
+    },
+    async stop(): Promise<void> {
+      if (stopping) return;
+      stopping = true;
+      if (tickTimer) clearInterval(tickTimer);
+      if (renewTimer) clearInterval(renewTimer);
+      await passing;
+      await flush().catch(() => undefined);
+      await leases.releaseAll(replica).catch(() => undefined);
+    },
+  };
+}
+
+export type PolledDelivery<Claim, Batch, Done, Outcome extends { kind: string }> = ReturnType<
+  typeof createPolledDelivery<Claim, Batch, Done, Outcome>
+>;
