@@ -23,7 +23,8 @@ import type {
   WatchStore,
 } from '../store/watch-store.js';
 import type { SlackMessage } from '../views/blocks.js';
-import { buildWatchFixedCard, buildWatchFixedReply, buildWatchPipelineCard, CARD_JOBS } from '../views/watch-posts.js';
+import { failedJobsOf } from '../views/pipelines.js';
+import { buildWatchFixedCard, buildWatchFixedReply, buildWatchPipelineCard } from '../views/watch-posts.js';
 import { buildWatchChannelRefusedDm, buildWatchReadRefusedNotice, buildWatchTokenPauseDm } from '../views/watches.js';
 import { decodeSeen, diffPipelines, nextPollOf } from './seen.js';
 import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from './slack.js';
@@ -74,6 +75,9 @@ export type PollOutcome =
 
 /** `lost`: the lease ran out or was taken over right before a post, which was not made. */
 type Delivered = 'posted' | 'done' | 'stop' | 'lost';
+
+/** Jobs of a pipeline read for its card: one page, all a pipeline usually has with its retries. */
+const PIPELINE_JOBS_READ = 100;
 
 const markOf = (c: WatchCard): CardMark => ({ watch: c.watchId, card: c.key });
 
@@ -139,13 +143,17 @@ export function createPoller(d: PollerDeps) {
     if (paused) await dm(w.creatorId, buildWatchChannelRefusedDm(paused, error, d.slashCommand));
   }
 
-  /** The failed jobs of a pipeline, for its card (read once, as the creator; a card without them still goes). */
+  /**
+   * The failed jobs of a pipeline, for its card (read once, as the creator; a card without them still goes). Every
+   * job is read, not only the failed ones: a retried job stands for its newest attempt, as on the pipeline's own
+   * card, so a job retried and failed again is listed once, and one whose retry passed not at all.
+   */
   async function failedJobs(ctx: RequestContext, w: Watch, pipelineId: number): Promise<CardJob[]> {
     try {
       const page = await d.access.withClient(ctx, (c) =>
-        c.jobs.listForPipeline(w.project.id, pipelineId, { scope: ['failed'], per_page: CARD_JOBS + 10 }),
+        c.jobs.listForPipeline(w.project.id, pipelineId, { per_page: PIPELINE_JOBS_READ }),
       );
-      return page.items.map((j) => ({ id: j.id, name: j.name, stage: j.stage }));
+      return failedJobsOf(page.items).map((j) => ({ id: j.id, name: j.name, stage: j.stage }));
     } catch (err) {
       if (err instanceof TokenRevokedError || err instanceof NotConnectedError) throw err;
       logger.warn('could not read the failed jobs of a watched pipeline', { watch: w.id, pipeline: pipelineId });

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, useBot } from '../../support/app-harness.js';
+import { buttonOf, call, useBot } from '../../support/app-harness.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { buttonsOf, messageText } from '../../support/slack-driver.js';
 
@@ -60,7 +60,7 @@ describe('a watch of demo/web across polls', () => {
     const pipelineId = Number(/Pipeline #(\d+) failed/.exec(text)?.[1]);
     expect(failedRound.calls.slice(0, 2)).toEqual([
       poll,
-      call('GET', `${PIPELINES}/${pipelineId}/jobs`, 'alice', { query: { scope: ['failed'], per_page: '20' } }),
+      call('GET', `${PIPELINES}/${pipelineId}/jobs`, 'alice', { query: { per_page: '100' } }),
     ]);
     // Why it failed, read as the creator when the card goes: the failed job's trace and the project's latest runs.
     const failedJob = Number(/\/-\/jobs\/(\d+)\|unit-tests>/.exec(text)?.[1]);
@@ -112,6 +112,35 @@ describe('a watch of demo/web across polls', () => {
     await nextMinute();
     expect(postsIn('C0WPOLL1')).toHaveLength(1);
     expect(repliesIn('C0WPOLL1')).toHaveLength(1);
+  });
+});
+
+describe('a failed job retried from the watch card', () => {
+  it('is listed once, by its newest attempt, when the pipeline fails again', async () => {
+    await h.ask('alice', 'watch pipelines demo/web', /Watch #\d+/, { channel: 'C0WRETRY' });
+    await nextMinute();
+    ticks(1);
+    await nextMinute();
+    ticks(4);
+    await nextMinute();
+    const [first] = postsIn('C0WRETRY');
+    const firstText = messageText(first as FakeMessage);
+    const failedJob = Number(/\/-\/jobs\/(\d+)\|unit-tests>/.exec(firstText)?.[1]);
+    expect(failedJob).toBeGreaterThan(0);
+
+    await h.press('alice', buttonOf(first as FakeMessage, /^Retry$/), /Retried by <@U0ALICE>/);
+    for (let i = 0; i < 6 && postsIn('C0WRETRY').length < 2; i++) {
+      ticks(1);
+      await nextMinute();
+    }
+    const cards = postsIn('C0WRETRY');
+    expect(cards).toHaveLength(2);
+    const again = messageText(cards[1] as FakeMessage);
+    expect(again).toMatch(/Pipeline #\d+ failed/);
+    // The retry failed as its job did: the card lists unit-tests once, by the retry, not the attempt it replaced.
+    const listed = [...again.matchAll(/\/-\/jobs\/(\d+)\|unit-tests>/g)].map((m) => Number(m[1]));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toBeGreaterThan(failedJob);
   });
 });
 
