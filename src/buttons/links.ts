@@ -32,8 +32,8 @@ export const UnfurlButtons = defineButtons('unfurl', {
   show: PreviewValue,
   /** Show them, and from now on show the poster's previews in this channel without asking. */
   always: PreviewValue,
-  /** Not now: the prompt goes away, nothing is shown. */
-  skip: z.object({}).strict(),
+  /** Not now: the prompt goes away, nothing is shown (only its poster `o` may say so; older prompts name nobody). */
+  skip: z.object({ o: PreviewValue.shape.o.optional() }).strict(),
 });
 
 export type PreviewButtonValue = z.infer<typeof PreviewValue>;

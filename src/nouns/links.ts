@@ -94,7 +94,7 @@ async function showAsked({
   };
 }
 
-function onlyThePoster(value: PreviewButtonValue, ctx: RequestContext): void {
+function onlyThePoster(value: { o: string }, ctx: RequestContext): void {
   if (value.o !== ctx.actor.userId) throw new InvalidInputError(notYourPreview(value.o));
 }
 
@@ -176,6 +176,9 @@ export const links = unfurlNoun.define({
         answer: (count) => buildPreviewAlways(value.c, count, platform.slashCommand),
       });
     }),
-    unfurlNoun.on(UnfurlButtons.skip, async (): Promise<Reply> => ({ kind: 'delete' })),
+    unfurlNoun.on(UnfurlButtons.skip, async (value, ctx): Promise<Reply> => {
+      if (value.o !== undefined) onlyThePoster({ o: value.o }, ctx);
+      return { kind: 'delete' };
+    }),
   ],
 });

@@ -74,8 +74,11 @@ export interface ConsentClick {
 export interface StepService {
   /** What came of a function_executed: 'again' when it had been received already. */
   executed(e: ExecutedStep): Promise<'started' | 'asked' | 'failed' | 'again'>;
-  /** A consent click; 'stale' when the question was answered already, expired, or is not the clicker's. */
-  answered(c: ConsentClick): Promise<'done' | 'stale'>;
+  /**
+   * A consent click; 'stale' when the question was answered already or expired; `askedOf` (the person it asks)
+   * when the clicker is someone else, and nothing changed.
+   */
+  answered(c: ConsentClick): Promise<'done' | 'stale' | { askedOf: string }>;
   /**
    * Fails the executions nobody answered within their hour, and those left running by a replica that died while
    * they ran (never run again); how many (each is taken by one replica).
@@ -298,8 +301,13 @@ export function createStepService(o: StepServiceOptions): StepService {
 
     async answered(c) {
       const e = await o.store.decide(c.executionId, c.userId, c.answer, STEP_RUN_LEASE_MS);
-      // Answered already (a double click, a click that reached another replica), expired, or not theirs.
-      if (!e || e.teamId !== c.teamId) return 'stale';
+      if (!e || e.teamId !== c.teamId) {
+        // Someone else's question (a DM shown on a shared screen, a forwarded message) is answered by its person alone.
+        const asked = e ? null : await o.store.get(c.executionId);
+        if (asked && asked.teamId === c.teamId && asked.userId !== c.userId) return { askedOf: asked.userId };
+        // Answered already (a double click, a click that reached another replica) or expired.
+        return 'stale';
+      }
       const def = definitionOf(e);
       if (c.answer === 'deny') {
         const end: StepResult = { kind: 'denied' };

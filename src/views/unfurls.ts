@@ -134,7 +134,7 @@ export function buildPreviewPrompt(previews: readonly LinkPreview[], value: Prev
     ]),
     actions([
       button({ text: 'Show', def: UnfurlButtons.show, value, style: 'primary' }),
-      button({ text: 'Not now', def: UnfurlButtons.skip, value: {} }),
+      button({ text: 'Not now', def: UnfurlButtons.skip, value: { o: value.o } }),
       ...(always ? [button({ text: 'Always in this channel', def: UnfurlButtons.always, value })] : []),
     ]),
   ]);

@@ -2,6 +2,7 @@ import { decodeConsentClick, STEP_CONSENT_PREFIX } from '../../buttons/step-cons
 import { InvalidInputError, StaleActionError } from '../../errors.js';
 import { STEP_IDS } from '../../steps/definitions.js';
 import type { StepService } from '../../steps/service.js';
+import { md, mention } from '../../views/mrkdwn.js';
 import { acknowledge } from '../transport/acknowledge.js';
 import type { Routes } from './routes.js';
 
@@ -50,6 +51,11 @@ export function registerWorkflowSteps(routes: Routes, o: { steps: StepService })
       userId: body.user.id,
       token: text((body as { bot_access_token?: unknown }).bot_access_token),
     });
+    if (typeof answered === 'object') {
+      throw new InvalidInputError(
+        md`This question is for ${mention(answered.askedOf)}, whom the step would act as: only they can answer it. Nothing was done.`,
+      );
+    }
     // A button of a step that has ended (answered, failed, timed out) says so instead of doing nothing.
     if (answered === 'stale') {
       throw new InvalidInputError(

@@ -124,6 +124,10 @@ describe('a link of a private project', () => {
     const { message, it } = await post('alice', ['demo/secret/-/issues/1']);
     const asked = (await answer(it, 'chat.postEphemeral')).message as FakeMessage;
     const from = h.calls().length;
+    // Only the poster may answer, Not now too: anyone else is told whose question it is, and the prompt stays.
+    const nope = await h.press('bob', buttonOf(asked, /^Not now$/), /This question is for <@U0ALICE>/);
+    expect(nope.text).toContain('Nothing was shown');
+    expect(h.bot.fake.messages.get(asked.key)?.deleted).toBeFalsy();
     const click = await h.click('alice', buttonOf(asked, /^Not now$/));
     const gone = await click.waitFor((r) => r.kind === 'response_url' && r.body.delete_original === true);
     expect(gone?.ok).toBe(true);
@@ -135,6 +139,9 @@ describe('a link of a private project', () => {
   it('is shown without asking after Always in this channel, until `unfurl private off` there', async () => {
     const first = await post('alice', ['demo/secret/-/issues/1'], 'C0ALWAYS');
     const asked = (await answer(first.it, 'chat.postEphemeral')).message as FakeMessage;
+    const nope = await h.press('bob', buttonOf(asked, /^Always in this channel$/), /This question is for <@U0ALICE>/);
+    expect(nope.text).toContain('Nothing was shown');
+    expect(h.bot.fake.messages.get(first.message.key)?.unfurls).toBeUndefined();
     await h.press('alice', buttonOf(asked, /^Always in this channel$/), /will be shown without asking/);
     expect(h.bot.fake.messages.get(first.message.key)?.unfurls).toBeDefined();
 

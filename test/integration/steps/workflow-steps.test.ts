@@ -214,12 +214,19 @@ describe('consent', () => {
     expect(h.calls()).toEqual([]);
   });
 
-  it('a question is answered only by its person', async () => {
+  it('a question is answered only by its person; anyone else is told whose it is, and nothing changes', async () => {
     const { executionId, from } = await runStep(RUN, { project: 'demo/web', ref: 'main', user_id: PEOPLE.alice.id });
     const question = await questionFor('alice', from);
-    await h.click('bob', buttonOf(question, /^Allow once$/));
+    for (const answer of [/^Allow once$/, /^Always for /, /^Deny$/]) {
+      const byBob = await h.click('bob', buttonOf(question, answer));
+      const told = await byBob.waitForMessage((t) => /only they can answer it/.test(t));
+      expect(told && messageText(told)).toContain(
+        `This question is for <@${PEOPLE.alice.id}>, whom the step would act as: only they can answer it. Nothing was done.`,
+      );
+    }
     await settle();
     expect(completions(executionId)).toEqual([]);
+    expect(question.version).toBe(1);
     expect(h.calls()).toEqual([]);
     await h.click('alice', buttonOf(question, /^Deny$/));
     await endOf(executionId);
