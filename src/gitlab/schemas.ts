@@ -29,7 +29,7 @@ export const UserBasicSchema = z.object({
 });
 export type UserBasic = z.infer<typeof UserBasicSchema>;
 
-/** The full User entity (job users, key owners): UserBasic plus profile fields, all optional. */
+/** The full User entity (key owners): UserBasic plus profile fields, all optional. */
 export const UserSchema = UserBasicSchema.extend({
   bio: z.string().nullish(),
   location: z.string().nullish(),
@@ -122,20 +122,15 @@ export const PipelineSchema = PipelineBasicSchema.extend({
 });
 export type Pipeline = z.infer<typeof PipelineSchema>;
 
-export const RunnerSchema = z.object({
-  id,
-  description: z.string().nullable(),
-  active: z.boolean(),
-  is_shared: z.boolean(),
-  name: z.string().nullable(),
-  ip_address: z.string().nullish(),
-  online: z.boolean().optional(),
-  status: z.string().optional(),
-});
-export type Runner = z.infer<typeof RunnerSchema>;
-
 export const ArtifactFileSchema = z.object({ filename: z.string(), size: z.int() });
 export type ArtifactFile = z.infer<typeof ArtifactFileSchema>;
+
+/**
+ * What the bot reads of a job's commit: the card's line and the failure history's "failing since". Every declared
+ * field is copied on every parse, and a job list of 20 is the answer the bot decodes most: the rest of the
+ * commit, the user's profile and the runner (never shown) are left undeclared, so zod strips them.
+ */
+const JobCommitSchema = CommitSchema.pick({ id: true, short_id: true, title: true, author_name: true });
 
 export const JobSchema = z.object({
   id,
@@ -149,9 +144,8 @@ export const JobSchema = z.object({
   started_at: timestamp.nullable(),
   finished_at: timestamp.nullable(),
   duration: z.number().nullish(),
-  user: UserSchema.nullable(),
-  commit: CommitSchema.nullable(),
-  runner: RunnerSchema.nullable(),
+  user: UserBasicSchema.nullable(),
+  commit: JobCommitSchema.nullable(),
   /** Always sent by 9.5; missing from some doc examples (action answers, deployables). */
   pipeline: PipelineBasicSchema.optional(),
   /** 9.5 leaves the key out when there are no artifacts; the docs show null. Both become null. */
