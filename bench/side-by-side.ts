@@ -20,7 +20,8 @@
 // `node dist/main.js` rather than `npm start`), BENCH_BOT_NODE_ARGS and BENCH_FLOOR_NODE_ARGS (extra
 // node flags for the bot or the floor, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`), BENCH_BOT_TIMINGS=1 (the bot's
 // probe also records its requests), BENCH_STAGES=1 (at 1 in flight, where the bot and the floor spend their time
-// between a command's arrival and its answer, step by step: `stages_at_c1`; see stagesOf).
+// between a command's arrival and its answer, step by step: `stages_at_c1`; see stagesOf), BENCH_FLOOR_POST=got (the
+// floor POSTs its answer through got, as the bot must, instead of node:http: `floor_post` in the JSON).
 // Progress goes to stderr; the last stdout line is the JSON. startAll and phase are exported for experiments.
 
 import crypto from 'node:crypto';
@@ -445,6 +446,7 @@ export async function sideBySide() {
       a == null || b == null || b === 0 ? null : round(a / b, 2);
     return {
       benchmark: 'bot next to a bare Bolt app and the floor of the stack, interleaved',
+      floor_post: process.env.BENCH_FLOOR_POST === 'got' ? 'got' : 'node:http',
       command: `/gl ${COMMAND}`,
       button: `${BUTTON.label} on the answer to /gl ${BUTTON.command}`,
       rounds: ROUNDS,

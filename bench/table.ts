@@ -1,4 +1,4 @@
-// What `npm run bench` found, judged against the targets (issue 30's, and issue 16's that still hold), and the same as a table a person can read.
+// What `npm run bench` found, judged against the targets (issue 41's bounds, issue 30's and 16's that still hold), and the same as a table a person can read.
 
 type Json = Record<string, unknown>;
 
@@ -41,13 +41,15 @@ export function judge(r: Json): Record<string, Target> {
       .filter((x): x is number => typeof x === 'number');
   const worst = (key: string) => (ratios(key).length ? Math.min(...ratios(key)) : null);
   const targets: Record<string, Target> = {
-    // Issue 30: the bot against the floor of Bolt + got, measured the same way in the same run.
-    cpu_per_command_c50_vs_floor: atMost(n(s, 'vs_floor.cpu_per_command_c50'), 1.25, '1.25× (at 50 in flight)'),
-    bytes_allocated_per_command_vs_floor: atMost(n(s, 'vs_floor.bytes_allocated_per_command_c50'), 2, '2×'),
-    ack_p50_c1_vs_floor: atMost(n(s, 'vs_floor.ack_p50_c1'), 1.15, '1.15×'),
-    answers_per_s_c200_vs_floor: atLeast(n(s, 'vs_floor.answers_per_s_c200'), 0.8, '0.8×'),
-    end_to_end_overhead_c1_vs_floor: atMost(n(s, 'vs_floor.end_to_end_overhead_c1'), 1.25, '1.25×'),
-    rss_at_end_vs_floor: atMost(n(s, 'vs_floor.rss_at_end'), 1.1, '1.1×'),
+    // Issue 41's bounds: the bot against the floor of Bolt + got, measured the same way in the same run, with every
+    // framework used through its documented doors.
+    cpu_per_command_c50_vs_floor: atMost(n(s, 'vs_floor.cpu_per_command_c50'), 1.5, '1.5× (at 50 in flight)'),
+    ack_p50_c1_vs_floor: atMost(n(s, 'vs_floor.ack_p50_c1'), 1.25, '1.25×'),
+    end_to_end_overhead_c1_vs_floor: atMost(n(s, 'vs_floor.end_to_end_overhead_c1'), 1.5, '1.5×'),
+    rss_at_end_vs_floor: atMost(n(s, 'vs_floor.rss_at_end'), 1.2, '1.2×'),
+    // Issue 30's, which issue 41 does not bound again: shown, judged as they were.
+    bytes_allocated_per_command_vs_floor: atMost(n(s, 'vs_floor.bytes_allocated_per_command_c50'), 2, '2× (issue 30)'),
+    answers_per_s_c200_vs_floor: atLeast(n(s, 'vs_floor.answers_per_s_c200'), 0.8, '0.8× (issue 30)'),
     ack_p99_c200_ms: { ...atMost(n(s, 'bot.c200.ack_p99_ms'), 999.999, '1 s'), target: '< 1000 ms' },
     ack_p99_c200_open_connections_ms: {
       ...atMost(n(s, 'bot.c200.ack_p99_established_ms'), 999.999, '1 s'),
