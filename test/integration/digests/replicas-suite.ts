@@ -14,8 +14,8 @@ import { PEOPLE } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
 
 // Two bot processes on one database (one SQLite file: replicas.test.ts, or one PostgreSQL database:
-// replicas-postgres.test.ts), with the simulator and the fake Slack: every digest is
-// posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
+// replicas-postgres.test.ts), with the simulator and the fake Slack: every digest — nine todos digests and one weekly
+// insights digest, whose chart is an image of its post — is posted exactly once per slot across both, one replica killed with SIGKILL leaves nothing behind, and one
 // restarted posts nothing twice. Slots come every few seconds through the test seam of main.ts
 // (DIGEST_TEST_TIMING: a seconds field before every schedule, short leases and sweeps); the fires, leases and
 // lanes are the production ones. (A slot every second leaves a busy machine too little time to post all ten
@@ -126,6 +126,27 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
     return out;
   }
 
+  /**
+   * The insights digest's chart: every post of it shows a file Slack hosts (its own: no two posts share one), and no
+   * file was ever shared into a channel by an upload.
+   */
+  function expectChartsShownOnce(id: number): void {
+    const fileIds: string[] = [];
+    for (const m of fake.messages.values()) {
+      const payload = m.metadata?.event_payload as { digest?: number } | undefined;
+      if (m.ephemeral || payload?.digest !== id) continue;
+      const image = ((m.blocks ?? []) as { type: string; slack_file?: { id: string } }[]).find(
+        (b) => b.type === 'image',
+      );
+      const file = fake.files.get(image?.slack_file?.id ?? '');
+      expect(file?.bytes?.length ?? 0).toBeGreaterThan(1000);
+      fileIds.push(file?.id ?? '');
+    }
+    expect(fileIds.length).toBeGreaterThan(0);
+    expect(new Set(fileIds).size).toBe(fileIds.length);
+    expect([...fake.messages.values()].filter((m) => (m.files ?? []).length > 0)).toEqual([]);
+  }
+
   /** Nothing posted twice: one post per (digest, slot) in the logs, and Slack holds exactly the posts logged. */
   async function expectEachPostedOnce(ids: number[]): Promise<void> {
     // A run of the next slot may be in Slack already while its "digest run" line is still on its way through the
@@ -151,7 +172,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
     build = await buildBot();
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'glbot-replicas-'));
     if (onPostgres) databaseUrl = await freshPostgresUrl();
-    sim = await startSimulator({ port: 0, seed: 'demo' });
+    sim = await startSimulator({ port: 0, seed: 'demo', history: true });
     fake = await startFakeSlack(`xoxb-replicas-${crypto.randomBytes(8).toString('hex')}`, Object.values(PEOPLE));
   }, 240_000);
 
@@ -211,7 +232,9 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
           const on = i % 2 ? b : a;
           const zone = i % 2 ? 'Europe/Berlin' : 'UTC';
           const channel = `C0REP${String(i).padStart(2, '0')}`;
-          const command = await on.slack.command(PEOPLE.alice, `digest todos --here --cron "* * * * *" --tz ${zone}`, {
+          // The first is the project's weekly insights (on every slot here): a kind of digest like the others.
+          const asked = i === 0 ? 'digest insights demo/web' : 'digest todos --here';
+          const command = await on.slack.command(PEOPLE.alice, `${asked} --cron "* * * * *" --tz ${zone}`, {
             channel,
           });
           const card = await command.waitForMessage((t, m) => m.channel === channel && /Digest #\d+/.test(t), 30_000);
@@ -227,6 +250,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       const seen = completeSlots().length;
       await until('three more complete slots', () => completeSlots().length >= seen + 3, 60_000);
       await expectEachPostedOnce(ids);
+      expectChartsShownOnce(ids[0] as number);
       const fired = runs().filter((r) => r.reason === 'scheduled');
       expect(fired.every((r) => ['posted', 'skipped'].includes(r.outcome))).toBe(true);
     }, 90_000);
@@ -268,6 +292,7 @@ export function replicaDigestTests(engine: 'sqlite' | 'postgres'): void {
       await until('one more complete slot', () => completeSlots().length >= seen + 1, 60_000);
       await Promise.all([...running].map(stop));
       await expectEachPostedOnce(ids);
+      expectChartsShownOnce(ids[0] as number);
       for (const out of outputs) expect(out()).not.toContain(TOKENS.alice);
     }, 90_000);
   });
