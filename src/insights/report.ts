@@ -32,3 +32,18 @@ export interface InsightsReport {
   /** When the answer was read (a cached answer says so). */
   readAt: number;
 }
+
+const DAY = 86_400_000;
+
+/**
+ * The windows a report is about, ending at `end`: the last `days` days, the same number of days before them, and
+ * the span the chart's weeks cover (`trendDays` back, never less than the window).
+ */
+export function windowsOf(end: number, days: number, trendDays = 0): { window: Window; before: Window; trend: Window } {
+  const window = { start: end - days * DAY, end };
+  return {
+    window,
+    before: { start: window.start - days * DAY, end: window.start },
+    trend: { start: Math.min(window.start, end - trendDays * DAY), end },
+  };
+}

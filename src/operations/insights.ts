@@ -5,7 +5,7 @@ import type { Deployment, Job, MergeRequest } from '../gitlab/schemas.js';
 import { computeHealth } from '../insights/health.js';
 import { computeKeys, deploymentsTo, failedDeployments, productionLike } from '../insights/keys.js';
 import { readBack } from '../insights/read-back.js';
-import type { InsightsReport } from '../insights/report.js';
+import { type InsightsReport, windowsOf } from '../insights/report.js';
 import type { ChangeFact, DeploymentFact, JobFact } from '../insights/types.js';
 import { createTtlCache } from '../ttl-cache.js';
 import type { GitlabAccess } from './access.js';
@@ -44,7 +44,6 @@ export interface InsightsQuery {
   envMustExist?: boolean | undefined;
 }
 
-const DAY = 86_400_000;
 const READ = { 403: 'role:Reporter' } as const;
 
 const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : Number.NaN);
@@ -87,9 +86,7 @@ export function createInsightsOperations(deps: { access: GitlabAccess }) {
 
   async function read(ctx: RequestContext, project: Project, q: InsightsQuery): Promise<InsightsReport> {
     const end = ctx.now.getTime();
-    const window = { start: end - q.days * DAY, end };
-    const before = { start: window.start - q.days * DAY, end: window.start };
-    const trend = { start: Math.min(window.start, end - (q.trendDays ?? 0) * DAY), end };
+    const { window, before, trend } = windowsOf(end, q.days, q.trendDays);
     const subject = { kind: 'project' as const, project };
     let calls = 0;
     const counted = <T>(work: Promise<T>) => {

@@ -4,6 +4,8 @@ import { useBot } from '../../support/app-harness.js';
 import type { FakeMessage } from '../../support/fake-slack.js';
 import { expectWithinLimits } from '../../support/slack-checks.js';
 import { messageText } from '../../support/slack-driver.js';
+import { PEOPLE } from '../../support/start-app.js';
+import { TOKENS } from '../../support/start-sim.js';
 
 // `/gl digest insights` end to end on the demo data with its four weeks of delivery history: the digest is made in
 // the channel (or refused with a sentence and nothing stored), and a run posts one message with the four keys
@@ -161,5 +163,28 @@ describe('a run of it', () => {
     expect(await h.bot.bot.digests.run(idOf(made.text))).toMatchObject({ kind: 'empty' });
     expect(postsIn(channel)).toEqual([]);
     expect(hostedUploads(from)).toEqual([]);
+  });
+
+  it('pauses on a token the server refuses, with one DM, posting and uploading nothing, and runs again once connected', async () => {
+    const channel = 'C0DGINS4';
+    const id = idOf((await h.ask('alice', 'digest insights demo/web', /Digest #\d+/, { channel })).text);
+    const dmsOfAlice = () =>
+      [...h.bot.fake.messages.values()].filter((m) => m.channel === `D${PEOPLE.alice.id.slice(1)}` && !m.ephemeral);
+    const before = dmsOfAlice().length;
+    h.sim.revoke('alice');
+    const from = h.bot.fake.lastSeq;
+    expect(await h.bot.bot.digests.run(id)).toEqual({ kind: 'paused', reason: 'token' });
+    expect(postsIn(channel)).toEqual([]);
+    expect(hostedUploads(from)).toEqual([]);
+    const dms = dmsOfAlice().slice(before);
+    expect(dms).toHaveLength(1);
+    expect(messageText(dms[0] as FakeMessage)).toContain(`#${id} weekly insights of demo/web → <#${channel}>`);
+    expect(h.bot.bot.digests.isArmed(id)).toBe(false);
+
+    h.sim.revoke('alice', { restore: true });
+    await h.bot.connect(PEOPLE.alice, TOKENS.alice);
+    expect(h.bot.bot.digests.isArmed(id)).toBe(true);
+    expect(await h.bot.bot.digests.run(id)).toMatchObject({ kind: 'posted' });
+    expect(postsIn(channel)).toHaveLength(1);
   });
 });
