@@ -53,7 +53,6 @@ import { createDigestSlack } from './slack/web-api/digest-slack.js';
 import { createFollowSlack } from './slack/web-api/follow-slack.js';
 import { createStepSlack } from './slack/web-api/step-slack.js';
 import { createTimeZoneLookup } from './slack/web-api/time-zones.js';
-import { createWatchSlack } from './slack/web-api/watch-slack.js';
 import { createStepService, type StepService } from './steps/service.js';
 import { createAlertStore } from './store/alert-store.js';
 import type { ChannelStore } from './store/channel-store.js';
@@ -348,7 +347,7 @@ export function createApp(deps: AppDeps): BotApp {
     failures,
     sessionOf,
     tokens: deps.tokens,
-    slack: createWatchSlack(app.client),
+    slack: createDeliverySlack(app.client),
     isAdmin: (userId) => digests.isAdmin(userId),
     transport,
     serverUrl: linkUrl,

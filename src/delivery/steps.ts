@@ -132,7 +132,16 @@ export function createRunSteps(d: RunStepsDeps) {
     }
   }
 
-  return { fenced, postOnce, lookFor, notice, dm, openDm: (userId: string) => slack.openDm(userId) };
+  return {
+    fenced,
+    postOnce,
+    lookFor,
+    notice,
+    dm,
+    /** A redraw in place that may be repeated (what it shows is the same whoever draws it). */
+    update: (channel: string, ts: string, message: SlackMessage) => slack.update(channel, ts, message),
+    openDm: (userId: string) => slack.openDm(userId),
+  };
 }
 
 export type RunSteps = ReturnType<typeof createRunSteps>;

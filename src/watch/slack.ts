@@ -1,35 +1,23 @@
-import type { FoundPost } from '../delivery/slack.js';
-import type { SlackMessage } from '../views/blocks.js';
+import type { PostMark } from '../delivery/slack.js';
+import type { WatchCard } from '../store/watch-store.js';
 
-// What watches need from Slack, without Slack: slack/web-api/watch-slack.ts implements it with Bolt's Web API client.
-// Slack's 429s are waited out and retried by that client; refusals come as delivery/slack.ts's SlackRefusedError.
+// What marks a watch's posts, so that a post cut off by a kill is found by the kernel's one search
+// (delivery/steps.ts): a card in the channel's history, the reply that says a failure was fixed in the card's thread.
+// Watches post through the kernel's Slack port (delivery/slack.ts).
 
-/** The metadata of a watch's card, so that a post cut off by a kill is found in the channel's history. */
+/** The metadata of a watch's card. */
 export const WATCH_CARD_EVENT = 'gl_watch_card';
-/** The metadata of the reply that says a failure was fixed, found in the card's thread. */
+/** The metadata of the reply that says a failure was fixed. */
 export const WATCH_FIX_EVENT = 'gl_watch_fix';
 
-export interface CardMark {
-  watch: number;
-  card: string;
-}
+const payloadOf = (c: Pick<WatchCard, 'watchId' | 'key'>) => ({ watch: c.watchId, card: c.key });
 
-export interface WatchSlack {
-  /**
-   * Posts a watch's card (or, with `threadTs`, the fix reply in its thread) with its mark as metadata; without
-   * `o`, a notice.
-   */
-  post(
-    channel: string,
-    message: SlackMessage,
-    o?: { mark: CardMark; event: typeof WATCH_CARD_EVENT | typeof WATCH_FIX_EVENT; threadTs?: string },
-  ): Promise<{ ts: string }>;
-  /** Redraws a posted card. */
-  update(channel: string, ts: string, message: SlackMessage): Promise<void>;
-  /** Looks for a card's post among the channel's latest messages. */
-  findCard(channel: string, mark: CardMark): Promise<FoundPost>;
-  /** Looks for the fix reply in a card's thread. */
-  findReply(channel: string, threadTs: string, mark: CardMark): Promise<FoundPost>;
-  /** The DM channel between the bot and a person. */
-  openDm(userId: string): Promise<string>;
-}
+export const cardMark = (c: Pick<WatchCard, 'watchId' | 'key'>): PostMark => ({
+  event: WATCH_CARD_EVENT,
+  payload: payloadOf(c),
+});
+
+export const fixMark = (c: Pick<WatchCard, 'watchId' | 'key'>): PostMark => ({
+  event: WATCH_FIX_EVENT,
+  payload: payloadOf(c),
+});

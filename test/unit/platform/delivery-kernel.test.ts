@@ -26,7 +26,7 @@ describe('the delivery kernel', () => {
 
   it('runs the kinds on its own loops and steps: a kind folder has no timer, claim loop, fence or search of its own', () => {
     // The kinds moved onto the kernel so far; the others still drive the kernel's pieces from their own loops.
-    const onKernel = files.filter((f) => /^(alerts|digest)\//.test(f));
+    const onKernel = files.filter((f) => /^(alerts|digest|watch)\//.test(f));
     const own = /setInterval\(|createTask\(|\.fence\(|findMarked\(|\.renew\(|releaseAll\(/;
     expect(onKernel.filter((f) => own.test(read(f)))).toEqual([]);
   });

@@ -1,10 +1,8 @@
 import crypto from 'node:crypto';
-import type { ChannelQueue } from '../delivery/pacing.js';
-import { BudgetExhaustedError } from '../delivery/pacing.js';
+import type { Polled, PolledKind } from '../delivery/polled.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
-import { NotConnectedError, TokenRevokedError } from '../errors.js';
+import { errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import type { FailureNote } from '../failure/note.js';
-import { ForbiddenError, GitlabError, NotFoundError } from '../gitlab/errors.js';
 import { projectOf } from '../gitlab/project.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
@@ -12,6 +10,8 @@ import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader, Reading } from '../operations/failures.js';
 import type { WatchPoint } from '../operations/watch-service.js';
+import { readTokensByTeam } from '../store/batch-tokens.js';
+import type { StoredToken, TokenStore } from '../store/token-store.js';
 import type {
   CardJob,
   ClaimedWatch,
@@ -22,14 +22,14 @@ import type {
   WatchPauseReason,
   WatchStore,
 } from '../store/watch-store.js';
-import type { SlackMessage } from '../views/blocks.js';
 import { failedJobsOf } from '../views/pipelines.js';
 import { buildWatchFixedCard, buildWatchFixedReply, buildWatchPipelineCard } from '../views/watch-posts.js';
 import { buildWatchChannelRefusedDm, buildWatchReadRefusedNotice, buildWatchTokenPauseDm } from '../views/watches.js';
 import { decodeSeen, diffPipelines, nextPollOf } from './seen.js';
-import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } from './slack.js';
+import { cardMark, fixMark } from './slack.js';
 
-// One poll of a watch, under its lease, and the delivery of what it found, exactly once:
+// Pipeline watches as a polled kind of the delivery kernel (src/delivery/): what only watches know. One poll of a
+// watch, under its lease, and the delivery of what it found, exactly once:
 //   1. cards an earlier poll left on their way are settled first: a card whose post is in the channel's history
 //      (found by its mark) is committed, not posted again; a fix whose reply is in the card's thread likewise;
 //   2. the newest pipelines are read with the creator's token (one call; one page, newest first, the ref's only
@@ -40,23 +40,22 @@ import { type CardMark, WATCH_CARD_EVENT, WATCH_FIX_EVENT, type WatchSlack } fro
 //      card (chat.update, which may be repeated) and replies in its thread (with its mark) (→ its row goes).
 // A kill before a post leaves an intent whose post is nowhere: it is posted at the next poll. A kill after it
 // leaves one whose post is in the history: it is committed. A commit that did not happen was never a poll.
-// Each card and fix reply is fenced by the watch's lease (store/lease-fence.ts): renewed right before the post, and
-// a poll whose lease ran out or was taken over meanwhile stops there, leaving its cards to the new holder.
+// Each card and fix reply is fenced by the watch's lease (the kernel's postOnce): renewed right before the post, and
+// a poll whose lease ran out or was taken over meanwhile stops there, leaving its cards to the new holder. The
+// kernel's polled loop claims the due watches, writes the idle polls a batch at a time and says when polls are late.
 
-export interface PollerDeps {
+export interface WatchKindDeps {
   store: WatchStore;
-  slack: WatchSlack;
+  steps: RunSteps;
   /** Reads as the creator, through the paced transport (the app's one judgement of 401s). */
   access: GitlabAccess;
-  sessionOf: (actor: Actor) => Session;
-  replica: string;
-  /** How long a lease renewed right before a post holds. */
-  leaseMs: number;
+  sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
+  /** Reads the token rows of a claimed batch's creators at once (without it, each session reads its own row). */
+  tokens?: Pick<TokenStore, 'loadMany'>;
   serverUrl: string;
   slashCommand: string;
   logger: Logger;
   now: () => Date;
-  channels: ChannelQueue;
   /** How often a watch is polled. */
   intervalMs: number;
   /** Pipelines read per poll (one page, newest first). */
@@ -79,13 +78,16 @@ type Delivered = 'posted' | 'done' | 'stop' | 'lost';
 /** Jobs of a pipeline read for its card: one page, all a pipeline usually has with its retries. */
 const PIPELINE_JOBS_READ = 100;
 
-const markOf = (c: WatchCard): CardMark => ({ watch: c.watchId, card: c.key });
+/** A poll that found nothing new, as the batch writes it. */
+type IdleRecord = readonly [number, PollRecord];
 
-const errorName = (err: unknown) =>
-  err instanceof SlackRefusedError ? err.error : err instanceof Error ? err.name : 'unknown';
+/** A watch polls a page of pipelines a little after this long past its time: only then is it behind. */
+const BEHIND_MS = 15_000;
 
-export function createPoller(d: PollerDeps) {
-  const { store, slack, logger } = d;
+export function createWatchKind(
+  d: WatchKindDeps,
+): PolledKind<ClaimedWatch, Map<string, Session>, IdleRecord, PollOutcome> {
+  const { store, steps, logger } = d;
 
   /**
    * The creator's request context for one poll. Polls of one cycle share a session per creator (`sessions`), so that
@@ -102,24 +104,16 @@ export function createPoller(d: PollerDeps) {
     return { actor, channelId: w.channelId, now: d.now(), session };
   };
 
-  async function dm(userId: string, message: SlackMessage): Promise<void> {
-    try {
-      const channel = await slack.openDm(userId);
-      await d.channels.run(channel, () => slack.post(channel, message));
-    } catch (err) {
-      logger.warn('could not send a watch notice by DM', { user: userId, error: errorName(err) });
-    }
-  }
-
   /**
    * The creator's token was refused (or is gone): all their watches pause, and they get one DM. A refusal may be the
    * server's trouble, so they wait for the server to accept the token again (the delivery kernel re-checks it with
    * back-off); only a creator with no token at all is asked to connect.
    */
-  async function pauseForToken(w: Watch, err: unknown): Promise<PollOutcome> {
+  async function pauseForToken(w: Watch, confirmed: boolean): Promise<PollOutcome> {
     const paused = await store.pauseCreator(w.teamId, w.creatorId, 'token', d.now());
-    const confirmed = err instanceof NotConnectedError;
-    if (paused.length > 0) await dm(w.creatorId, buildWatchTokenPauseDm(paused, d.serverUrl, confirmed));
+    if (paused.length > 0) {
+      await steps.dm(w.creatorId, buildWatchTokenPauseDm(paused, d.serverUrl, confirmed), 'token');
+    }
     return { kind: 'paused', reason: 'token' };
   }
 
@@ -127,20 +121,13 @@ export function createPoller(d: PollerDeps) {
   async function pauseForRead(w: Watch, status: 403 | 404): Promise<PollOutcome> {
     const reason: WatchPauseReason = status === 404 ? 'not_found' : 'forbidden';
     const paused = await store.pause(w.id, reason, null, d.now());
-    if (paused) {
-      try {
-        const notice = buildWatchReadRefusedNotice(paused, status, d.slashCommand);
-        await d.channels.run(w.channelId, () => slack.post(w.channelId, notice));
-      } catch (err) {
-        logger.warn('could not post a watch notice', { watch: w.id, error: errorName(err) });
-      }
-    }
+    if (paused) await steps.notice(w.channelId, buildWatchReadRefusedNotice(paused, status, d.slashCommand), 'read');
     return { kind: 'paused', reason };
   }
 
   async function pauseForChannel(w: Watch, error: string): Promise<void> {
     const paused = await store.pause(w.id, 'channel', null, d.now());
-    if (paused) await dm(w.creatorId, buildWatchChannelRefusedDm(paused, error, d.slashCommand));
+    if (paused) await steps.dm(w.creatorId, buildWatchChannelRefusedDm(paused, error, d.slashCommand), 'channel');
   }
 
   /**
@@ -155,7 +142,7 @@ export function createPoller(d: PollerDeps) {
       );
       return failedJobsOf(page.items).map((j) => ({ id: j.id, name: j.name, stage: j.stage }));
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) throw err;
+      if (readFailureOf(err).kind === 'token') throw err;
       logger.warn('could not read the failed jobs of a watched pipeline', { watch: w.id, pipeline: pipelineId });
       return [];
     }
@@ -178,13 +165,7 @@ export function createPoller(d: PollerDeps) {
     return 'stop';
   }
 
-  /** Whether this poll still holds the watch's lease right before a post (and it now holds a while longer). */
-  const holds = (w: Watch, gen: number): Promise<boolean> => {
-    const now = d.now();
-    return store.fence(w.id, { owner: d.replica, gen }, { now, until: new Date(now.getTime() + d.leaseMs) });
-  };
-
-  async function deliverFix(w: Watch, gen: number, card: WatchCard, search: boolean): Promise<Delivered> {
+  async function deliverFix(w: Watch, held: Held, card: WatchCard, search: boolean): Promise<Delivered> {
     if (!card.messageTs || card.fixedBy === null || card.fixedAt === null) {
       await store.finishCard(card.key);
       return 'done';
@@ -199,33 +180,27 @@ export function createPoller(d: PollerDeps) {
       fixedAt: card.fixedAt,
     };
     try {
-      await slack.update(w.channelId, ts, buildWatchFixedCard(w, fixed, d.serverUrl));
+      await steps.update(w.channelId, ts, buildWatchFixedCard(w, fixed, d.serverUrl));
     } catch (err) {
       const gone = err instanceof SlackRefusedError && /message_not_found|cant_update_message/.test(err.error);
       if (!gone) return refused(w, card, err);
     }
     d.at?.('after-update');
     if (search) {
-      const found = await slack.findReply(w.channelId, ts, markOf(card));
+      const found = await steps.lookFor(w.channelId, fixMark(card), { threadTs: ts });
       if (found.found === true) {
         await store.finishCard(card.key);
         return 'done';
       }
-      if (found.found === 'unknown' && !CHANNEL_ERRORS.has(found.error) && found.error !== 'thread_not_found') {
-        return 'stop';
-      }
+      if (found.found === 'later') return 'stop';
     }
     let replied: { ts: string } | null;
     try {
-      replied = await d.channels.run(w.channelId, async () =>
-        (await holds(w, gen))
-          ? slack.post(w.channelId, buildWatchFixedReply(w, fixed, d.serverUrl), {
-              mark: markOf(card),
-              event: WATCH_FIX_EVENT,
-              threadTs: ts,
-            })
-          : null,
-      );
+      replied = await steps.postOnce(w.channelId, buildWatchFixedReply(w, fixed, d.serverUrl), {
+        ...held,
+        mark: fixMark(card),
+        threadTs: ts,
+      });
     } catch (err) {
       return refused(w, card, err);
     }
@@ -255,14 +230,12 @@ export function createPoller(d: PollerDeps) {
     }
   }
 
-  async function deliverCard(w: Watch, gen: number, card: WatchCard, search: boolean): Promise<Delivered> {
+  async function deliverCard(w: Watch, held: Held, card: WatchCard, search: boolean): Promise<Delivered> {
     let ts: string | null = null;
     if (search) {
-      const found = await slack.findCard(w.channelId, markOf(card));
+      const found = await steps.lookFor(w.channelId, cardMark(card));
       if (found.found === true) ts = found.ts;
-      else if (found.found === 'unknown' && !CHANNEL_ERRORS.has(found.error) && found.error !== 'missing_scope') {
-        return 'stop';
-      }
+      else if (found.found === 'later') return 'stop';
     }
     let posted = false;
     if (ts === null) {
@@ -271,14 +244,8 @@ export function createPoller(d: PollerDeps) {
       const why = await whyFailed(w, card);
       let sent: { ts: string } | null;
       try {
-        sent = await d.channels.run(w.channelId, async () =>
-          (await holds(w, gen))
-            ? slack.post(w.channelId, buildWatchPipelineCard(w, pipeline, { jobs: card.jobs, why }, d.serverUrl), {
-                mark: markOf(card),
-                event: WATCH_CARD_EVENT,
-              })
-            : null,
-        );
+        const message = buildWatchPipelineCard(w, pipeline, { jobs: card.jobs, why }, d.serverUrl);
+        sent = await steps.postOnce(w.channelId, message, { ...held, mark: cardMark(card) });
       } catch (err) {
         return refused(w, card, err);
       }
@@ -288,7 +255,7 @@ export function createPoller(d: PollerDeps) {
       d.at?.('after-post');
     }
     const state = await store.cardPosted(card.key, ts);
-    if (state === 'fixing' && (await deliverFix(w, gen, { ...card, messageTs: ts, state }, false)) === 'lost') {
+    if (state === 'fixing' && (await deliverFix(w, held, { ...card, messageTs: ts, state }, false)) === 'lost') {
       return 'lost';
     }
     return posted ? 'posted' : 'done';
@@ -298,11 +265,11 @@ export function createPoller(d: PollerDeps) {
    * Delivers the cards of a watch still on their way; `search` first looks for what a cut-off delivery sent.
    * `lost`: the lease went before a post, and the rest is left to its new holder.
    */
-  async function deliverOpen(w: Watch, gen: number, search: boolean): Promise<{ posted: number; lost: boolean }> {
+  async function deliverOpen(w: Watch, held: Held, search: boolean): Promise<{ posted: number; lost: boolean }> {
     let posted = 0;
     for (const card of await store.openCards(w.id)) {
       const r =
-        card.state === 'pending' ? await deliverCard(w, gen, card, search) : await deliverFix(w, gen, card, search);
+        card.state === 'pending' ? await deliverCard(w, held, card, search) : await deliverFix(w, held, card, search);
       if (r === 'lost') return { posted, lost: true };
       if (r === 'stop') break;
       if (r === 'posted') posted += 1;
@@ -310,12 +277,20 @@ export function createPoller(d: PollerDeps) {
     return { posted, lost: false };
   }
 
-  /** Polls one claimed watch. The caller releases its lease (idle ones a batch at a time). A token refused on the way pauses the creator's watches (the next cycle gets a new session). */
-  async function poll(c: ClaimedWatch, sessions?: Map<string, Session>): Promise<PollOutcome> {
+  /**
+   * Polls one claimed watch. The kernel releases its lease (idle ones a batch at a time). A token refused on the way
+   * pauses the creator's watches (the next cycle gets a new session).
+   */
+  async function pollOnce(
+    c: ClaimedWatch,
+    sessions: Map<string, Session> | undefined,
+    owner: string,
+  ): Promise<PollOutcome> {
     const w = c.watch;
+    const held: Held = { key: w.id, held: { owner, gen: c.leaseGen } };
     let posted = 0;
     if (c.open) {
-      const settled = await deliverOpen(w, c.leaseGen, true);
+      const settled = await deliverOpen(w, held, true);
       if (settled.lost) return { kind: 'lost' };
       posted = settled.posted;
     }
@@ -332,19 +307,18 @@ export function createPoller(d: PollerDeps) {
       );
       items = page.items;
     } catch (err) {
-      if (err instanceof TokenRevokedError || err instanceof NotConnectedError) return pauseForToken(w, err);
-      if (err instanceof NotFoundError) return pauseForRead(w, 404);
-      if (err instanceof ForbiddenError) return pauseForRead(w, 403);
-      const error =
-        err instanceof BudgetExhaustedError ? 'rate limited' : err instanceof GitlabError ? err.code : 'unexpected';
-      if (!(err instanceof GitlabError) && !(err instanceof BudgetExhaustedError)) {
+      const failure = readFailureOf(err);
+      if (failure.kind === 'token') return pauseForToken(w, failure.confirmed);
+      if (failure.kind === 'refused') return pauseForRead(w, failure.status);
+      const { error } = failure;
+      if (failure.kind === 'failed' && failure.unexpected) {
         logger.error('unexpected error while polling a watch', {
           watch: w.id,
           error: err instanceof Error ? err : new Error(String(err)),
         });
       }
       const now = d.now();
-      await store.recordFailed(w.id, d.replica, {
+      await store.recordFailed(w.id, owner, {
         at: now,
         nextPollAt: nextPollOf(w.nextPollAt, now, d.intervalMs),
         result: `failed: ${error}`,
@@ -369,21 +343,63 @@ export function createPoller(d: PollerDeps) {
         cards.push({ key: crypto.randomUUID(), pipelineId: p.id, ref: p.ref, status: p.status, sha: p.sha, jobs });
       }
     } catch (err) {
-      return pauseForToken(w, err);
+      const failure = readFailureOf(err);
+      return pauseForToken(w, failure.kind === 'token' && failure.confirmed);
     }
-    const committed = await store.commitPoll(w.id, d.replica, {
+    const committed = await store.commitPoll(w.id, owner, {
       seen: diff.seen,
       poll: { ...record, result: cards.length ? `found ${cards.length}` : 'ok' },
       cards,
       fixes: diff.fixes,
     });
     if (!committed) return { kind: 'lost' };
-    const delivered = await deliverOpen(w, c.leaseGen, false);
+    const delivered = await deliverOpen(w, held, false);
     if (delivered.lost) return { kind: 'lost' };
     return { kind: 'changed', posted: posted + delivered.posted };
   }
 
-  return { poll };
+  /**
+   * The sessions of a batch's creators, their token rows read with one statement per team (keyed by team and
+   * creator); a row this store changes meanwhile, or a read that fails, is left to the session to read.
+   */
+  async function sessionsOf(batch: readonly ClaimedWatch[]): Promise<Map<string, Session>> {
+    const sessions = new Map<string, Session>();
+    if (!d.tokens) return sessions;
+    const loaded = await readTokensByTeam(
+      d.tokens,
+      batch.map(({ watch }) => ({ teamId: watch.teamId, userId: watch.creatorId })),
+      (err) => logger.warn('could not read the tokens of a watch batch', { error: String(err) }),
+    );
+    for (const { watch } of batch) {
+      const key = `${watch.teamId}:${watch.creatorId}`;
+      const stored = loaded.get(watch.teamId)?.get(watch.creatorId);
+      if (stored === undefined || sessions.has(key)) continue;
+      sessions.set(key, d.sessionOf({ teamId: watch.teamId, userId: watch.creatorId, userName: '' }, stored));
+    }
+    return sessions;
+  }
+
+  return {
+    name: 'watch',
+    table: 'watches',
+    behindLine: 'watch polls are behind: every watch is polled less often than once a minute, in turn',
+    claimDue: (o) => store.claimDue(o),
+    keyOf: (c) => c.watch.id,
+    dueAt: (c) => c.watch.nextPollAt,
+    prepare: sessionsOf,
+    async poll(c, sessions, owner): Promise<Polled<IdleRecord, PollOutcome>> {
+      const outcome = await pollOnce(c, sessions, owner);
+      if (outcome.kind === 'idle') return { outcome, record: [c.watch.id, outcome.record] };
+      // A failed poll wrote its failure and let its lease go; the others' leases the kernel lets go.
+      return { outcome, released: outcome.kind === 'failed' };
+    },
+    recordMany: (owner, idle) => store.recordIdle(owner, idle),
+    async backlog(now) {
+      const b = await store.backlog(now, BEHIND_MS);
+      return { waiting: b.late };
+    },
+  };
 }
 
-export type Poller = ReturnType<typeof createPoller>;
+/** The watch and the lease its poll holds (what every post of the poll is fenced with). */
+type Held = { key: number; held: { owner: string; gen: number } };
