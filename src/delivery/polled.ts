@@ -46,7 +46,7 @@ export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string }
   /** Polls one claimed item under its lease (`held` is the lease's owner, with the claim's generation in `c`). */
   poll(c: Claim, batch: Batch | undefined, owner: string): Promise<Polled<Done, Outcome>>;
   /** Writes what polls left (`record`s) and lets their leases go, in one statement for many. */
-  recordMany(owner: string, done: readonly Done[]): Promise<void>;
+  recordMany?(owner: string, done: readonly Done[]): Promise<void>;
   /** How many wait past their time now (told in the line). */
   backlog?(now: Date): Promise<Record<string, number>>;
   /** Housekeeping done at most once an hour by each replica (e.g. forgetting finished items). */
@@ -55,6 +55,8 @@ export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string }
 
 export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kind: string }> {
   kind: PolledKind<Claim, Batch, Done, Outcome>;
+  /** This replica, as it holds leases (default: a new id), when the kind must know it before the loop exists. */
+  replica?: string;
   /** The store port the leases and the line's once-for-all-replicas key are written against. */
   engine: SqlEngine;
   logger: Logger;
@@ -84,7 +86,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
 ) {
   const { kind } = o;
   const log = o.logger;
-  const replica = crypto.randomUUID();
+  const replica = o.replica ?? crypto.randomUUID();
   const leaseMs = o.leaseMs ?? 60_000;
   const batchSize = o.batch ?? 200;
   const behindMs = o.behindMs ?? 15_000;
@@ -94,7 +96,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
 
   let unwritten: Done[] = [];
   async function flush(): Promise<void> {
-    if (unwritten.length === 0) return;
+    if (unwritten.length === 0 || !kind.recordMany) return;
     const batch = unwritten;
     unwritten = [];
     await kind.recordMany(replica, batch);
@@ -157,8 +159,8 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
   }
 
   /**
-   * Polls what is due, batch after batch, until nothing is (with `all`, every item nobody holds, once). A pass that
-   * runs on past the minute says so as each minute turns, between its batches.
+   * Polls what is due, batch after batch, until a batch takes all that is (with `all`, every item nobody holds,
+   * once). A pass that runs on past the minute says so as each minute turns, between its batches.
    */
   async function pass(opts: { all?: boolean } = {}): Promise<{ claim: Claim; outcome: Outcome }[]> {
     const out: { claim: Claim; outcome: Outcome }[] = [];
@@ -183,8 +185,10 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
         ),
       );
       await flush();
-      // With `all`, each item is polled once: what was just polled is due again only after its interval.
-      if (opts.all) break;
+      // With `all`, each item is polled once: what was just polled is due again only after its interval. A batch
+      // short of the limit took everything due: what falls due meanwhile is the next look's (so a poll that lost
+      // its lease does not take its item again in the same pass).
+      if (opts.all || claimed.length < batchSize) break;
     }
     await reportSafely();
     const at = o.now().getTime();

@@ -24,9 +24,8 @@ describe('the delivery kernel', () => {
     expect(searching).toEqual(['slack/web-api/delivery-slack.ts']);
   });
 
-  it('runs the kinds on its own loops and steps: a kind folder has no timer, claim loop, fence or search of its own', () => {
-    // The kinds moved onto the kernel so far; the others still drive the kernel's pieces from their own loops.
-    const onKernel = files.filter((f) => /^(alerts|digest|watch)\//.test(f));
+  it('runs every kind on its own loops and steps: a kind folder has no timer, lease renewal, fence or search of its own', () => {
+    const onKernel = files.filter((f) => /^(alerts|digest|watch|follow)\//.test(f));
     const own = /setInterval\(|createTask\(|\.fence\(|findMarked\(|\.renew\(|releaseAll\(/;
     expect(onKernel.filter((f) => own.test(read(f)))).toEqual([]);
   });
