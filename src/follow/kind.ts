@@ -126,9 +126,11 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
   const drawnOf = (s: Snapshot) => (s.kind === 'pipeline' ? pipelineDrawn(s.pipeline, s.jobs) : jobDrawn(s.job));
 
   async function cardOf(f: Follow, s: Snapshot, line: FollowLine): Promise<SlackMessage> {
-    // In the zone the card was first drawn in (its follower's), so a redraw never moves its times to UTC.
-    const timeZone = (await o.timeZoneOf?.(f.userId).catch(() => null)) ?? 'UTC';
-    const c = { serverUrl: o.serverUrl, now: o.now(), timeZone, notice: undefined, viewer: null };
+    // Drawn for the readers it was first drawn for, so a redraw never moves its times: a card in the channel for
+    // every reader (views/format.ts), an ephemeral one in its follower's zone.
+    const shared = f.card !== null;
+    const timeZone = shared ? 'UTC' : ((await o.timeZoneOf?.(f.userId).catch(() => null)) ?? 'UTC');
+    const c = { serverUrl: o.serverUrl, now: o.now(), timeZone, shared, notice: undefined, viewer: null };
     const project = projectOfFollow(f);
     const card =
       s.kind === 'pipeline' ? buildPipelineCard(s.pipeline, s.jobs, project, c) : buildJobCard(s.job, project, c);

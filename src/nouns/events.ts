@@ -5,6 +5,7 @@ import { createEventOperations, type EventScope } from '../operations/events.js'
 import { eventFor, issueOfEvent } from '../views/audience.js';
 import { buildEventList } from '../views/events.js';
 import { describeFilters, pageSize } from '../views/lists.js';
+import { readersOf } from './support.js';
 import { noun, type Platform } from './types.js';
 
 const eventNoun = noun('event', (deps) => createEventOperations(deps));
@@ -95,8 +96,7 @@ export const events = eventNoun.define({
         place,
         ctx: {
           serverUrl: platform.serverUrl,
-          now: ctx.now,
-          timeZone: await platform.timeZoneOf(ctx.actor.userId),
+          ...(await readersOf(ctx, platform)),
           projects,
           here,
         },

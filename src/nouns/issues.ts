@@ -90,7 +90,9 @@ async function shareCard(o: {
     const asked = { title: 'Share a confidential issue?', question, confirm: 'Share', yes: 'Yes, share it' };
     return ephemeral(buildConfirmPrompt(asked, IssueButtons.shareConfidential, value));
   }
-  return { kind: 'message', message: await issueCard({ ...o, issue }), inChannel: true };
+  // Posted in the channel, it is read by many however it was asked for (a typed --share, or a click on a confirm).
+  const message = await issueCard({ ...o, ctx: { ...o.ctx, shared: true }, issue });
+  return { kind: 'message', message, inChannel: true };
 }
 
 /** The issue as it is now (with its time tracking), drawn as a card. */

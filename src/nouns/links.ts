@@ -63,10 +63,9 @@ async function previewsOf(ctx: RequestContext, ops: LinkOperations, targets: Lin
   return read.filter((preview): preview is LinkPreview => preview !== null);
 }
 
-/** Previews in the zone of the person who posted the links (a channel has no one zone). */
+/** Previews as the channel reads them: each time in each reader's zone (views/format.ts), nobody's in particular. */
 async function unfurlsOf(previews: readonly LinkPreview[], ctx: RequestContext, platform: Platform): Promise<Unfurls> {
-  const timeZone = await platform.timeZoneOf(ctx.actor.userId);
-  const options = { serverUrl: platform.serverUrl, now: ctx.now, timeZone };
+  const options = { serverUrl: platform.serverUrl, now: ctx.now };
   return Object.fromEntries(previews.map((preview) => [preview.url, buildUnfurlCard(preview, options)]));
 }
 

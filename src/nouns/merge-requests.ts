@@ -36,7 +36,7 @@ import {
   subscribe,
   time,
 } from './merge-request-actions.js';
-import { openedFrom, refOf } from './support.js';
+import { openedFrom, readersOf, refOf } from './support.js';
 import { ephemeral, type ModalAnswer, noun, type Reply } from './types.js';
 
 // Merge requests: both lists, the card and its buttons, and every row of the Merge requests section.
@@ -140,8 +140,7 @@ export const mergeRequests = mrNoun.define({
       const page = await ops.commits(ctx, project, iid, { per_page: 100 });
       const message = buildCommits({ iid }, project, page.items, {
         serverUrl: platform.serverUrl,
-        now: ctx.now,
-        timeZone: await platform.timeZoneOf(ctx.actor.userId),
+        ...(await readersOf(ctx, platform)),
         total: page.total,
       });
       return { kind: 'message', message, inChannel: command.share };
@@ -154,8 +153,7 @@ export const mergeRequests = mrNoun.define({
       const { project, iid } = await resolve(ctx, platform, command.target);
       const page = await ops.versions(ctx, project, iid);
       const message = buildVersions({ iid }, project, page.items, {
-        now: ctx.now,
-        timeZone: await platform.timeZoneOf(ctx.actor.userId),
+        ...(await readersOf(ctx, platform)),
         slashCommand: platform.slashCommand,
       });
       return { kind: 'message', message, inChannel: command.share };
@@ -165,8 +163,7 @@ export const mergeRequests = mrNoun.define({
       const value = await ops.version(ctx, project, { iid, versionId: command.args.versionId });
       const answer = buildVersion({ iid }, project, value, {
         serverUrl: platform.serverUrl,
-        now: ctx.now,
-        timeZone: await platform.timeZoneOf(ctx.actor.userId),
+        ...(await readersOf(ctx, platform)),
         where: command.share ? 'in this channel' : 'in a direct message',
       });
       return diffReply(answer, command.share);

@@ -14,7 +14,7 @@ import {
   scheduleConfirmation,
   scheduleRow,
 } from '../views/schedules.js';
-import { cardContext, placeOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
+import { cardContext, placeOf, readersOf, readOrWhy, redrawListAfterWrite, refOf } from './support.js';
 import { ephemeral, noun, type Platform, type Reply } from './types.js';
 
 const scheduleNoun = noun('schedule', (deps) => createScheduleOperations(deps));
@@ -63,9 +63,8 @@ async function actOnSchedule({
   const result = await ops.act(ctx, project, id, action);
   const notice = done(action, { actorId: ctx.actor.userId, detail: `schedule #${id}` });
   if (place) {
-    const timeZone = await platform.timeZoneOf(ctx.actor.userId);
-    const row =
-      result && action !== 'delete' ? scheduleRow(result, project, 'now', { now: ctx.now, timeZone }) : undefined;
+    const at = await readersOf(ctx, platform);
+    const row = result && action !== 'delete' ? scheduleRow(result, project, 'now', at) : undefined;
     const withRow = row ? { ...notice, row } : notice;
     return redrawListAfterWrite({ platform, ctx, place, options: { expect: 'schedule.list', notice: withRow } });
   }

@@ -5,24 +5,32 @@ import type { OpenedFrom } from '../ids.js';
 import type { RequestContext } from '../operations/context.js';
 import type { SlackMessage } from '../views/blocks.js';
 import type { CardContext } from '../views/common.js';
+import type { Readers } from '../views/format.js';
 import type { ListPlace } from '../views/lists.js';
 import { buildNoticeOnly, type Notice, unreadAfter } from '../views/notice.js';
 import type { ButtonContext, Platform } from './types.js';
 
 /**
- * What a card is drawn with: the server, the time, the viewer's zone (from their Slack profile unless given) and
+ * What a card is drawn with: the server, the time, who reads it (the viewer's zone from their Slack profile unless
+ * given; a card read by many, `ctx.shared` unless `shared` says otherwise, has its times drawn for every reader) and
  * optionally a notice and their server username.
  */
 export async function cardContext(
   ctx: RequestContext,
   platform: Platform,
-  options: { notice?: Notice | undefined; timeZone?: string; withViewer?: boolean } = {},
+  options: { notice?: Notice | undefined; timeZone?: string; withViewer?: boolean; shared?: boolean } = {},
 ): Promise<CardContext> {
   const [viewer, timeZone] = await Promise.all([
     options.withViewer ? ctx.session.connection().then((c) => c?.username ?? null) : null,
     options.timeZone ?? platform.timeZoneOf(ctx.actor.userId),
   ]);
-  return { serverUrl: platform.serverUrl, now: ctx.now, timeZone, notice: options.notice, viewer };
+  const shared = options.shared ?? ctx.shared === true;
+  return { serverUrl: platform.serverUrl, now: ctx.now, timeZone, shared, notice: options.notice, viewer };
+}
+
+/** Who reads the times of an answer that is not a card: the person's zone, or every reader's when it is shared. */
+export async function readersOf(ctx: RequestContext, platform: Platform): Promise<Readers> {
+  return { now: ctx.now, timeZone: await platform.timeZoneOf(ctx.actor.userId), shared: ctx.shared === true };
 }
 
 /** The list a row button sits in, when its value carries one. */

@@ -27,4 +27,9 @@ export interface RequestContext {
   channelId: string | null;
   now: Date;
   session: Session;
+  /**
+   * The answer is read by many: the command was shared (`--share`), or the click was on a message in a channel,
+   * which anyone there may click and have redrawn. Its times are then drawn for every reader (views/format.ts).
+   */
+  shared?: boolean;
 }

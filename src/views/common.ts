@@ -12,9 +12,9 @@ import {
   type SlackMessage,
   section,
 } from './blocks.js';
-import { formatUpcoming, formatWhen } from './format.js';
+import { drawUpcoming, drawWhen, type Readers } from './format.js';
 import { LIMITS, truncate } from './limits.js';
-import { italic, md, type Text } from './mrkdwn.js';
+import { esc, italic, type Md, md, type Text } from './mrkdwn.js';
 import type { Notice } from './notice.js';
 
 // What cards share: the context they are drawn in, link buttons, relative times and the typed
@@ -23,8 +23,13 @@ import type { Notice } from './notice.js';
 export interface CardContext {
   serverUrl: string;
   now: Date;
-  /** The viewer's IANA time zone: every absolute time on a card is drawn in it. */
+  /** The viewer's IANA time zone: every absolute time on a card for one person is drawn in it. */
   timeZone: string;
+  /**
+   * The card is read by many (posted in a channel, or redrawn there by anyone's click): its times are Slack's date
+   * markup, drawn in each reader's zone, the same text whoever drew it.
+   */
+  shared?: boolean | undefined;
   notice?: Notice | undefined;
   /** The server username of the person the card is drawn for, when known (to leave out what they cannot do). */
   viewer?: string | null;
@@ -44,26 +49,23 @@ export function openButton(url: string | null, text = 'Open in GitLab'): Button[
   return url ? [linkButton(text, url, 'open')] : [];
 }
 
-/** What a time on a card is drawn against: the injected now and the viewer's zone (UTC, said so, when unknown). */
-export interface TimeContext {
-  now: Date;
-  timeZone?: string | undefined;
-}
+/** What a time on a card is drawn against: the injected now and who reads it (format.ts, `Readers`). */
+export type TimeContext = Readers;
 
 /**
- * A time from the server in the house style, "3 Mar 2026, 14:02 · 2 months ago", in the viewer's zone; given
- * only `now` (no zone known), the absolute half is in UTC and says so.
+ * A time from the server in the house style, "3 Mar 2026, 14:02 · 2 months ago", for its readers (format.ts): in
+ * the one reader's zone, or Slack's date markup on a shared message; given only `now`, in UTC and said so.
  */
-export function when(iso: string | null | undefined, at: Date | TimeContext): string {
-  if (!iso) return '—';
+export function when(iso: string | null | undefined, at: Date | TimeContext): Md {
+  if (!iso) return esc('—');
   const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '—';
-  return at instanceof Date ? formatWhen(d, at) : formatWhen(d, at.now, at.timeZone);
+  if (Number.isNaN(d.getTime())) return esc('—');
+  return drawWhen(d, at instanceof Date ? { now: at } : at);
 }
 
 /** A planned time (a next run) as `when` draws it, but never "just now" for a time still ahead. */
-export function whenNext(at: Date, c: TimeContext): string {
-  return formatUpcoming(at, c.now, c.timeZone);
+export function whenNext(at: Date, c: TimeContext): Md {
+  return drawUpcoming(at, c);
 }
 
 /** A typed command that cannot be undone first asks, with the button a card would carry and the same words. */

@@ -35,13 +35,13 @@ function nextRunText(d: Digest, next: Date | null, c: CardContext): Text {
   return whenNext(next, c);
 }
 
-function lastRunText(d: Digest, c: CardContext): string {
+function lastRunText(d: Digest, c: CardContext): Text {
   if (!d.lastRunAt) return 'not yet';
   const ago = when(d.lastRunAt.toISOString(), c);
   const result = d.lastResult ?? '';
-  if (result === 'posted') return `${d.lastItems ?? 0} item${d.lastItems === 1 ? '' : 's'} posted ${ago}`;
-  if (result === 'empty') return `nothing new ${ago}`;
-  return `${result} ${ago}`;
+  if (result === 'posted') return md`${d.lastItems ?? 0} item${d.lastItems === 1 ? '' : 's'} posted ${ago}`;
+  if (result === 'empty') return md`nothing new ${ago}`;
+  return md`${result} ${ago}`;
 }
 
 export function buildDigestCard(d: Digest, next: Date | null, c: CardContext): SlackMessage {

@@ -6,9 +6,9 @@ import type { Digest } from '../store/digest-store.js';
 import { type Audience, todoFor } from './audience.js';
 import { actions, type Block, button, context, header, message, type SlackMessage, section } from './blocks.js';
 import { type CardContext, linkButton, type TimeContext, when } from './common.js';
-import { digestFilters, digestTitle, removeConfirmation, slackTime } from './digests.js';
+import { digestFilters, digestTitle, removeConfirmation } from './digests.js';
 import { commentExcerpt, commitRange, eventTargetKey } from './events.js';
-import { formatDateTime } from './format.js';
+import { formatDateTime, slackDate } from './format.js';
 import { LIMITS } from './limits.js';
 import { bold, code, link, linked, Md, md, type Text, toMrkdwn } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
@@ -280,7 +280,7 @@ export function buildEventsDigest(input: EventsDigestInput): SlackMessage {
   const blocks: Block[] = [
     header(digestTitle(d)),
     context([
-      md`${input.events.length} event${input.events.length === 1 ? '' : 's'}${input.truncated ? '+' : ''} from ${slackTime(input.since, d.tz)} to ${slackTime(input.until, d.tz)}${filters ? md` · ${code(filters)}` : ''} · digest #${d.id}`,
+      md`${input.events.length} event${input.events.length === 1 ? '' : 's'}${input.truncated ? '+' : ''} from ${slackDate(input.since, d.tz)} to ${slackDate(input.until, d.tz)}${filters ? md` · ${code(filters)}` : ''} · digest #${d.id}`,
     ]),
   ];
   if (hidden > 0 || input.truncated) {
@@ -334,7 +334,7 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
   const blocks: Block[] = [
     header(d.inDm || !input.ownerName ? digestTitle(d) : `:ballot_box_with_check: @${input.ownerName}'s pending todos`),
     context([
-      md`${input.todos.length}${input.truncated ? '+' : ''} pending as of ${slackTime(input.now, d.tz)} · digest #${d.id}`,
+      md`${input.todos.length}${input.truncated ? '+' : ''} pending as of ${slackDate(input.now, d.tz)} · digest #${d.id}`,
     ]),
     ...noticeBlocks(input.notice),
   ];
@@ -352,7 +352,11 @@ export function buildTodosDigest(input: TodosDigestInput): SlackMessage {
     for (const t of todos) {
       if (rows >= TODO_ROWS || blocks.length + 1 > room) break;
       blocks.push(
-        todoRow(t, { digestId: d.id, at: { serverUrl: input.serverUrl, now: input.now, timeZone: d.tz }, slot: rows }),
+        todoRow(t, {
+          digestId: d.id,
+          at: { serverUrl: input.serverUrl, now: input.now, timeZone: d.tz, shared: !d.inDm },
+          slot: rows,
+        }),
       );
       rows += 1;
     }

@@ -3,7 +3,6 @@ import { DigestButtons, type DigestSurface } from '../buttons/digests.js';
 import type { Refusal } from '../errors.js';
 import type { Digest } from '../store/digest-store.js';
 import { button, type Confirmation } from './blocks.js';
-import { formatDateTime } from './format.js';
 import { esc, Md, md, mention } from './mrkdwn.js';
 
 // What a digest is, as every digest view names it: its subject, filters, where it posts, its title and buttons.
@@ -40,16 +39,6 @@ export const channelRef = (id: string): Md => (/^[CGD][A-Z0-9]+$/.test(id) ? Md.
 
 export function destination(d: Digest): Md {
   return d.inDm ? md`${mention(d.ownerId)}'s DM` : channelRef(d.channelId);
-}
-
-/**
- * A time Slack shows in each reader's own zone, with the digest's zone as the fallback text (for clients and
- * notifications that do not format dates).
- */
-export function slackTime(at: Date, zone: string): Md {
-  const epoch = Math.floor(at.getTime() / 1000);
-  const fallback = formatDateTime(at, zone).replace(/[|>]/g, ' ');
-  return Md.trusted(`<!date^${epoch}^{date_short_pretty} {time}|${esc(fallback).text}>`);
 }
 
 export function removeConfirmation(d: Digest): Confirmation {

@@ -19,6 +19,8 @@ export interface EventContext {
   now: Date;
   /** The reader's zone, for the absolute half of each time (digests: the digest's own zone). */
   timeZone?: string | undefined;
+  /** Read by many (shared in a channel, a digest posted there): each time in each reader's zone (format.ts). */
+  shared?: boolean | undefined;
   /** Paths of the projects the events happened in, by id: events carry only the id. */
   projects: ReadonlyMap<number, string>;
   /** The project a list is about: its references are written short (`#12` instead of `demo/web#12`). */

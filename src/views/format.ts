@@ -1,5 +1,13 @@
-// Dates and sizes as people read them. Views get `now` and the viewer's time zone
+import { esc, Md, md } from './mrkdwn.js';
+
+// Dates and sizes as people read them: the one place a time becomes text. Views get `now` and who reads the time
 // injected; nothing here reads the clock.
+//
+// Who reads a time decides how it is drawn (`Readers`). One person (an ephemeral answer, a DM, their Home tab) reads
+// it in their own zone. A shared message (a card in a channel, which anyone there may click and have redrawn, a link
+// preview, a digest post) is read by many: its times are Slack's own date markup, which each reader's client draws
+// in that reader's zone, with a fallback that names its zone (for notifications and clients that do not format
+// dates). That text depends on nobody's zone, so a redraw by whoever clicked never moves a time.
 
 // Building an Intl.DateTimeFormat costs far more than formatting with one, and a card formats several times: one
 // per zone, kept. A zone Intl refuses throws on building, as before, and is not kept. Bounded by the zones people have.
@@ -47,26 +55,55 @@ export function formatDateTime(date: Date, timeZone = 'UTC'): string {
   return `${formatAbsolute(date, timeZone)} ${timeZone}`;
 }
 
+/** Who reads a time: one person (in `timeZone`, UTC said so when unknown), or everyone who reads a shared message. */
+export interface Readers {
+  now: Date;
+  /** The one reader's IANA zone. */
+  timeZone?: string | undefined;
+  /** Read by many (posted in a channel, or redrawn there by anyone's click): Slack draws it in each reader's zone. */
+  shared?: boolean | undefined;
+}
+
 /**
- * The house style for a time on a card or row: "3 Mar 2026, 14:02 · 2 months ago", absolute in the viewer's
- * zone and relative to an injected now. Without a zone the absolute half says UTC, so it is never misread.
+ * Slack's date markup: each reader's client shows "Mar 3, 2026 at 2:02 PM" (or "Yesterday at …") in their own zone;
+ * the fallback is the house style in `fallbackZone`, which it names.
  */
-export function formatWhen(date: Date, now: Date, timeZone?: string): string {
-  const absolute = timeZone ? formatAbsolute(date, timeZone) : `${formatAbsolute(date)} UTC`;
+export function slackDate(date: Date, fallbackZone = 'UTC'): Md {
+  const epoch = Math.floor(date.getTime() / 1000);
+  const fallback = formatDateTime(date, fallbackZone).replace(/[|>]/g, ' ');
+  return Md.trusted(`<!date^${epoch}^{date_short_pretty} {time}|${esc(fallback).text}>`);
+}
+
+/** The absolute half: in the one reader's zone (naming it when `named`, or when it is unknown), else Slack's markup. */
+function absoluteFor(date: Date, r: Readers, named: boolean): Md {
+  if (r.shared) return slackDate(date);
+  if (!r.timeZone) return esc(formatDateTime(date));
+  return esc(named ? formatDateTime(date, r.timeZone) : formatAbsolute(date, r.timeZone));
+}
+
+/** An absolute time that says its zone, for its readers: "3 Mar 2026, 14:02 Europe/Berlin" to one person. */
+export function drawDateTime(date: Date, r: Readers): Md {
+  return absoluteFor(date, r, true);
+}
+
+/**
+ * The house style for a time on a card or row: "3 Mar 2026, 14:02 · 2 months ago", absolute for its readers and
+ * relative to an injected now. Without a zone or a shared audience the absolute half says UTC, so it is never misread.
+ */
+export function drawWhen(date: Date, r: Readers): Md {
   // Something the server made a moment ago may carry a time a little ahead of the bot's clock.
-  const relative = Math.abs(date.getTime() - now.getTime()) < 60_000 ? 'just now' : formatRelative(date, now);
-  return `${absolute} · ${relative}`;
+  const relative = Math.abs(date.getTime() - r.now.getTime()) < 60_000 ? 'just now' : formatRelative(date, r.now);
+  return md`${absoluteFor(date, r, false)} · ${relative}`;
 }
 
 /**
  * A planned time (a next run): "in under a minute" when it is that close, and "due now" once it has passed but has
  * not run yet, where a time the server reported would say "just now".
  */
-export function formatUpcoming(date: Date, now: Date, timeZone?: string): string {
-  const absolute = timeZone ? formatAbsolute(date, timeZone) : `${formatAbsolute(date)} UTC`;
-  const ahead = date.getTime() - now.getTime();
-  const relative = ahead <= 0 ? 'due now' : ahead < 60_000 ? 'in under a minute' : formatRelative(date, now);
-  return `${absolute} · ${relative}`;
+export function drawUpcoming(date: Date, r: Readers): Md {
+  const ahead = date.getTime() - r.now.getTime();
+  const relative = ahead <= 0 ? 'due now' : ahead < 60_000 ? 'in under a minute' : formatRelative(date, r.now);
+  return md`${absoluteFor(date, r, false)} · ${relative}`;
 }
 
 export function formatBytes(bytes: number): string {

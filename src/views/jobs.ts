@@ -200,7 +200,7 @@ export function buildJobCard(
     : null;
   const seconds = jobSeconds(job);
   const duration =
-    seconds !== null ? jobDuration(seconds) : job.started_at ? `running since ${when(job.started_at, c)}` : '—';
+    seconds !== null ? jobDuration(seconds) : job.started_at ? md`running since ${when(job.started_at, c)}` : '—';
   const commit = job.commit
     ? md`${code(shortSha(job.commit.id))} ${truncate(job.commit.title, 120)} — ${job.commit.author_name}`
     : '—';
@@ -223,7 +223,7 @@ export function buildJobCard(
   const extra: Text[] = [md`${projectLabel(project)} · created ${when(job.created_at, c)}`];
   if (job.artifacts_file && !facts.erased) {
     const expiry = job.artifacts_expire_at
-      ? `, expire ${when(job.artifacts_expire_at, c)}`
+      ? md`, expire ${when(job.artifacts_expire_at, c)}`
       : job.artifacts_expire_at === null || facts.kept
         ? ', kept'
         : '';

@@ -9,6 +9,7 @@ import type {
 } from '../gitlab/schemas.js';
 import { actions, type Block, context, message, type SlackMessage, section } from './blocks.js';
 import { openButton, type TimeContext, when } from './common.js';
+import type { Readers } from './format.js';
 import { LIMITS, truncate } from './limits.js';
 import { mergeRequestUrl, mrRef, stateBadge } from './merge-requests.js';
 import { bold, code, escapeText, joinMd, linked, Md, md, type Text } from './mrkdwn.js';
@@ -169,7 +170,7 @@ export function buildCommits(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   commits: readonly Commit[],
-  options: { serverUrl: string; now: Date; timeZone?: string; total: number | null },
+  options: Readers & { serverUrl: string; total: number | null },
 ): SlackMessage {
   const title = `Commits of ${mrRef(project, mr.iid)}`;
   const count = options.total ?? commits.length;
@@ -185,7 +186,7 @@ export function buildVersions(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   versions: readonly MergeRequestVersion[],
-  options: { now: Date; timeZone?: string; slashCommand: string },
+  options: Readers & { slashCommand: string },
 ): SlackMessage {
   const title = `Diff versions of ${mrRef(project, mr.iid)}`;
   const lines = versions.map(
@@ -212,7 +213,7 @@ export function buildVersion(
   mr: Pick<MergeRequest, 'iid'>,
   project: Project,
   version: MergeRequestVersionDetail,
-  options: { serverUrl: string; now: Date; timeZone?: string; where: 'in this channel' | 'in a direct message' },
+  options: Readers & { serverUrl: string; where: 'in this channel' | 'in a direct message' },
 ): DiffAnswer {
   const shas = md`head ${code(shortSha(version.head_commit_sha))} · base ${code(shortSha(version.base_commit_sha))} · start ${code(shortSha(version.start_commit_sha))} · ${version.state} · ${when(version.created_at, options)}`;
   const shown = version.commits.slice(0, 10).map((c) => commitLine(options.serverUrl, project, c, options));

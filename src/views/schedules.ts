@@ -16,8 +16,9 @@ import {
   section,
 } from './blocks.js';
 import { type CardContext, openButton, whenNext } from './common.js';
+import type { Readers } from './format.js';
 import { buildList, type ListPlace, type PageInfo } from './lists.js';
-import { code, linked, type Md, md, mention } from './mrkdwn.js';
+import { code, linked, type Md, md, mention, type Text } from './mrkdwn.js';
 import { noticeBlocks } from './notice.js';
 import { pipelineUrl } from './pipelines.js';
 import { statusEmoji } from './status.js';
@@ -81,7 +82,7 @@ export function scheduleButtons(
   return out;
 }
 
-function nextRun(s: PipelineSchedule, c: Pick<CardContext, 'now' | 'timeZone'>): string {
+function nextRun(s: PipelineSchedule, c: Readers): Text {
   if (!s.active) return '— (inactive)';
   if (!s.next_run_at) return '—';
   const d = new Date(s.next_run_at);
@@ -108,7 +109,7 @@ export function buildScheduleCard(s: PipelineSchedule, project: Project, c: Card
       md`*Last pipeline*\n${last}`,
     ]),
     context([
-      md`${projectLabel(project)} · times in ${c.timeZone}${url ? md` · ${linked(url, 'Open in GitLab')}` : ''}`,
+      md`${projectLabel(project)}${c.shared ? '' : md` · times in ${c.timeZone}`}${url ? md` · ${linked(url, 'Open in GitLab')}` : ''}`,
     ]),
     ...noticeBlocks(c.notice),
     actions([...scheduleButtons(s, project, { viewer: c.viewer ?? null }), ...openButton(url)]),
@@ -121,12 +122,7 @@ export function buildScheduleDeleted(s: ScheduleRef, project: Project, actorId: 
   return message(text, [section(md`:wastebasket: ${text}`)]);
 }
 
-export function scheduleRow(
-  schedule: PipelineSchedule,
-  project: Project,
-  slot: number | string,
-  at: Pick<CardContext, 'now' | 'timeZone'>,
-): Block {
+export function scheduleRow(schedule: PipelineSchedule, project: Project, slot: number | string, at: Readers): Block {
   const owner = schedule.owner ? md` · owner @${schedule.owner.username}` : '';
   // The next run is what people scan this list for.
   const next = schedule.active && schedule.next_run_at ? md` · next run ${nextRun(schedule, at)}` : '';

@@ -104,6 +104,8 @@ export interface TodoRowOptions extends TodoButtonOptions {
   now: Date;
   /** The viewer's zone, for the absolute half of the time (UTC, said so, when unknown). */
   timeZone?: string | undefined;
+  /** Read by many (a list shared in a channel): the time in each reader's zone (format.ts). */
+  shared?: boolean | undefined;
   /** References without the project, for rows grouped under their project. */
   short?: boolean;
   /** The todo's id, for `todo done <id>` (lists show it). */
@@ -156,6 +158,7 @@ export function buildTodoList(todos: readonly Todo[], page: PageInfo, o: TodoLis
         serverUrl: o.ctx.serverUrl,
         now: o.ctx.now,
         timeZone: o.ctx.timeZone,
+        shared: o.ctx.shared,
         place: o.place,
         owner: o.owner,
         slot: i,

@@ -42,11 +42,10 @@ export function previewLabel(p: LinkPreview): string {
 }
 
 /** The preview of one link: a line that says what it is, and a line of its facts. */
-export function buildUnfurlCard(
-  p: LinkPreview,
-  o: { serverUrl: string; now: Date; timeZone?: string | undefined },
-): { blocks: Block[] } {
+export function buildUnfurlCard(p: LinkPreview, o: { serverUrl: string; now: Date }): { blocks: Block[] } {
   const { serverUrl } = o;
+  // A preview is read by everyone in the channel: its times are drawn in each reader's zone.
+  const at = { now: o.now, shared: true };
   const where = projectLabel(p.project);
   let head: Md;
   let facts: Text[];
@@ -64,7 +63,7 @@ export function buildUnfurlCard(
         : '';
       head = md`${issueStateEmoji(i.state)} ${bold(linked(issueUrl(serverUrl, p.project, i), issueRef(p.project, i.iid)))}${i.confidential ? ' :lock:' : ''} ${truncate(i.title, 150)}`;
       facts = [
-        md`Issue · ${issueStateWord(i.state)} · opened by @${i.author.username} ${when(i.created_at, o)}${assignees}${labels}`,
+        md`Issue · ${issueStateWord(i.state)} · opened by @${i.author.username} ${when(i.created_at, at)}${assignees}${labels}`,
       ];
       break;
     }
@@ -92,7 +91,7 @@ export function buildUnfurlCard(
       const pl = p.item;
       const by = pl.user ? md` · by @${pl.user.username}` : '';
       head = md`${statusEmoji(pl.status)} ${bold(linked(pipelineUrl(serverUrl, p.project, pl), `Pipeline #${pl.id}`))} ${code(truncate(pl.ref, 80))}`;
-      facts = [md`${where} · ${statusBadge(pl.status)} · ${code(shortSha(pl.sha))}${by} · ${when(pl.created_at, o)}`];
+      facts = [md`${where} · ${statusBadge(pl.status)} · ${code(shortSha(pl.sha))}${by} · ${when(pl.created_at, at)}`];
       break;
     }
     case 'schedule': {

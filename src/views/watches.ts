@@ -41,9 +41,9 @@ function stateLine(w: Watch): Text {
   return md`paused${w.pausedBy ? md` by ${mention(w.pausedBy)}` : ''} (${PAUSED_WHY[w.pausedReason ?? 'person']})`;
 }
 
-function lastPollText(w: Watch, at: TimeContext): string {
+function lastPollText(w: Watch, at: TimeContext): Text {
   if (!w.lastPollAt) return 'not yet';
-  return `${w.lastResult ?? 'ok'} ${when(w.lastPollAt.toISOString(), at)}`;
+  return md`${w.lastResult ?? 'ok'} ${when(w.lastPollAt.toISOString(), at)}`;
 }
 
 export function removeWatchConfirmation(w: Watch): Confirmation {

@@ -275,6 +275,16 @@ describe.skipIf(!found && !required)('the demo in a browser', () => {
         '<blockquote class="quote">quoted <b>too</b></blockquote>' +
         '<pre class="code-block">&lt;pre&gt; &amp; *not bold*</pre>',
     );
+    // A time on a shared card is drawn in the reader's (this browser's) zone, its fallback on hover.
+    const date = await page.evaluate(`import('/mrkdwn.js').then((m) => {
+      const box = document.createElement('div');
+      box.append(m.mrkdwn('<!date^1772542920^{date_short_pretty} {time}|3 Mar 2026, 13:02 UTC>', { userName: () => undefined, channelName: () => undefined }));
+      const span = box.querySelector('span.date');
+      const local = new Date(1772542920000).toLocaleString('en-GB', { day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+      return { text: span?.textContent, title: span?.title, local };
+    })`);
+    expect(date).toMatchObject({ title: '3 Mar 2026, 13:02 UTC' });
+    expect((date as { text: string; local: string }).text).toBe((date as { local: string }).local);
   }, 60_000);
 
   it('switches person: what only alice may see goes, and what bob does is done as bob', async () => {

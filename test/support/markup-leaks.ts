@@ -4,7 +4,8 @@ import type { FakeRecord } from './fake-slack.js';
 // everyone), `<https://…|label>` (a disguised link), `<@U…>`, or a bare `<`/`>` that Slack would read as
 // the start of one. Every string of every payload is looked at, by what Slack does with it:
 //  - mrkdwn (a message's `text`, `mrkdwn` objects, confirm texts): only the bot's own entities may stand,
-//    `<@U…>` and `<#C…>` mentions and links to the allowed URLs; any other `<` or `>` must arrive escaped;
+//    `<@U…>` and `<#C…>` mentions, links to the allowed URLs and the date markup of times on shared cards; any
+//    other `<` or `>` must arrive escaped;
 //  - plain_text objects, file titles: Slack shows them as they are, but a title may turn into notification
 //    text, so nothing in them may start an entity (`<!`, `<@`, `<#`, `<http`);
 //  - file names: letters, digits, dots, dashes and underscores only;
@@ -51,6 +52,8 @@ function mrkdwnLeaks(text: string, o: LeakCheckOptions): string[] {
   const out: string[] = [];
   const stripped = text.replace(/<([^<>]*)>/g, (whole, inner: string) => {
     if (/^@[UW][A-Z0-9]+$/.test(inner) || /^#[CGD][A-Z0-9]+$/.test(inner)) return '';
+    // A time on a shared card: Slack's date markup as views/format.ts writes it, with a fallback of plain words.
+    if (/^!date\^\d+\^\{date_short_pretty\} \{time\}\|[^<>|&]*$/.test(inner)) return '';
     const target = inner.split('|')[0] ?? '';
     if (/^https?:\/\//i.test(target)) {
       if (o.linkPrefixes.some((p) => target.startsWith(p))) return '';

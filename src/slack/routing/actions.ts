@@ -80,6 +80,7 @@ export function registerActionListener(routes: Routes, o: ActionListenerOptions)
         surface,
         session: o.sessionOf(actor),
         responseUrl: body.response_url ?? null,
+        shared: message !== null && !message.ephemeral,
       };
       const respond = respondTo(body.response_url);
       const delivery = { client, respond, userId: actor.userId, channelId, triggerId: body.trigger_id, message };

@@ -60,6 +60,7 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
       now: o.now(),
       session: o.sessionOf(actor),
       responseUrl: command.response_url ?? null,
+      shared: cmd.share,
     };
     const log = requestLogger(context);
     if (log?.level === 'debug') log.debug('command received', { key: cmd.key, team: actor.teamId });

@@ -284,6 +284,37 @@ describe('a shared card', () => {
   });
 });
 
+describe('the times of a shared card (issue 47)', () => {
+  // One card in a channel, redrawn by alice (Europe/Berlin), by bob (America/New_York) and by the follow: its
+  // times are Slack's date markup, which each reader's client draws in their own zone, and the same text each time.
+  const created = (text: string) =>
+    /\*Created\*\n(<!date\^\d+\^\{date_short_pretty\} \{time\}\|[^>]*>)/.exec(text)?.[1];
+
+  it('are the same text whoever redraws it, in whatever zone, and in the follow’s redraws', async () => {
+    const card = await h.ask('alice', 'pipeline demo/web 2 --share', /Pipeline #2 /, { channel: 'C0ZONES' });
+    const first = created(card.text);
+    expect(first).toMatch(/\|\d{1,2} \w{3} \d{4}, \d\d:\d\d UTC>$/);
+
+    const retried = await h.press('alice', buttonOf(card, /^Retry$/), /Retried by <@U0ALICE>/);
+    expect(retried.message.key).toBe(card.message.key);
+    expect(created(retried.text)).toBe(first);
+
+    const from = h.bot.fake.lastSeq;
+    const canceled = await h.press('bob', buttonOf(retried, /^Cancel$/), /Canceled by <@U0BOB>/);
+    expect(canceled.message.key).toBe(card.message.key);
+    expect(created(canceled.text)).toBe(first);
+
+    await stepUntilDone();
+    const updates = records(from, (r) => r.method === 'chat.update' && r.ok);
+    expect(updates.length).toBeGreaterThan(0);
+    const redrawn = messageText(card.message);
+    expect(redrawn).toContain('no longer followed');
+    expect(created(redrawn)).toBe(first);
+    // Nobody's zone is written on it: no time in Berlin's or New York's hours, only the markup's UTC fallback.
+    expect(redrawn).not.toMatch(/Europe\/Berlin|America\/New_York/);
+  });
+});
+
 describe('when following stops early', () => {
   it('stops after an hour with a DM saying it is still running', async () => {
     const from = h.bot.fake.lastSeq;

@@ -1,12 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { when } from '../../../src/views/common.js';
 import {
+  drawDateTime,
+  drawUpcoming,
+  drawWhen,
   formatAbsolute,
   formatDateTime,
   formatRelative,
-  formatUpcoming,
-  formatWhen,
+  slackDate,
 } from '../../../src/views/format.js';
+
+const formatWhen = (date: Date, now: Date, timeZone?: string) => drawWhen(date, { now, timeZone }).text;
+const formatUpcoming = (date: Date, now: Date, timeZone?: string) => drawUpcoming(date, { now, timeZone }).text;
 
 // One house style for a time on any card or row: "3 Mar 2026, 14:02 · 2 months ago", absolute in the viewer's
 // zone, relative counted in the unit a person would use.
@@ -29,10 +34,44 @@ describe('formatWhen', () => {
   });
 
   it('is what `when` draws from a server time, with a card context or only a now', () => {
-    expect(when('2026-05-01T12:02:00Z', { now: NOW, timeZone: 'Asia/Tokyo' })).toBe('1 May 2026, 21:02 · 2 days ago');
-    expect(when('2026-05-01T12:02:00Z', NOW)).toBe('1 May 2026, 12:02 UTC · 2 days ago');
-    expect(when(null, NOW)).toBe('—');
-    expect(when('not a date', NOW)).toBe('—');
+    expect(when('2026-05-01T12:02:00Z', { now: NOW, timeZone: 'Asia/Tokyo' }).text).toBe(
+      '1 May 2026, 21:02 · 2 days ago',
+    );
+    expect(when('2026-05-01T12:02:00Z', NOW).text).toBe('1 May 2026, 12:02 UTC · 2 days ago');
+    expect(when(null, NOW).text).toBe('—');
+    expect(when('not a date', NOW).text).toBe('—');
+  });
+});
+
+describe('a time read by many (a shared card, a preview, a digest in a channel)', () => {
+  const at = new Date('2026-03-03T13:02:00Z');
+  const DATE = '<!date^1772542920^{date_short_pretty} {time}|3 Mar 2026, 13:02 UTC>';
+
+  it("is Slack's date markup, drawn in each reader's zone, whose fallback names its zone", () => {
+    expect(slackDate(at).text).toBe(DATE);
+    expect(slackDate(at, 'Europe/Berlin').text).toBe(
+      '<!date^1772542920^{date_short_pretty} {time}|3 Mar 2026, 14:02 Europe/Berlin>',
+    );
+    expect(drawWhen(at, { now: NOW, shared: true }).text).toBe(`${DATE} · 2 months ago`);
+    expect(drawUpcoming(new Date(NOW.getTime() + 30_000), { now: NOW, shared: true }).text).toMatch(
+      /^<!date\^\d+\^\{date_short_pretty\} \{time\}\|3 May 2026, 12:02 UTC> · in under a minute$/,
+    );
+    expect(drawDateTime(at, { now: NOW, shared: true }).text).toBe(DATE);
+  });
+
+  it('is the same text whoever draws it, whatever their zone: a redraw never moves it', () => {
+    const drawn = ['Europe/Berlin', 'America/New_York', 'Asia/Tokyo', undefined].map(
+      (timeZone) => when(at.toISOString(), { now: NOW, timeZone, shared: true }).text,
+    );
+    expect(new Set(drawn)).toEqual(new Set([`${DATE} · 2 months ago`]));
+  });
+
+  it('to one person is in their zone, and says the zone where it stands alone', () => {
+    expect(drawWhen(at, { now: NOW, timeZone: 'America/New_York' }).text).toBe('3 Mar 2026, 08:02 · 2 months ago');
+    expect(drawDateTime(at, { now: NOW, timeZone: 'America/New_York' }).text).toBe(
+      '3 Mar 2026, 08:02 America/New_York',
+    );
+    expect(drawDateTime(at, { now: NOW }).text).toBe('3 Mar 2026, 13:02 UTC');
   });
 });
 

@@ -25,6 +25,24 @@ export function plainEmoji(text) {
 
 const SAFE_LINK = /^(https?:|mailto:)/i;
 
+const DATE_STYLE = {
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  hourCycle: 'h23',
+};
+
+/** A date as Slack shows it: in the zone of whoever reads it (this browser's), its fallback on hover. */
+function slackDate(target, fallback) {
+  const epoch = Number(target.split('^')[1]);
+  if (!Number.isFinite(epoch)) return document.createTextNode(fallback);
+  const span = el('span', 'date', new Date(epoch * 1000).toLocaleString('en-GB', DATE_STYLE));
+  span.title = fallback;
+  return span;
+}
+
 /** What Slack shows for `<…>`: a link, a mention of a person or channel, a date's fallback, or the text itself. */
 function special(inner, ctx) {
   const bar = inner.indexOf('|');
@@ -40,7 +58,7 @@ function special(inner, ctx) {
   }
   if (/^!(here|channel|everyone)$/.test(target)) return el('span', 'mention broadcast', `@${target.slice(1)}`);
   if (target.startsWith('!subteam^')) return el('span', 'mention', unescapeSlack(label ?? target));
-  if (target.startsWith('!date^')) return document.createTextNode(unescapeSlack(label ?? ''));
+  if (target.startsWith('!date^')) return slackDate(target, unescapeSlack(label ?? ''));
   const url = unescapeSlack(target);
   if (SAFE_LINK.test(url)) {
     const a = el('a', 'link', unescapeSlack(label ?? url));
