@@ -263,8 +263,6 @@ export function createAlertKind(deps: AlertKindDeps): PolledKind<ClaimedAlert, B
   }
 
   return {
-    name: 'alert',
-    table: 'alert_settings',
     behindLine: 'todo alert polls are behind: everyone is polled in turn, less often than each minute',
     claimDue: ({ owner, now, until, limit }) => store.claimDue(owner, now, until, limit),
     keyOf: (c) => personOf(c.setting),

@@ -1,9 +1,7 @@
 import type { DeliveryHooks } from '../delivery/hooks.js';
-import { createMeteredTransport } from '../delivery/metered-transport.js';
-import { createSharedChannelQueue, createSharedTokenBudget, type PacingClock, realClock } from '../delivery/pacing.js';
+import type { PacingClock } from '../delivery/pacing.js';
 import { createPolledDelivery } from '../delivery/polled.js';
 import type { DeliverySlack } from '../delivery/slack.js';
-import { createRunSteps } from '../delivery/steps.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
@@ -11,9 +9,7 @@ import type { AlertPoint, AlertService } from '../operations/alert-service.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
 import { createAlertStore } from '../store/alert-store.js';
-import { createLeaseStore } from '../store/delivery-lease-store.js';
 import type { SqlEngine } from '../store/engine.js';
-import { createPacingStore } from '../store/pacing-store.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
 import { buildAlertsResumedDm } from '../views/alerts.js';
 import { createAlertKind } from './kind.js';
@@ -64,47 +60,43 @@ export interface AlertServiceOptions {
 
 export function createAlertService(o: AlertServiceOptions): AlertService {
   const log = o.logger.child({ component: 'alerts' });
-  const clock = o.pacingClock ?? realClock;
-  const leaseMs = o.leaseMs ?? 60_000;
   const store = createAlertStore(o.engine);
-  const pacing = createPacingStore(o.engine);
-  const budget = createSharedTokenBudget({ store: pacing, clock });
-  const steps = createRunSteps({
-    slack: o.slack,
-    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
-    leases: createLeaseStore(o.engine, 'alert_settings'),
-    leaseMs,
-    name: 'alert',
-    logger: log,
-    now: o.now,
-  });
-  const kind = createAlertKind({
-    store,
-    steps,
-    access: o.access.through(createMeteredTransport(o.transport, budget)),
-    sessionOf: o.sessionOf,
-    tokens: o.tokens,
-    serverUrl: o.serverUrl,
-    logger: log,
-    now: o.now,
-    intervalMs: o.pollIntervalMs ?? MINUTE,
-    ...(o.at ? { at: o.at } : {}),
-    ...(o.failures ? { failures: o.failures } : {}),
-  });
+  const intervalMs = o.pollIntervalMs ?? MINUTE;
   const delivery = createPolledDelivery({
-    kind,
+    name: 'alert',
+    table: 'alert_settings',
+    kind: ({ access, steps }) =>
+      createAlertKind({
+        store,
+        steps,
+        access,
+        sessionOf: o.sessionOf,
+        tokens: o.tokens,
+        serverUrl: o.serverUrl,
+        logger: log,
+        now: o.now,
+        intervalMs,
+        ...(o.at ? { at: o.at } : {}),
+        ...(o.failures ? { failures: o.failures } : {}),
+      }),
     engine: o.engine,
+    access: o.access,
+    transport: o.transport,
+    slack: o.slack,
+    channelIntervalMs: o.channelIntervalMs ?? 1000,
+    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
     logger: log,
     now: o.now,
     ...(o.hooks ? { hooks: o.hooks } : {}),
     timer: o.timer ?? 'interval',
     tickMs: o.tickMs ?? 2000,
-    leaseMs,
+    leaseMs: o.leaseMs ?? 60_000,
     concurrency: o.concurrency ?? 16,
     batch: o.batch ?? 200,
     // A person's poll moves to their own offset in the minute, so a poll counts as behind only a whole minute late.
-    behindMs: o.pollIntervalMs ?? MINUTE,
+    behindMs: intervalMs,
   });
+  const { steps } = delivery;
 
   async function pollDue() {
     const polled = await delivery.pass();

@@ -1,11 +1,22 @@
 import crypto from 'node:crypto';
+import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
+import type { GitlabAccess } from '../operations/access.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
 import { createLeaseStore, type LeasedTable } from '../store/delivery-lease-store.js';
 import type { SqlEngine } from '../store/engine.js';
+import { createPacingStore } from '../store/pacing-store.js';
 import { type DeliveryHooks, tell } from './hooks.js';
-import { createLimiter } from './pacing.js';
-import { asError } from './steps.js';
+import { createMeteredTransport } from './metered-transport.js';
+import {
+  createLimiter,
+  createSharedChannelQueue,
+  createSharedTokenBudget,
+  type PacingClock,
+  realClock,
+} from './pacing.js';
+import type { DeliverySlack } from './slack.js';
+import { asError, createRunSteps, type RunSteps } from './steps.js';
 
 // The polled loop of the delivery kernel, beside the cron loop of scheduled.ts: for kinds whose items are each due
 // every little while (a person's todo alerts, a pipeline watch, a followed card) rather than on a schedule of their
@@ -29,10 +40,6 @@ export interface Polled<Done, Outcome extends { kind: string } = { kind: string 
 }
 
 export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string } = { kind: string }> {
-  /** Its name in logs, hooks and the once-a-minute line (`alert`, `watch`, `follow`). */
-  readonly name: string;
-  /** The leased table whose rows are its items (store/delivery-lease-store.ts). */
-  readonly table: LeasedTable;
   /** The line's words when polls fall behind. */
   readonly behindLine: string;
   /** Takes up to `limit` items due by `dueBy` that nobody holds at `now`, oldest first, leased to `owner` until `until`. */
@@ -53,12 +60,37 @@ export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string }
   tidy?(now: Date): Promise<unknown>;
 }
 
+/** What the kernel gives a kind to build its polls from. */
+export interface PolledKit {
+  /** The app's access to the server through the shared token budget (one judgement of 401s for the bot). */
+  access: GitlabAccess;
+  /** The steps of a run: fenced posts, the one search, notices, what a failed read means. */
+  steps: RunSteps;
+  /** This replica, as it holds leases. */
+  replica: string;
+  /** How long a lease holds without being renewed. */
+  leaseMs: number;
+}
+
+/** A polled kind's one registration: its name, its rows, and the kind made from what the kernel gives it. */
 export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kind: string }> {
-  kind: PolledKind<Claim, Batch, Done, Outcome>;
-  /** This replica, as it holds leases (default: a new id), when the kind must know it before the loop exists. */
-  replica?: string;
-  /** The store port the leases and the line's once-for-all-replicas key are written against. */
+  /** Its name in logs, hooks and the once-a-minute line (`alert`, `watch`, `follow`). */
+  name: string;
+  /** The leased table whose rows are its items (store/delivery-lease-store.ts). */
+  table: LeasedTable;
+  kind: (kit: PolledKit) => PolledKind<Claim, Batch, Done, Outcome>;
+  /** The store port the leases, the pacing and the line's once-for-all-replicas key are written against. */
   engine: SqlEngine;
+  /** The app's access to the server: one judgement of 401s for the whole bot. */
+  access: GitlabAccess;
+  /** The transport commands use; polls read through a paced wrapper of it. */
+  transport: Transport;
+  slack: DeliverySlack;
+  /** Slack's pace per channel (default 1000 ms between posts). */
+  channelIntervalMs?: number;
+  /** How long a read may wait for its token's budget (default the budget's own). */
+  budgetWaitMs?: number;
+  pacingClock?: PacingClock;
   logger: Logger;
   now: () => Date;
   hooks?: DeliveryHooks;
@@ -84,14 +116,32 @@ const WRITE_EVERY = 256;
 export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind: string }>(
   o: PolledDeliveryOptions<Claim, Batch, Done, Outcome>,
 ) {
-  const { kind } = o;
   const log = o.logger;
-  const replica = o.replica ?? crypto.randomUUID();
+  const replica = crypto.randomUUID();
   const leaseMs = o.leaseMs ?? 60_000;
+  const clock = o.pacingClock ?? realClock;
+  const pacing = createPacingStore(o.engine);
+  const budget = createSharedTokenBudget({
+    store: pacing,
+    clock,
+    ...(o.budgetWaitMs !== undefined ? { maxWaitMs: o.budgetWaitMs } : {}),
+  });
+  const leases = createLeaseStore(o.engine, o.table);
+  const steps = createRunSteps({
+    slack: o.slack,
+    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
+    leases,
+    leaseMs,
+    name: o.name,
+    logger: log,
+    now: o.now,
+  });
+  const access = o.access.through(createMeteredTransport(o.transport, budget));
+  const kind = o.kind({ access, steps, replica, leaseMs });
+  const name = o.name;
   const batchSize = o.batch ?? 200;
   const behindMs = o.behindMs ?? 15_000;
   const limiter = createLimiter(o.concurrency ?? 16);
-  const leases = createLeaseStore(o.engine, kind.table);
   const fires = createCronFireStore(o.engine);
 
   let unwritten: Done[] = [];
@@ -120,7 +170,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
     window = { polls: 0, behind: 0, worstMs: 0 };
     const minute = new Date(Math.floor(now.getTime() / MINUTE) * MINUTE).toISOString();
     // Said already in this minute (here or by another replica): these late polls count as said.
-    if (!(await fires.take(`${kind.name} behind ${minute}`, replica, now))) return;
+    if (!(await fires.take(`${name} behind ${minute}`, replica, now))) return;
     const waiting = await kind.backlog?.(now).catch(() => null);
     log.warn(kind.behindLine, {
       polls: seen.polls,
@@ -130,9 +180,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
     });
   }
   const reportSafely = () =>
-    reportLateness().catch((err: unknown) =>
-      log.warn(`could not count late ${kind.name} polls`, { error: String(err) }),
-    );
+    reportLateness().catch((err: unknown) => log.warn(`could not count late ${name} polls`, { error: String(err) }));
 
   let stopping = false;
   let lastTidy = 0;
@@ -145,16 +193,16 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
       polled = await kind.poll(c, batch, replica);
     } catch (err) {
       // The item is polled again at its next look (a kind that must not be polled again at once records a failure).
-      log.error(`unexpected error in a ${kind.name} poll`, { key: String(kind.keyOf(c)), error: asError(err) });
+      log.error(`unexpected error in a ${name} poll`, { key: String(kind.keyOf(c)), error: asError(err) });
       await leases.release(kind.keyOf(c), replica).catch(() => undefined);
-      tell(o.hooks?.delivered, { kind: kind.name, outcome: 'failed', lagMs: null });
+      tell(o.hooks?.delivered, { kind: name, outcome: 'failed', lagMs: null });
       return null;
     }
     if (polled.record !== undefined) unwritten.push(polled.record);
     else if (!polled.released) await leases.release(kind.keyOf(c), replica).catch(() => undefined);
     if (unwritten.length >= WRITE_EVERY) await flush();
-    if (polled.log) log.info(`${kind.name} poll`, { outcome: polled.outcome.kind, ...polled.log });
-    tell(o.hooks?.delivered, { kind: kind.name, outcome: polled.outcome.kind, lagMs: null });
+    if (polled.log) log.info(`${name} poll`, { outcome: polled.outcome.kind, ...polled.log });
+    tell(o.hooks?.delivered, { kind: name, outcome: polled.outcome.kind, lagMs: null });
     return polled;
   }
 
@@ -175,16 +223,21 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
         limit: opts.all ? 100_000 : batchSize,
       });
       if (claimed.length === 0) break;
+      tell(o.hooks?.leasesHeld, { kind: name, held: claimed.length });
       const batch = await kind.prepare?.(claimed);
       await Promise.all(
         claimed.map((c) =>
           limiter.run(async () => {
+            tell(o.hooks?.queueDepth, { kind: name, depth: limiter.waiting });
             const polled = await pollOne(c, batch);
             if (polled) out.push({ claim: c, outcome: polled.outcome });
           }),
         ),
       );
+      tell(o.hooks?.queueDepth, { kind: name, depth: limiter.waiting });
       await flush();
+      // Every lease of the batch is let go by now: by the records' write, by its poll, or by the loop.
+      tell(o.hooks?.leasesHeld, { kind: name, held: 0 });
       // With `all`, each item is polled once: what was just polled is due again only after its interval. A batch
       // short of the limit took everything due: what falls due meanwhile is the next look's (so a poll that lost
       // its lease does not take its item again in the same pass).
@@ -196,7 +249,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
       lastTidy = at;
       await kind
         .tidy(new Date(at))
-        .catch((err: unknown) => log.warn(`could not tidy ${kind.name}s`, { error: String(err) }));
+        .catch((err: unknown) => log.warn(`could not tidy ${name}s`, { error: String(err) }));
     }
     return out;
   }
@@ -224,6 +277,8 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
   return {
     /** This replica, as it holds leases. */
     replica,
+    /** The steps the kind's polls are made of (its service tells its people through them too). */
+    steps,
     pass: queuedPass,
     /** Whether a pass is going on on this replica. */
     get busy(): boolean {
@@ -235,7 +290,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
         // A pass still going on carries on in the same order: what falls due meanwhile joins its queue.
         if (stopping || passing) return;
         queuedPass().catch((err: unknown) =>
-          log.warn(`a ${kind.name} poll pass failed; the next look tries again`, { error: String(err) }),
+          log.warn(`a ${name} poll pass failed; the next look tries again`, { error: String(err) }),
         );
       }, o.tickMs ?? 2000);
       tickTimer.unref();
@@ -245,7 +300,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
           if (!passing) return;
           void leases
             .renew(replica, new Date(o.now().getTime() + leaseMs))
-            .catch((err: unknown) => log.warn(`could not renew ${kind.name} leases`, { error: String(err) }));
+            .catch((err: unknown) => log.warn(`could not renew ${name} leases`, { error: String(err) }));
         },
         Math.max(100, Math.floor(leaseMs / 3)),
       );

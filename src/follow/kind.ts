@@ -301,8 +301,6 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
   }
 
   return {
-    name: 'follow',
-    table: 'follows',
     behindLine: 'follow polls are behind: every followed card is redrawn less often, in turn',
     claimDue: ({ owner, ...due }) => store.claimDue(owner, due),
     keyOf: (f) => f.id,

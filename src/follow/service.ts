@@ -1,20 +1,15 @@
-import crypto from 'node:crypto';
 import type { DeliveryHooks } from '../delivery/hooks.js';
-import { createMeteredTransport } from '../delivery/metered-transport.js';
-import { createSharedChannelQueue, createSharedTokenBudget, type PacingClock, realClock } from '../delivery/pacing.js';
+import type { PacingClock } from '../delivery/pacing.js';
 import { createPolledDelivery } from '../delivery/polled.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
-import { createRunSteps } from '../delivery/steps.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Project } from '../gitlab/project.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
-import { createLeaseStore } from '../store/delivery-lease-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createFollowStore, type FollowStore } from '../store/follow-store.js';
-import { createPacingStore } from '../store/pacing-store.js';
 import type { Sealer } from '../store/sealer.js';
 import type { SlackMessage } from '../views/blocks.js';
 import { createFollowKind, type FollowPoint, sealedFor } from './kind.js';
@@ -108,50 +103,43 @@ export interface FollowService {
 export function createFollowService(o: FollowServiceOptions): FollowService {
   const log = o.logger.child({ component: 'follows' });
   const store = createFollowStore(o.engine);
-  const replica = crypto.randomUUID();
-  const clock = o.pacingClock ?? realClock;
   const pollMs = o.pollMs ?? 10_000;
-  const leaseMs = o.leaseMs ?? 60_000;
   const deadlineMs = o.deadlineMs ?? 60 * 60 * 1000;
-  const pacing = createPacingStore(o.engine);
-  const budget = createSharedTokenBudget({ store: pacing, clock });
-  const steps = createRunSteps({
-    slack: o.slack,
-    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
-    leases: createLeaseStore(o.engine, 'follows'),
-    leaseMs,
-    name: 'follow',
-    logger: log,
-    now: o.now,
-  });
   const delivery = createPolledDelivery({
-    kind: createFollowKind({
-      store,
-      steps,
-      slack: o.slack,
-      replica,
-      leaseMs,
-      access: o.access.through(createMeteredTransport(o.transport, budget)),
-      sessionOf: o.sessionOf,
-      sealer: o.sealer,
-      serverUrl: o.serverUrl,
-      slashCommand: o.slashCommand,
-      logger: log,
-      now: o.now,
-      pollMs,
-      shareEveryMs: o.shareEveryMs ?? 3000,
-      ...(o.timeZoneOf ? { timeZoneOf: o.timeZoneOf } : {}),
-      ...(o.failures ? { failures: o.failures } : {}),
-      ...(o.at ? { at: o.at } : {}),
-    }),
-    replica,
+    name: 'follow',
+    table: 'follows',
+    kind: ({ access, steps, replica, leaseMs }) =>
+      createFollowKind({
+        store,
+        steps,
+        slack: o.slack,
+        replica,
+        leaseMs,
+        access,
+        sessionOf: o.sessionOf,
+        sealer: o.sealer,
+        serverUrl: o.serverUrl,
+        slashCommand: o.slashCommand,
+        logger: log,
+        now: o.now,
+        pollMs,
+        shareEveryMs: o.shareEveryMs ?? 3000,
+        ...(o.timeZoneOf ? { timeZoneOf: o.timeZoneOf } : {}),
+        ...(o.failures ? { failures: o.failures } : {}),
+        ...(o.at ? { at: o.at } : {}),
+      }),
     engine: o.engine,
+    access: o.access,
+    transport: o.transport,
+    slack: o.slack,
+    channelIntervalMs: o.channelIntervalMs ?? 1000,
+    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
     logger: log,
     now: o.now,
     ...(o.hooks ? { hooks: o.hooks } : {}),
     timer: o.timer ?? 'interval',
     tickMs: Math.max(100, Math.min(pollMs, 5000)),
-    leaseMs,
+    leaseMs: o.leaseMs ?? 60_000,
     concurrency: CLAIM_BATCH,
     batch: CLAIM_BATCH,
   });

@@ -380,8 +380,6 @@ export function createWatchKind(
   }
 
   return {
-    name: 'watch',
-    table: 'watches',
     behindLine: 'watch polls are behind: every watch is polled less often than once a minute, in turn',
     claimDue: (o) => store.claimDue(o),
     keyOf: (c) => c.watch.id,

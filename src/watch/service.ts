@@ -1,18 +1,14 @@
 import type { DeliveryHooks } from '../delivery/hooks.js';
-import { createMeteredTransport } from '../delivery/metered-transport.js';
-import { createSharedChannelQueue, createSharedTokenBudget, type PacingClock, realClock } from '../delivery/pacing.js';
+import type { PacingClock } from '../delivery/pacing.js';
 import { createPolledDelivery } from '../delivery/polled.js';
 import type { DeliverySlack } from '../delivery/slack.js';
-import { createRunSteps } from '../delivery/steps.js';
 import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
 import type { WatchPoint, WatchService } from '../operations/watch-service.js';
-import { createLeaseStore } from '../store/delivery-lease-store.js';
 import type { SqlEngine } from '../store/engine.js';
-import { createPacingStore } from '../store/pacing-store.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
 import type { WatchStore } from '../store/watch-store.js';
 import { buildWatchesResumedDm } from '../views/watches.js';
@@ -75,46 +71,43 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
   const { store } = o;
   const log = o.logger.child({ component: 'watches' });
   const intervalMs = o.intervalMs ?? 60_000;
-  const leaseMs = o.leaseMs ?? 60_000;
-  const clock = o.pacingClock ?? realClock;
-  const pacing = createPacingStore(o.engine);
-  // A poll waits a little for its token's budget, never minutes: a watch left out now is polled at its next time.
-  const budget = createSharedTokenBudget({ store: pacing, clock, maxWaitMs: 2000 });
-  const steps = createRunSteps({
-    slack: o.slack,
-    channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
-    leases: createLeaseStore(o.engine, 'watches'),
-    leaseMs,
-    name: 'watch',
-    logger: log,
-    now: o.now,
-  });
   const delivery = createPolledDelivery({
-    kind: createWatchKind({
-      store,
-      steps,
-      access: o.access.through(createMeteredTransport(o.transport, budget)),
-      sessionOf: o.sessionOf,
-      ...(o.tokens ? { tokens: o.tokens } : {}),
-      ...(o.failures ? { failures: o.failures } : {}),
-      serverUrl: o.serverUrl,
-      slashCommand: o.slashCommand,
-      logger: log,
-      now: o.now,
-      intervalMs,
-      pageSize: o.pageSize ?? 20,
-      ...(o.at ? { at: o.at } : {}),
-    }),
+    name: 'watch',
+    table: 'watches',
+    kind: ({ access, steps }) =>
+      createWatchKind({
+        store,
+        steps,
+        access,
+        sessionOf: o.sessionOf,
+        ...(o.tokens ? { tokens: o.tokens } : {}),
+        ...(o.failures ? { failures: o.failures } : {}),
+        serverUrl: o.serverUrl,
+        slashCommand: o.slashCommand,
+        logger: log,
+        now: o.now,
+        intervalMs,
+        pageSize: o.pageSize ?? 20,
+        ...(o.at ? { at: o.at } : {}),
+      }),
     engine: o.engine,
+    access: o.access,
+    transport: o.transport,
+    slack: o.slack,
+    channelIntervalMs: o.channelIntervalMs ?? 1000,
+    // A poll waits a little for its token's budget, never minutes: a watch left out now is polled at its next time.
+    budgetWaitMs: 2000,
+    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
     logger: log,
     now: o.now,
     ...(o.hooks ? { hooks: o.hooks } : {}),
     timer: o.timer ?? 'interval',
     tickMs: o.tickMs ?? 2000,
-    leaseMs,
+    leaseMs: o.leaseMs ?? 60_000,
     concurrency: o.concurrency ?? 32,
     batch: o.batch ?? BATCH,
   });
+  const { steps } = delivery;
 
   async function poll(opts: { all?: boolean } = {}): Promise<{ polled: number; posted: number }> {
     const polled = await delivery.pass(opts);
