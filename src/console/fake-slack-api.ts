@@ -227,6 +227,7 @@ export function callMethod(
       return ok({ channel: { id: workspace.dmFor(user) } });
     }
     case 'files.getUploadURLExternal': {
+      if (workspace.refusedUploads) return err(workspace.refusedUploads);
       const length = Number(body.length);
       if (typeof body.filename !== 'string' || !Number.isFinite(length) || length <= 0) return err('invalid_arguments');
       const id = workspace.nextId('F');

@@ -99,6 +99,8 @@ export class FakeWorkspace extends EventEmitter {
   readonly responseUrls = new Map<string, { channel: string; user: string; originKey: string | null; uses: number }>();
   /** Channels whose posts are refused, with the error (internal to the fake). */
   readonly refusedChannels = new Map<string, string>();
+  /** The error uploads are refused with (files.getUploadURLExternal), or null (internal to the fake). */
+  refusedUploads: string | null = null;
   /** Workflow Builder steps run, by function execution id. */
   readonly functionExecutions = new Map<string, FakeFunctionExecution>();
   /** Workflow tokens handed out (function_executed, and clicks on a step's messages), to their execution. */

@@ -138,6 +138,11 @@ export class FakeSlack extends FakeWorkspace {
     else this.refusedChannels.set(channel, error);
   }
 
+  /** Uploads (files.getUploadURLExternal) answer `{ ok: false, error }` from now on; `null` lets them through again. */
+  refuseUploads(error: string | null): void {
+    this.refusedUploads = error;
+  }
+
   /**
    * The next `times` requests to a path starting with `pathPrefix` that arrive on a kept-alive connection already
    * used find it closed without an answer: what a client meets when the server's idle timeout ends that connection

@@ -61,3 +61,25 @@ describe('an insights digest cut off in its run', () => {
     });
   }
 });
+
+describe('an insights digest whose chart Slack refuses to host', () => {
+  it('posts the keys without the chart, and says so in the log', async () => {
+    const channel = 'C0DGIRU';
+    const app = await boot({ digests: { timer: 'manual' } });
+    await app.connect(PEOPLE.alice, TOKENS.alice);
+    const made = await app.slack.command(PEOPLE.alice, 'digest insights demo/web', { channel });
+    const card = await made.waitForMessage((t) => /Digest #\d+/.test(t));
+    const id = Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]);
+    apps.fake.refuseUploads('not_allowed_token_type');
+    try {
+      expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted' });
+    } finally {
+      apps.fake.refuseUploads(null);
+    }
+    const posts = postsIn(channel);
+    expect(posts).toHaveLength(1);
+    expect(messageText(posts[0] as FakeMessage)).toContain('_vs last week: ');
+    expect(((posts[0] as FakeMessage).blocks ?? []).some((b) => (b as { type: string }).type === 'image')).toBe(false);
+    expect(app.logs.join('\n')).toContain('the insights chart could not be uploaded');
+  });
+});
