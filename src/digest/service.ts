@@ -126,6 +126,16 @@ export function createDigestService(o: DigestServiceOptions): DigestService {
     stop: () => delivery.stop(),
     isAdmin: (userId) => o.slack.isAdmin(userId),
     openDm: (userId) => o.slack.openDm(userId),
+    async tellOwner(userId, message) {
+      try {
+        await o.slack.post(await o.slack.openDm(userId), message);
+      } catch (err) {
+        log.warn('could not tell a digest owner what someone else did to their digest', {
+          user: userId,
+          error: err instanceof Error ? err.message : String(err),
+        });
+      }
+    },
     runAndTell(id, userId, describe) {
       void delivery
         .run(id, { scheduledFor: o.now(), reason: 'manual' })

@@ -18,6 +18,7 @@ import {
   buildTodoHandled,
   runDetail,
 } from '../views/digest-cards.js';
+import { buildDigestChangedByOther } from '../views/digest-notices.js';
 import { buildTodosDigest } from '../views/digest-posts.js';
 import { digestSubject, removeConfirmation } from '../views/digests.js';
 import { code, md } from '../views/mrkdwn.js';
@@ -132,6 +133,8 @@ const manage = (action: Exclude<DigestAction, 'remove'>) =>
         notice: stale(`Digest #${value.d} was removed.`),
       });
     const result = await ops.manage(ctx, value.d, action);
+    if (result.changed)
+      await ops.tellOwner(ctx, result.digest, buildDigestChangedByOther(result.digest, ctx.actor.userId, action));
     const notice = result.changed
       ? done(action, { actorId: ctx.actor.userId, detail: label(value.d) })
       : stale(`Digest #${value.d} is already ${action === 'pause' ? 'paused' : 'running'}.`);
@@ -260,6 +263,7 @@ export const digests = digestNoun.define({
         ...(action !== undefined ? { action: anyAsNone(action) } : {}),
         ...(targetType !== undefined ? { targetType: anyAsNone(targetType) } : {}),
       });
+      await ops.tellOwner(ctx, digest, buildDigestChangedByOther(digest, ctx.actor.userId, 'edit'));
       return ephemeral(
         await digestCard({
           ctx,
@@ -272,6 +276,8 @@ export const digests = digestNoun.define({
     },
     async 'digest.pause'(command, ctx, platform, ops) {
       const result = await ops.manage(ctx, command.args.id, 'pause');
+      if (result.changed)
+        await ops.tellOwner(ctx, result.digest, buildDigestChangedByOther(result.digest, ctx.actor.userId, 'pause'));
       const notice = result.changed
         ? done('pause', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stale(`Digest #${command.args.id} is already paused.`);
@@ -279,6 +285,8 @@ export const digests = digestNoun.define({
     },
     async 'digest.resume'(command, ctx, platform, ops) {
       const result = await ops.manage(ctx, command.args.id, 'resume');
+      if (result.changed)
+        await ops.tellOwner(ctx, result.digest, buildDigestChangedByOther(result.digest, ctx.actor.userId, 'resume'));
       const notice = result.changed
         ? done('resume', { actorId: ctx.actor.userId, detail: label(command.args.id) })
         : stale(`Digest #${command.args.id} is already running.`);
@@ -339,7 +347,9 @@ export const digests = digestNoun.define({
           digest: null,
           notice: stale(`Digest #${value.d} was already removed.`),
         });
-      await ops.manage(ctx, digest.id, 'remove');
+      const removal = await ops.manage(ctx, digest.id, 'remove');
+      if (removal.changed)
+        await ops.tellOwner(ctx, digest, buildDigestChangedByOther(digest, ctx.actor.userId, 'remove'));
       if (value.w === 'list' || value.w === 'home') {
         return redraw({
           where: value.w,

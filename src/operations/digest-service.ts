@@ -57,6 +57,11 @@ export interface DigestService {
   /** The DM channel between the bot and a person (where their DM digests post). */
   openDm(userId: string): Promise<string>;
   /**
+   * One DM to a digest's owner (someone else changed their digest). What was done stands whether or not it goes: a
+   * DM Slack refuses is logged, not thrown.
+   */
+  tellOwner(userId: string, message: SlackMessage): Promise<void>;
+  /**
    * Runs a digest in the background (a command's answer cannot wait for it), then tells the person who asked
    * what `describe` makes of the outcome, in the channel it names.
    */

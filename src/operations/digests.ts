@@ -127,6 +127,10 @@ export function createDigestOperations(deps: { access: GitlabAccess; digests: Di
       });
     },
     dmOf: (ctx: RequestContext) => digests.openDm(ctx.actor.userId),
+    /** Someone else (a workspace admin) changed the digest: its owner is told in one DM, `message`. */
+    async tellOwner(ctx: RequestContext, d: Digest, message: SlackMessage): Promise<void> {
+      if (d.ownerId !== ctx.actor.userId) await digests.tellOwner(d.ownerId, message);
+    },
     list: (ctx: RequestContext) => digests.list(ctx.actor.teamId, ctx.channelId, ctx.actor.userId),
     /** The person's own digests, wherever they post (the Home tab's). */
     owned: (ctx: RequestContext) => digests.listOwned(ctx.actor.teamId, ctx.actor.userId),

@@ -1,10 +1,34 @@
 import { AccountButtons } from '../buttons/common.js';
 import type { Digest } from '../store/digest-store.js';
 import { actions, button, message, type SlackMessage, section } from './blocks.js';
-import { channelRef, destination, digestSubject } from './digests.js';
+import { channelRef, destination, digestFilters, digestSubject } from './digests.js';
 import { code, joinMd, link, md, mention } from './mrkdwn.js';
 
-// What the bot says when it pauses digests, and when they run again.
+// What the bot says when it pauses digests, when they run again, and when someone else changed one.
+
+/** What someone other than its owner (a workspace admin) did to a digest. */
+export type DigestChange = 'pause' | 'resume' | 'edit' | 'remove';
+
+/**
+ * The one DM its owner gets when someone else paused, resumed, edited or removed their digest: who, what, and how it
+ * stands now (`d`: after the change; before it, for a removal).
+ */
+export function buildDigestChangedByOther(d: Digest, actorId: string, change: DigestChange): SlackMessage {
+  const what = md`your digest #${d.id} (${digestSubject(d)} → ${destination(d)})`;
+  const filters = digestFilters(d);
+  const text =
+    change === 'pause'
+      ? md`${mention(actorId)} paused ${what}: it posts nothing until it is resumed.`
+      : change === 'resume'
+        ? md`${mention(actorId)} resumed ${what}: it posts again on its schedule.`
+        : change === 'edit'
+          ? md`${mention(actorId)} changed ${what}: it now runs on ${code(d.cron)} in ${d.tz}${filters ? md`, ${code(filters)}` : ''}.`
+          : md`${mention(actorId)} removed ${what}: it posts no more.`;
+  const icon = { pause: ':pause_button:', resume: ':arrow_forward:', edit: ':pencil2:', remove: ':wastebasket:' }[
+    change
+  ];
+  return message(text, [section(md`${icon} ${text}`)]);
+}
 
 /**
  * One DM to the owner when the server refuses their token. A refusal may be the server's trouble (a burst of 401s),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { formatAbsolute, formatDateTime } from '../../../src/views/format.js';
-import { buttonsOf } from '../../support/slack-driver.js';
+import { buttonsOf, messageText } from '../../support/slack-driver.js';
 import { buttonOf, call, confirmText, useCiBot } from '../ci/harness.js';
 
 // Every Digests row of COMMANDS.md typed into Slack, end to end: the reads the simulator logged (and whose token
@@ -227,6 +227,42 @@ describe('digest pause, resume and remove', () => {
     expect(h.bot.bot.digests.isArmed(id)).toBe(false);
     const gone = await h.ask('alice', `digest pause ${id}`, /no digest/, { channel: 'C0DGPR3' });
     expect(gone.text).toContain(`There is no digest #${id}.`);
+  });
+});
+
+describe('a digest changed by a workspace admin', () => {
+  const dmsOfAlice = () =>
+    [...h.bot.fake.messages.values()].filter((m) => m.channel === 'D0ALICE' && !m.ephemeral).map(messageText);
+
+  it('tells its owner in one DM each time who did what, typed or clicked; the owner acting tells nobody', async () => {
+    const made = await h.ask('alice', 'digest events demo/web', /Digest #\d+/, { channel: 'C0DGAD1' });
+    const id = idOf(made.text);
+    const before = dmsOfAlice().length;
+    await h.ask('alice', `digest pause ${id}`, /Paused by/, { channel: 'C0DGAD1' });
+    expect(dmsOfAlice()).toHaveLength(before);
+    const what = `your digest #${id} (events of demo/web → <#C0DGAD1>)`;
+
+    // Typed resume, clicked Pause, typed edit, then Remove from its question.
+    const resumed = await h.ask('root', `digest resume ${id}`, /Resumed by/, { channel: 'C0DGAD1' });
+    expect(dmsOfAlice().slice(before)).toEqual([
+      expect.stringContaining(`<@U0ROOT> resumed ${what}: it posts again on its schedule.`),
+    ]);
+    await h.press('root', buttonOf(resumed, /^Pause$/), /Paused by <@U0ROOT>/);
+    expect(dmsOfAlice().slice(before + 1)).toEqual([
+      expect.stringContaining(`<@U0ROOT> paused ${what}: it posts nothing until it is resumed.`),
+    ]);
+    await h.ask('root', `digest edit ${id} --cron "0 8 * * *" --action pushed`, /Updated by/, { channel: 'C0DGAD1' });
+    expect(dmsOfAlice().slice(before + 2)).toEqual([
+      expect.stringMatching(
+        /<@U0ROOT> changed your digest #\d+ .*: it now runs on `0 8 \* \* \*` in \S+, `--action pushed`\./,
+      ),
+    ]);
+    const asked = await h.ask('root', `digest remove ${id}`, /Remove digest/, { channel: 'C0DGAD1' });
+    await h.press('root', buttonOf(asked, /^Yes, remove/), /was removed/);
+    expect(dmsOfAlice().slice(before + 3)).toEqual([
+      expect.stringContaining(`<@U0ROOT> removed ${what}: it posts no more.`),
+    ]);
+    expect(dmsOfAlice()).toHaveLength(before + 4);
   });
 });
 
