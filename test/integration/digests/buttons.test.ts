@@ -175,8 +175,12 @@ describe('a todos digest', () => {
     expect(stale.text).toContain('Todo #1 is already done. Nothing was changed.');
   });
 
-  it('marks all done with one click', async () => {
+  it('marks all done once its owner says yes to the question the todo list asks (issue 47)', async () => {
     const post = await todos('C0DGTO3');
+    // Slack asks before it sends the click: the same question as /gl todos' button and typed `todos done`.
+    const markAll = buttonOf(post, /^Mark all done$/);
+    expect(confirmText(markAll)).toContain('Mark every pending todo of yours done, including those not shown here?');
+    expect(markAll.confirm).toMatchObject({ title: { text: 'Mark all todos done?' } });
     const from = h.calls().length;
     const after = await h.press('alice', buttonOf(post, /^Mark all done$/), /All todos marked done/);
     expect(h.calls(from)).toEqual([
