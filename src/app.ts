@@ -54,7 +54,6 @@ import { createFollowSlack } from './slack/web-api/follow-slack.js';
 import { createStepSlack } from './slack/web-api/step-slack.js';
 import { createTimeZoneLookup } from './slack/web-api/time-zones.js';
 import { createStepService, type StepService } from './steps/service.js';
-import { createAlertStore } from './store/alert-store.js';
 import type { ChannelStore } from './store/channel-store.js';
 import { createClaimStore } from './store/claim-store.js';
 import { createDigestStore } from './store/digest-store.js';
@@ -101,12 +100,29 @@ export interface AppDeps {
   /** How pipeline watches are polled and paced (tests drive them with their clock: `timer: 'manual'`). */
   watches?: Pick<
     WatchServiceOptions,
-    'timer' | 'at' | 'intervalMs' | 'tickMs' | 'leaseMs' | 'concurrency' | 'channelIntervalMs' | 'pageSize' | 'batch'
+    | 'timer'
+    | 'at'
+    | 'intervalMs'
+    | 'tickMs'
+    | 'leaseMs'
+    | 'concurrency'
+    | 'channelIntervalMs'
+    | 'pageSize'
+    | 'batch'
+    | 'recheckMs'
   >;
   /** How todo alerts poll (tests drive them with their clock: `timer: 'manual'`). */
   alerts?: Pick<
     AlertServiceOptions,
-    'timer' | 'at' | 'concurrency' | 'batch' | 'leaseMs' | 'channelIntervalMs' | 'tickMs' | 'pollIntervalMs'
+    | 'timer'
+    | 'at'
+    | 'concurrency'
+    | 'batch'
+    | 'leaseMs'
+    | 'channelIntervalMs'
+    | 'tickMs'
+    | 'pollIntervalMs'
+    | 'recheckMs'
   >;
   /** The wait before the second read that confirms a refused token (default 2000 ms). */
   revokeCheckDelayMs?: number;
@@ -262,18 +278,6 @@ export function createApp(deps: AppDeps): BotApp {
     ...deps.digests,
     ...(deliveryHooks ? { hooks: deliveryHooks } : {}),
     store: createDigestStore(engine, now),
-    // A refused token pauses alerts and watches too: the kernel re-checks their owners' tokens with digests' own.
-    alsoPaused: async () => {
-      const [people, creators] = await Promise.all([
-        createAlertStore(engine).tokenPaused(),
-        createWatchStore(engine).tokenPaused(),
-      ]);
-      return [...people, ...creators].map((p) => ({ teamId: p.teamId, ownerId: p.userId }));
-    },
-    resumeOthers: async (teamId, userId) => {
-      await watches.resumeCreator(teamId, userId, 'accepted');
-      await alerts.resumeOwner(teamId, userId, 'accepted');
-    },
     engine,
     access,
     sessionOf,

@@ -56,6 +56,8 @@ export interface AlertServiceOptions {
   tickMs?: number;
   /** …and the time between two polls of a person (default a minute). */
   pollIntervalMs?: number;
+  /** The first wait before a paused person's token is asked about again; it doubles up to an hour (default 60 s). */
+  recheckMs?: number;
 }
 
 export function createAlertService(o: AlertServiceOptions): AlertService {
@@ -95,8 +97,20 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     batch: o.batch ?? 200,
     // A person's poll moves to their own offset in the minute, so a poll counts as behind only a whole minute late.
     behindMs: intervalMs,
+    tokenPaused: {
+      owners: async () => (await store.tokenPaused()).map((p) => ({ teamId: p.teamId, ownerId: p.userId })),
+      resume: (p) => resumeOwner(p.teamId, p.ownerId, 'accepted'),
+    },
+    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
   });
   const { steps } = delivery;
+
+  /** Alerts a refused token paused poll again, and the person is told once (by whoever resumed them). */
+  async function resumeOwner(teamId: string, userId: string, how: 'connected' | 'accepted' = 'connected') {
+    const resumed = await store.resumeAfterToken(teamId, userId, o.now());
+    if (resumed) await steps.dm(userId, buildAlertsResumedDm(how), 'resumed');
+    return resumed;
+  }
 
   async function pollDue() {
     const polled = await delivery.pass();
@@ -111,12 +125,7 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
     get: (teamId, userId) => store.get(teamId, userId),
     enable: (input, seenTodoId) => store.enable(input, seenTodoId, o.now()),
     disable: (teamId, userId) => store.disable(teamId, userId, o.now()),
-    async resumeOwner(teamId, userId, how = 'connected') {
-      const resumed = await store.resumeAfterToken(teamId, userId, o.now());
-      // Told once: whoever resumed them (a connect, or a re-check that found the token accepted) says so.
-      if (resumed) await steps.dm(userId, buildAlertsResumedDm(how), 'resumed');
-      return resumed;
-    },
+    resumeOwner,
     pollDue,
     async pollNow() {
       await store.makeDue(o.now());

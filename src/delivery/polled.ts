@@ -17,6 +17,7 @@ import {
 } from './pacing.js';
 import type { DeliverySlack } from './slack.js';
 import { asError, createRunSteps, type RunSteps } from './steps.js';
+import { createTokenRechecks, type TokenPausedOwner } from './token-rechecks.js';
 
 // The polled loop of the delivery kernel, beside the cron loop of scheduled.ts: for kinds whose items are each due
 // every little while (a person's todo alerts, a pipeline watch, a followed card) rather than on a schedule of their
@@ -106,10 +107,22 @@ export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kin
   batch?: number;
   /** A poll later than this after its time counts as behind (default 15 s). */
   behindMs?: number;
+  /**
+   * What a refused token paused of the kind: the owners' tokens are re-checked by the loop (at most every 30 s,
+   * each with back-off from `recheckMs`), and `resume` runs once the server accepts one again.
+   */
+  tokenPaused?: {
+    owners(): Promise<TokenPausedOwner[]>;
+    resume(owner: TokenPausedOwner): Promise<unknown>;
+  };
+  /** The first wait before a paused owner's token is asked about again; it doubles up to an hour (default 60 s). */
+  recheckMs?: number;
 }
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+/** Paused owners' tokens are looked at this often at most (each then waits its own back-off). */
+const RECHECK_EVERY_MS = 30_000;
 /** Records of finished polls written at once, at most. */
 const WRITE_EVERY = 256;
 
@@ -184,6 +197,27 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
 
   let stopping = false;
   let lastTidy = 0;
+  const rechecks =
+    o.tokenPaused &&
+    createTokenRechecks({
+      access: o.access,
+      pausedOwners: o.tokenPaused.owners,
+      resume: o.tokenPaused.resume,
+      now: () => o.now().getTime(),
+      firstWaitMs: o.recheckMs ?? MINUTE,
+      logger: log,
+    });
+  let lastRecheck = Number.NEGATIVE_INFINITY;
+  /** Re-checks the tokens of owners a refused token paused, before the pass claims (what resumes is polled in it). */
+  async function recheckPaused(): Promise<void> {
+    const at = o.now().getTime();
+    // A clock set back looks again at once.
+    if (!rechecks || (at >= lastRecheck && at - lastRecheck < RECHECK_EVERY_MS)) return;
+    lastRecheck = at;
+    await rechecks
+      .run()
+      .catch((err: unknown) => log.warn(`could not re-check paused ${name}s`, { error: String(err) }));
+  }
 
   /** One claimed item's poll, its outcome told and its record kept (or its lease let go). */
   async function pollOne(c: Claim, batch: Batch | undefined): Promise<Polled<Done, Outcome> | null> {
@@ -212,6 +246,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
    */
   async function pass(opts: { all?: boolean } = {}): Promise<{ claim: Claim; outcome: Outcome }[]> {
     const out: { claim: Claim; outcome: Outcome }[] = [];
+    await recheckPaused();
     while (!stopping) {
       await reportSafely();
       const now = o.now();

@@ -22,13 +22,15 @@ import {
 } from './pacing.js';
 import { createScheduler } from './schedule.js';
 import type { DeliverySlack } from './slack.js';
+import { createTokenRechecks } from './token-rechecks.js';
 
 // A scheduled kind (digests, …) on one replica: its kernel (kernel.ts), node-cron's tasks (schedule.ts) and the
 // sweep every replica does every little while. What must happen once across replicas is decided in the database:
 // which replica fires a slot (cron_fires), which runs an item (its lease), the pace of a channel and the budget of a
 // token. The replica that wins a fire runs what the database says is on that schedule; the sweep arms what the
 // database schedules, takes over runs whose replica died and slots nobody ran, and re-checks the tokens of owners
-// whose items a refused token paused, with back-off, resuming them when the server accepts the token again.
+// whose items a refused token paused, with back-off, resuming them when the server accepts the token again
+// (token-rechecks.ts).
 
 /** Fire keys, lanes and budgets are kept this long after their time, then pruned. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
@@ -64,13 +66,6 @@ export interface ScheduledDeliveryOptions<Item extends ScheduledItem, State> {
   sweepMs?: number;
   /** The first wait before a paused owner's token is asked about again; it doubles up to an hour (default 60 s). */
   recheckMs?: number;
-  /**
-   * Owners whose other kinds (alerts, watches) a refused token paused: their token is re-checked with the same
-   * back-off, and the access's `onRestored` resumes what it paused when the server accepts it again.
-   */
-  alsoPaused?: () => Promise<{ teamId: string; ownerId: string }[]>;
-  /** Resumes what else a refused token paused, once the server accepts the owner's token again. */
-  resumeOthers?: (teamId: string, ownerId: string) => Promise<void>;
   /** Tests only: a seconds field before each schedule (a slot every few seconds). */
   testSeconds?: string;
 }
@@ -161,42 +156,21 @@ export function createScheduledDelivery<Item extends ScheduledItem, State>(o: Sc
     for (const id of scheduler.armed()) if (!ids.has(id)) scheduler.disarm(id);
   }
 
-  /** When each paused owner's token is asked about next, and how long the wait after that one is. */
-  const rechecks = new Map<string, { at: number; waitMs: number }>();
-  /**
-   * The owners whose items a refused token paused: their token is asked about again, with back-off, and their items
-   * resume once the server accepts it (a burst of 401s must not leave them paused until they use the bot).
-   */
-  async function recheckPaused(): Promise<void> {
-    const now = clock.now();
-    const owners = [...(await store.pausedOwners('token')), ...((await o.alsoPaused?.().catch(() => [])) ?? [])];
-    const seen = new Set<string>();
-    for (const owner of owners) {
-      const key = `${owner.teamId}:${owner.ownerId}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      const due = rechecks.get(key) ?? { at: now + recheckMs, waitMs: recheckMs };
-      rechecks.set(key, due);
-      if (due.at > now) continue;
-      const accepted = await o.access.recheck({ teamId: owner.teamId, userId: owner.ownerId }).catch(() => false);
-      if (accepted) {
-        rechecks.delete(key);
-        await resumeOwner(owner.teamId, owner.ownerId, 'accepted');
-        await o.resumeOthers?.(owner.teamId, owner.ownerId).catch((err: unknown) => {
-          log.warn('could not resume what a refused token paused', { error: String(err) });
-        });
-      } else {
-        const waitMs = Math.min(due.waitMs * 2, 60 * 60 * 1000);
-        rechecks.set(key, { at: now + due.waitMs, waitMs });
-      }
-    }
-    for (const key of [...rechecks.keys()]) if (!seen.has(key)) rechecks.delete(key);
-  }
+  // Owners whose items a refused token paused: their token is asked about again, with back-off, and their items
+  // resume once the server accepts it (a burst of 401s must not leave them paused until they use the bot).
+  const rechecks = createTokenRechecks({
+    access: o.access,
+    pausedOwners: () => store.pausedOwners('token'),
+    resume: (owner) => resumeOwner(owner.teamId, owner.ownerId, 'accepted'),
+    now: () => clock.now(),
+    firstWaitMs: recheckMs,
+    logger: log,
+  });
 
   async function sweep(): Promise<void> {
     await reconcile();
     await takeOver({ atStart: false });
-    await recheckPaused();
+    await rechecks.run();
     await fires.prune(new Date(o.now().getTime() - KEEP_MS));
     await pacing.prune(clock.now() - KEEP_MS);
   }

@@ -49,6 +49,8 @@ export interface WatchServiceOptions {
   intervalMs?: number;
   /** How often a replica looks for due watches (default 2 s). */
   tickMs?: number;
+  /** The first wait before a paused creator's token is asked about again; it doubles up to an hour (default 60 s). */
+  recheckMs?: number;
   /** How long a replica's lease on a watch holds without being renewed (default 60 s). */
   leaseMs?: number;
   /** Polls under way at once (default 32). */
@@ -106,8 +108,25 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     leaseMs: o.leaseMs ?? 60_000,
     concurrency: o.concurrency ?? 32,
     batch: o.batch ?? BATCH,
+    tokenPaused: {
+      owners: async () => (await store.tokenPaused()).map((p) => ({ teamId: p.teamId, ownerId: p.userId })),
+      resume: (p) => resumeCreator(p.teamId, p.ownerId, 'accepted'),
+    },
+    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
   });
   const { steps } = delivery;
+
+  /** Watches a refused token paused poll again at once (what finished meanwhile is posted), told once. */
+  async function resumeCreator(teamId: string, creatorId: string, how: 'connected' | 'accepted' = 'connected') {
+    const now = o.now();
+    const resumed = await store.resumeCreator({ teamId, creatorId, reasons: ['token'], nextPollAt: now, now });
+    if (resumed.length > 0) {
+      log.info('watches resumed after their token worked again', { count: resumed.length, how });
+      // Told once: whoever resumed them (a connect, or a re-check that found the token accepted) says so.
+      await steps.dm(creatorId, buildWatchesResumedDm(resumed, how), 'resumed');
+    }
+    return resumed;
+  }
 
   async function poll(opts: { all?: boolean } = {}): Promise<{ polled: number; posted: number }> {
     const polled = await delivery.pass(opts);
@@ -144,16 +163,7 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
     // A resumed watch is polled at once: what finished while it was paused is posted then.
     resume: (id) => store.resume(id, o.now(), o.now()),
     remove: (id) => store.remove(id),
-    async resumeCreator(teamId, creatorId, how = 'connected') {
-      const now = o.now();
-      const resumed = await store.resumeCreator({ teamId, creatorId, reasons: ['token'], nextPollAt: now, now });
-      if (resumed.length > 0) {
-        log.info('watches resumed after their token worked again', { count: resumed.length, how });
-        // Told once: whoever resumed them (a connect, or a re-check that found the token accepted) says so.
-        await steps.dm(creatorId, buildWatchesResumedDm(resumed, how), 'resumed');
-      }
-      return resumed;
-    },
+    resumeCreator,
     isAdmin: (userId) => o.isAdmin(userId),
     poll,
     async start() {

@@ -3,11 +3,12 @@ import { useBot } from '../../support/app-harness.js';
 import { messageText } from '../../support/slack-driver.js';
 import { PEOPLE } from '../../support/start-app.js';
 
-// Todo alerts paused by a refused token come back by themselves: the delivery kernel's sweep asks the server about
-// the owner's token again (with back-off; here at once) and, once it is accepted, the alerts resume and the next poll
-// delivers what came meanwhile. The person never has to use the bot or connect again.
+// Todo alerts paused by a refused token come back by themselves: their own polled loop (delivery/polled.ts) asks the
+// server about the person's token again, with back-off (a first wait of a minute here), and, once it is accepted,
+// the alerts resume with one DM saying so and the same pass delivers what came meanwhile. The person never has to
+// use the bot or connect again, and nothing else (no digest's sweep) has to run.
 
-const h = useBot({ alerts: { timer: 'manual', channelIntervalMs: 0 }, digests: { timer: 'manual', recheckMs: 0 } });
+const h = useBot({ alerts: { timer: 'manual', channelIntervalMs: 0 } });
 const ALICE_DM = `D${PEOPLE.alice.id.slice(1)}`;
 const dms = () => [...h.bot.fake.messages.values()].filter((m) => m.channel === ALICE_DM && !m.ephemeral);
 const minutes = (n: number) => h.clock.advance(n * 60_000);
@@ -22,15 +23,17 @@ describe('todo alerts paused by a refused token', () => {
     expect((await poll()).map((p) => p.outcome)).toEqual([{ kind: 'paused' }]);
     expect(dms()).toHaveLength(1);
 
-    // Still refused: the sweep's re-check leaves them paused.
-    await h.bot.bot.digests.sweep();
+    // The loop sees the paused person (the first wait starts), then asks the server: still refused, they stay paused.
     minutes(1);
     expect(await poll()).toEqual([]);
-
-    // The server accepts the token again: the next sweep's re-check resumes them, and the todo comes.
-    h.sim.revoke('alice', { restore: true });
+    const refusedProbes = h.calls().length;
     minutes(1);
-    await h.bot.bot.digests.sweep();
+    expect(await poll()).toEqual([]);
+    expect(h.calls(refusedProbes).length).toBeGreaterThan(0);
+
+    // The server accepts the token again: the next re-check (a minute later) resumes them, with one DM, and the
+    // todo comes in the same pass.
+    h.sim.revoke('alice', { restore: true });
     minutes(1);
     expect((await poll()).map((p) => p.outcome.kind)).toEqual(['delivered']);
     expect(dms().map((m) => messageText(m))).toEqual([
