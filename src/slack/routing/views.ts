@@ -114,6 +114,8 @@ export function registerViewListeners(routes: Routes, o: ViewListenerOptions): v
       values: view.state.values as unknown as ViewStateValues,
       message: decoded.message,
       surface: decoded.home ? 'home' : 'message',
+      // A message in a channel redrawn after the form is read by many, as after a click on it.
+      shared: decoded.message !== null && decoded.message !== undefined && !decoded.message.ephemeral,
     };
     // The same view submitted to two replicas (or twice to one): the first to claim it in the database acts.
     const once = `submission:${crypto
