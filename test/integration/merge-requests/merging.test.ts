@@ -103,6 +103,11 @@ describe('a merge modal submitted after its click’s response_url has expired (
     const merged = await submit(h, 'alice', modal, {}, /Merged by <@U0ALICE>/);
     expect(merged.message.key).toBe(shared.message.key);
     expect(merged.it.records().map((r) => [r.method, r.ok])).toEqual([['chat.update', true]]);
+    // Shared by bob (America/New_York), merged by alice (Europe/Berlin): the card's times are the same text, drawn
+    // for every reader of the channel (issue 47), not moved into the zone of whoever submitted the form.
+    const opened = (text: string) => /opened (<!date\^\d+\^[^|]*\|[^>]*UTC>)/.exec(text)?.[1];
+    expect(opened(shared.text)).toBeDefined();
+    expect(opened(merged.text)).toBe(opened(shared.text));
   });
 
   it('answers an ephemeral card with a fresh ephemeral card in its channel', async () => {
