@@ -16,6 +16,7 @@ import type { Sealer } from '../store/sealer.js';
 import type { SlackMessage } from '../views/blocks.js';
 import {
   buildFollowDoneDm,
+  buildFollowPausedDm,
   buildFollowStoppedDm,
   type Followed,
   type FollowFailures,
@@ -36,13 +37,15 @@ import { DONE_STATUSES, decodeDrawn, encodeDrawn, jobDrawn, pipelineDrawn } from
 
 /** Done follows are kept this long (their DM's key), then pruned. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
+/** A follow whose token the server refused is read again this often (each read asks about the token again). */
+const TOKEN_RECHECK_MS = 60_000;
 /** A DM's final message is looked for among its latest messages (one page). */
 const DONE_PAGES = 1;
 
 export type FollowPoint = 'before-dm' | 'after-dm';
 
 /** How one poll of a follow ended. */
-export type FollowOutcome = 'idle' | 'drawn' | 'later' | 'posted' | 'settled' | 'lost';
+export type FollowOutcome = 'idle' | 'drawn' | 'later' | 'paused' | 'posted' | 'settled' | 'lost';
 
 export interface FollowKindDeps {
   store: FollowStore;
@@ -219,18 +222,10 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
     return 'later';
   };
 
-  async function stop(
-    f: Follow,
-    why: 'expired' | 'token' | 'no_token' | 'gone',
-    s: Snapshot | null,
-  ): Promise<FollowOutcome> {
+  /** What a follow follows, as its DMs name it. */
+  const followedOf = (f: Follow) => {
     const project = projectOfFollow(f);
-    if (s)
-      await redraw(
-        f,
-        await cardOf(f, s, why === 'expired' ? { kind: 'expired' } : { kind: 'stopped', why: 'see your DMs' }),
-      );
-    const what = {
+    return {
       kind: f.kind,
       id: f.targetId,
       ref: f.ref,
@@ -240,6 +235,33 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
           ? pipelineUrl(o.serverUrl, project, { id: f.targetId })
           : jobUrl(o.serverUrl, project, { id: f.targetId }),
     };
+  };
+
+  /**
+   * The server refused the follower's token: a refusal may be the server's trouble, so the follow waits for the
+   * server to accept the token again (its follower told once) and reads again every minute — each read asks the
+   * server about the token again — going on when it works, until its hour is up.
+   */
+  async function pauseForToken(f: Follow, now: Date): Promise<FollowOutcome> {
+    if (now.getTime() >= f.deadline.getTime()) return stop(f, 'token', null);
+    const next = new Date(Math.min(now.getTime() + TOKEN_RECHECK_MS, f.deadline.getTime()));
+    if (await store.pauseForToken(f.id, replica, next)) {
+      await steps.dm(f.userId, buildFollowPausedDm(followedOf(f)), 'token', f.dmChannel);
+    }
+    return 'paused';
+  }
+
+  async function stop(
+    f: Follow,
+    why: 'expired' | 'token' | 'no_token' | 'gone',
+    s: Snapshot | null,
+  ): Promise<FollowOutcome> {
+    if (s)
+      await redraw(
+        f,
+        await cardOf(f, s, why === 'expired' ? { kind: 'expired' } : { kind: 'stopped', why: 'see your DMs' }),
+      );
+    const what = followedOf(f);
     // The outcome kept is the refusal, however the person was told it.
     return tellOnce(f, why === 'no_token' ? 'token' : why, buildFollowStoppedDm(what, why, o.slashCommand));
   }
@@ -256,7 +278,7 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
       s = await read(f);
     } catch (err) {
       const failure = readFailureOf(err);
-      if (failure.kind === 'token') return stop(f, failure.confirmed ? 'no_token' : 'token', null);
+      if (failure.kind === 'token') return failure.confirmed ? stop(f, 'no_token', null) : pauseForToken(f, now);
       if (failure.kind === 'refused') return stop(f, 'gone', null);
       if (failure.kind === 'failed' && failure.unexpected) throw err;
       // The server is slow or down, or the budget is spent: the next poll tries again (until the deadline).
@@ -264,6 +286,8 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
       log.debug('could not read a followed pipeline or job; trying again', { follow: f.id, error: failure.error });
       return later(f, new Date(now.getTime() + pollMs));
     }
+    // The server accepts the token again: the follow goes on from here.
+    if (f.outcome === 'token') await store.resumeFromToken(f.id, replica);
     const drawn = drawnOf(s);
     const before = decodeDrawn(f.drawn);
     const finished = DONE_STATUSES.has(statusOf(s));

@@ -134,6 +134,13 @@ export interface FollowStore {
   takeUse(id: number, owner: string, fence?: { gen: number; now: Date; until: Date }): Promise<boolean>;
   /** What the card now shows; the lease is released and the next poll set. */
   drawn(id: number, owner: string, o: { drawn: string | null; drawnAt: Date | null; nextPollAt: Date }): Promise<void>;
+  /**
+   * The server refused the follower's token: the follow waits (its outcome says so while it is not done) and is read
+   * again at `nextPollAt`; the lease is released. True when this paused it (so its follower is told once).
+   */
+  pauseForToken(id: number, owner: string, nextPollAt: Date): Promise<boolean>;
+  /** A read worked again: the pause for the token is over (true when this ended it). */
+  resumeFromToken(id: number, owner: string): Promise<boolean>;
   /** The final DM's intent, before it is posted; false when the lease was lost. */
   openDm(id: number, owner: string, o: { key: string; channel: string; outcome: string }): Promise<boolean>;
   /** The final DM was posted (or found in the DM's history) as `ts`. */
@@ -232,6 +239,28 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
          WHERE id = $1 AND ${held}`,
         [id, owner, o.drawn, o.drawnAt?.toISOString() ?? null, o.nextPollAt.toISOString()],
       );
+    },
+    pauseForToken(id, owner, nextPollAt) {
+      return engine.transaction(async (tx) => {
+        // Told once: only the poll that moves it from going on to waiting for the token.
+        const paused = await tx.run(
+          `UPDATE follows SET outcome = 'token' WHERE id = $1 AND ${held} AND outcome IS NULL AND done_at IS NULL`,
+          [id, owner],
+        );
+        await tx.run(`UPDATE follows SET next_poll_at = $3, ${lease.release} WHERE id = $1 AND ${held}`, [
+          id,
+          owner,
+          nextPollAt.toISOString(),
+        ]);
+        return paused > 0;
+      });
+    },
+    async resumeFromToken(id, owner) {
+      const changed = await engine.run(
+        `UPDATE follows SET outcome = NULL WHERE id = $1 AND ${held} AND outcome = 'token' AND done_at IS NULL`,
+        [id, owner],
+      );
+      return changed > 0;
     },
     async openDm(id, owner, o) {
       const changed = await engine.run(

@@ -158,6 +158,25 @@ export function buildFollowStoppedDm(
   ]);
 }
 
+/**
+ * The DM when the server refused the follower's token: following waits until the server accepts it again (asked
+ * about every minute), then goes on, within its hour; nothing is asked of the person.
+ */
+export function buildFollowPausedDm(what: {
+  kind: 'pipeline' | 'job';
+  id: number;
+  ref: string | null;
+  project: Project;
+  url: string | null;
+}): SlackMessage {
+  const name = md`${what.kind === 'pipeline' ? 'Pipeline' : 'Job'} #${String(what.id)}${what.ref ? md` on ${code(what.ref)}` : ''}`;
+  const reason = md`the server refused your token (401), so following is paused until the server accepts your token again; the bot asks it again every minute and goes on when it does, within the hour`;
+  return message(md`Following ${name} is paused: ${reason}.`, [
+    section(md`:pause_button: Following ${linked(what.url, name)} is paused: ${reason}.`),
+    context([md`${projectLabel(what.project)}`]),
+  ]);
+}
+
 /** A 9.5 server lists a retried job and its retry: the newest of each name stands. */
 function latestJobs(jobs: readonly Job[]): Job[] {
   const byName = new Map<string, Job>();

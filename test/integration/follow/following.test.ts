@@ -334,18 +334,32 @@ describe('when following stops early', () => {
     expect(messageText(seen.message)).toContain('Kept up to date at each stage');
   });
 
-  it('stops when the server refuses the follower’s token, says so once, and reads nothing more', async () => {
+  it('pauses when the server refuses the follower’s token, says so once, asks again each minute, and goes on when it is accepted', async () => {
     await h.ask('alice', 'pipeline run demo/web main', /Started by/);
     h.sim.revoke('alice');
     try {
       await step();
-      expect(await h.bot.bot.follows.store.countActive()).toBe(0);
-      const dms = posted(ALICE_DM).map(messageText);
-      expect(dms).toEqual([expect.stringContaining('the server refused your token (401). Your digests, alerts')]);
-      expect(dms[0]).not.toContain('connect again');
+      expect(await h.bot.bot.follows.store.countActive()).toBe(1);
+      const dms = () => posted(ALICE_DM).map(messageText);
+      expect(dms()).toEqual([
+        expect.stringContaining('so following is paused until the server accepts your token again'),
+      ]);
+      expect(dms()[0]).not.toContain('connect again');
+      // Within the minute nothing is read; after it, the token is asked about again (still refused): no second DM.
       const after = h.calls().length;
-      await step();
+      await step({ tick: false });
       expect(h.calls(after)).toEqual([]);
+      await step({ tick: false, ms: 60_000 });
+      expect(h.calls(after).length).toBeGreaterThan(0);
+      expect(dms()).toHaveLength(1);
+      // Accepted again: the follow goes on to its end, and the end is told once.
+      h.sim.revoke('alice', { restore: true });
+      h.clock.advance(60_000);
+      await stepUntilDone();
+      expect(dms()).toEqual([
+        expect.stringContaining('so following is paused until the server accepts your token again'),
+        expect.stringMatching(/Pipeline #\d+ on `main`/),
+      ]);
     } finally {
       h.sim.revoke('alice', { restore: true });
       await h.bot.tokens.save({
