@@ -59,6 +59,26 @@ describe.each(ENGINES)('on $name', (under) => {
     expect(await follows.countActive()).toBe(2);
   });
 
+  it('pauses a follow for a refused token once (its follower told once), and lets a working read end the pause', async () => {
+    const follows = await store();
+    const a = await follows.create(follow());
+    await follows.claimDue('r1', { dueBy: at(5), now: at(5), until: at(35), limit: 10 });
+    expect(await follows.pauseForToken(a.id, 'r1', at(65))).toBe(true);
+    // Released, waiting until its next read, still followed.
+    expect(await follows.get(a.id)).toMatchObject({ outcome: 'token', leaseOwner: null, doneAt: null });
+    expect((await follows.get(a.id))?.nextPollAt.toISOString()).toBe(at(65).toISOString());
+    expect(await follows.countActive()).toBe(1);
+    // Paused already: another refusal (here by another replica's claim) moves its next read, says nothing again.
+    await follows.claimDue('r2', { dueBy: at(65), now: at(65), until: at(95), limit: 10 });
+    expect(await follows.pauseForToken(a.id, 'r2', at(125))).toBe(false);
+    // Only the holder of its next claim ends the pause, once.
+    await follows.claimDue('r3', { dueBy: at(125), now: at(125), until: at(155), limit: 10 });
+    expect(await follows.resumeFromToken(a.id, 'r2')).toBe(false);
+    expect(await follows.resumeFromToken(a.id, 'r3')).toBe(true);
+    expect(await follows.resumeFromToken(a.id, 'r3')).toBe(false);
+    expect((await follows.get(a.id))?.outcome).toBeNull();
+  });
+
   it('lets one replica claim what is due; another gets it only once the lease ran out', async () => {
     const follows = await store();
     const a = await follows.create(follow());
