@@ -13,7 +13,8 @@
 // Knobs: BENCH_AB_C1 (N commands per round at 1 in flight, reporting ack and answer p50, instead of 200 and 50),
 // BENCH_ROUNDS (3), BENCH_C200 (2000), BENCH_C50 (1000), BENCH_AB_B_ARGS (node flags for B only, e.g.
 // `--heap-growing-percent=0`), BENCH_AB_A_ENV (variables for A only, e.g. `METRICS=off`: with BENCH_AB_A unset, the
-// same build with and without metrics), BENCH_LATENCY (that many commands per bot at 200 in flight with the simulator 50 ms
+// same build with and without metrics), BENCH_AB_COMMAND (the command both bots are sent, default `jobs demo/web`;
+// e.g. `pipeline demo/web 2`, the demo's failed pipeline, whose card reads why its jobs failed), BENCH_LATENCY (that many commands per bot at 200 in flight with the simulator 50 ms
 // late, at the end; 0 skips it).
 
 import crypto from 'node:crypto';
@@ -201,7 +202,7 @@ async function main() {
         target: name,
         concurrency,
         count,
-        text: 'jobs demo/web',
+        text: process.env.BENCH_AB_COMMAND ?? 'jobs demo/web',
         answer: 'Jobs in demo/web',
         timeoutMs: 60_000,
         ...(TIMELINE_DIR && concurrency === 1 ? { trace: true } : {}),
