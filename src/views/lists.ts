@@ -91,8 +91,12 @@ export function isEmptyList(m: SlackMessage): boolean {
 
 export function buildList<T>(input: ListSpec<T>): SlackMessage {
   const rows = input.items.slice(0, LIST_ROWS);
-  // The item just acted on is drawn once: in its place on the page when the fresh read has it there, else
-  // under the notice ("Now:"), outside the page's rows and counts.
+  // The item just acted on is drawn once: in its place on the page when the fresh read has it there; when it is
+  // not there (a retried job's new attempt is not among the failed ones), the list gives way to that item alone,
+  // with a way back to the list: never the item on top of a page whose rows and counts leave it out.
+  if (input.notice?.row && input.notice.rowKey !== undefined && input.key && !onPage(input, rows)) {
+    return actedOnAlone(input.title, input.notice, input.place);
+  }
   const spec = onPage(input, rows) ? { ...input, notice: withoutRow(input.notice) } : input;
   const blocks: Block[] = [header(spec.title)];
   // An empty page's sentence names the filters itself: a line of them above it would say them twice.
@@ -109,6 +113,20 @@ export function buildList<T>(input: ListSpec<T>): SlackMessage {
   if (spec.footer) blocks.push(...spec.footer);
   blocks.push(...pagingBlocks(spec.place, spec.page, rows.length));
   return message(`${spec.title}: ${rows.length} shown`, blocks);
+}
+
+/** The acted-on item as it is now, in place of a list page that does not show it, and a button back to that page. */
+function actedOnAlone(title: string, notice: Notice, place: ListPlace | null): SlackMessage {
+  const back = place
+    ? [actions([button({ text: 'Back to the list', def: ListButtons.page, value: { q: place.query, n: place.page } })])]
+    : [];
+  const where = context([`Not on page ${place?.page ?? 1} of this list now.`]);
+  return message(`${title}: the item acted on, not on this page now`, [
+    header(title),
+    ...noticeBlocks(notice),
+    where,
+    ...back,
+  ]);
 }
 
 function onPage<T>(spec: ListSpec<T>, rows: readonly T[]): boolean {

@@ -375,33 +375,44 @@ describe('job actions', () => {
     ]);
     expect(retry.message.key).toBe(list.message.key);
     expect(retry.text).toMatch(/Retried by <@U0ALICE> · new job #\d+ replaces #8/);
-    expect(retry.text).toContain('Filters: --scope failed,manual');
-    // The replacement shows first, as it is now (pending); the retried job stays in the list as it was (failed).
+    // The replacement is pending, so the page of failed and manual jobs does not have it: the list gives way to it,
+    // as it is now, with a way back (issue 47: never a row on top of a page whose counts leave it out).
     const replacement = Number(/new job #(\d+)/.exec(retry.text)?.[1]);
-    expect(rowIds(retry.text)).toEqual([replacement, 17, 13, 8]);
+    expect(rowIds(retry.text)).toEqual([replacement]);
     expect(retry.text).toMatch(new RegExp(`#${replacement}\\S* unit-tests .* pending`));
+    expect(retry.text).not.toMatch(/in all|shown/);
 
-    const play = await h.press('alice', buttonOf(retry, /^Play$/), /Started by/);
+    const back = await h.press('alice', buttonOf(retry, /^Back to the list$/), /Jobs in demo\/web/);
     expect(h.calls(3)).toEqual([
+      call('GET', `${WEB}/jobs`, 'alice', { query: { page: '1', scope: ['failed', 'manual'] } }),
+    ]);
+    // The retried job stays in the list as it is (failed), filters kept, counts as the rows.
+    expect(back.text).toContain('Filters: --scope failed,manual');
+    expect(rowIds(back.text)).toEqual([17, 13, 8]);
+    expect(back.text).toContain('Page 1 · 3 in all · 3 shown');
+
+    const play = await h.press('alice', buttonOf(back, /^Play$/), /Started by/);
+    expect(h.calls(4)).toEqual([
       call('POST', `${WEB}/jobs/17/play`, 'alice'),
       call('GET', `${WEB}/jobs`, 'alice', { query: { page: '1', scope: ['failed', 'manual'] } }),
     ]);
     expect(play.text).toContain('Started by <@U0ALICE> · job #17');
-    // The played job shows first as it is now; it no longer matches the filter.
-    expect(rowIds(play.text)).toEqual([17, 13, 8]);
+    // The played job no longer matches the filter: it is shown alone, as it is now.
+    expect(rowIds(play.text)).toEqual([17]);
     expect(play.text).toMatch(/#17\S* release .* pending/);
 
     const running = await h.ask('alice', 'jobs demo/web --scope running', /Jobs in demo\/web/);
     const cancel = buttonOf(running, /^Cancel$/);
     expect(confirmText(cancel)).toContain('Cancel job #22 (lint) in demo/web?');
     const canceled = await h.press('alice', cancel, /Canceled by/);
-    expect(h.calls(6)).toEqual([
+    expect(h.calls(7)).toEqual([
       call('GET', `${WEB}/jobs/22`, 'alice'),
       call('POST', `${WEB}/jobs/22/cancel`, 'alice', { status: 201 }),
       call('GET', `${WEB}/jobs`, 'alice', { query: { page: '1', scope: ['running'] } }),
     ]);
-    // The row acted on is shown under its notice; an empty list says so without reading as if about that row.
-    expect(canceled.text).toContain('Nothing else is in the list now.');
+    // The row acted on left the running list: it is shown alone under its notice, not above an empty page.
+    expect(rowIds(canceled.text)).toEqual([22]);
+    expect(canceled.text).toContain('Not on page 1 of this list now.');
     expect(canceled.text).not.toMatch(/No (jobs|pipelines) in demo\/web match/);
   });
 });

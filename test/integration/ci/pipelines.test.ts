@@ -110,9 +110,10 @@ describe('pipeline lists', () => {
       call('GET', `${WEB}/pipelines`, 'alice', { query: { page: '1', status: 'running' } }),
     ]);
     expect(click.text).toContain('Canceled by <@U0ALICE> · pipeline #7');
-    // The row acted on is shown under its notice; an empty list says so without reading as if about that row.
-    expect(click.text).toContain('Nothing else is in the list now.');
-    expect(click.text).not.toMatch(/No (jobs|pipelines) in demo\/web match/);
+    // The row acted on left the running list: it is shown alone under its notice, with a way back to the list.
+    expect(click.text).toContain('Not on page 1 of this list now.');
+    expect(labels(click.message)).toContain('Back to the list');
+    expect(click.text).not.toMatch(/No (jobs|pipelines) in demo\/web match|in all|shown/);
   });
 });
 
