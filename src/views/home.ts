@@ -1,12 +1,11 @@
 import type { HomeView } from '@slack/types';
 import type { ConnectionProblem } from '../connection.js';
-import { type BotError, DatabaseBusyError, DatabaseUnavailableError, TokenRefusalUnconfirmedError } from '../errors.js';
+import { DatabaseBusyError, DatabaseUnavailableError, TokenRefusalUnconfirmedError } from '../errors.js';
 import { GitlabError, RateLimitedError, UnavailableError } from '../gitlab/errors.js';
 import type { Page } from '../gitlab/paginate.js';
 import type { Issue, MergeRequest, Todo } from '../gitlab/schemas.js';
 import { type DigestRow, HOME_ROWS, type HomeReads, type SectionRead } from '../operations/home.js';
 import type { AlertSetting } from '../store/alert-store.js';
-import type { Digest } from '../store/digest-store.js';
 import type { StepConsent } from '../store/step-store.js';
 import type { Connection } from '../store/token-store.js';
 import type { Watch } from '../store/watch-store.js';

@@ -1,5 +1,5 @@
 import { type PreviewButtonValue, UnfurlButtons } from '../buttons/links.js';
-import { type Project, projectLabel } from '../gitlab/project.js';
+import { projectLabel } from '../gitlab/project.js';
 import type { LinkPreview } from '../operations/links.js';
 import { type PreviewOpenness, previewOpenness } from './audience.js';
 import { actions, type Block, button, context, message, type SlackMessage, section } from './blocks.js';

@@ -203,7 +203,10 @@ describe('reading a long list back', () => {
     const asked: number[] = [];
     const since = Date.parse('2026-03-15T00:00:00Z') - 450 * 60_000; // inside page 5
     const r = await readBack({
-      page: (n) => (asked.push(n), page(n, 100)),
+      page: (n) => {
+        asked.push(n);
+        return page(n, 100);
+      },
       timeOf: (t) => t,
       since,
       maxPages: 20,
@@ -216,7 +219,10 @@ describe('reading a long list back', () => {
   it('caps a list of 10,000 pipelines at its page limit and says it did', async () => {
     const asked: number[] = [];
     const r = await readBack({
-      page: (n) => (asked.push(n), page(n, 100)),
+      page: (n) => {
+        asked.push(n);
+        return page(n, 100);
+      },
       timeOf: (t) => t,
       since: 0,
       maxPages: 20,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { arrowsUp, circlesOf, type Import, importsOf, layerOf, readLayers, sourcesUnder } from './import-graph.js';
+import { arrowsUp, circlesOf, importsOf, layerOf, readLayers, sourcesUnder } from './import-graph.js';
 
 // The layers are the README's picture (its "Layers" section), read from the README itself so the picture and this
 // check cannot drift apart. A file may import its own layer and the layers below it, never one above, and no files
