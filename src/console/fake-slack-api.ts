@@ -41,6 +41,7 @@ export function callMethod(
       if (body.text == null && body.blocks == null) return err('no_text');
       const bad = checkBlocks();
       if (bad) return bad;
+      if (workspace.refusedFileImages && showsSlackFile(body.blocks)) return err(workspace.refusedFileImages);
       const ephemeral = method === 'chat.postEphemeral';
       if (ephemeral && (typeof body.user !== 'string' || !workspace.users.has(body.user))) return err('user_not_found');
       const refused = ephemeral ? undefined : workspace.refusedChannels.get(workspace.resolveChannel(body.channel));
@@ -281,4 +282,16 @@ function unfurlTargetOf(
   if (typeof body.ts !== 'string' || !body.ts) return { error: 'missing_ts' };
   const message = w.findMessage(body);
   return message ? { message } : { error: 'cannot_find_message' };
+}
+
+/** Whether blocks show an uploaded file: an image block whose source is a `slack_file`. */
+function showsSlackFile(blocks: unknown): boolean {
+  return (
+    Array.isArray(blocks) &&
+    blocks.some(
+      (b) =>
+        (b as { type?: unknown; slack_file?: unknown })?.type === 'image' &&
+        (b as { slack_file?: unknown }).slack_file !== undefined,
+    )
+  );
 }

@@ -101,6 +101,8 @@ export class FakeWorkspace extends EventEmitter {
   readonly refusedChannels = new Map<string, string>();
   /** The error uploads are refused with (files.getUploadURLExternal), or null (internal to the fake). */
   refusedUploads: string | null = null;
+  /** Set: a post showing an uploaded file (an image block's `slack_file`) answers this error. */
+  refusedFileImages: string | null = null;
   /** Workflow Builder steps run, by function execution id. */
   readonly functionExecutions = new Map<string, FakeFunctionExecution>();
   /** Workflow tokens handed out (function_executed, and clicks on a step's messages), to their execution. */

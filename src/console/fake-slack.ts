@@ -144,6 +144,14 @@ export class FakeSlack extends FakeWorkspace {
   }
 
   /**
+   * Posts that show an uploaded file in an image block (`slack_file`) answer `{ ok: false, error }` from now on, as
+   * Slack answers `invalid_blocks` for a file it has not finished processing; `null` lets them through again.
+   */
+  refuseFileImages(error: string | null): void {
+    this.refusedFileImages = error;
+  }
+
+  /**
    * The next `times` requests to a path starting with `pathPrefix` that arrive on a kept-alive connection already
    * used find it closed without an answer: what a client meets when the server's idle timeout ends that connection
    * just as the client sends on it again.

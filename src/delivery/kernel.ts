@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Logger } from '../log.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { LeaseStore } from '../store/delivery-lease-store.js';
+import type { SlackMessage } from '../views/blocks.js';
 import { nextRunAfter } from './cron.js';
 import { type DeliveryHooks, tell } from './hooks.js';
 import type {
@@ -266,14 +267,20 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
     deps.at?.('before-post');
     const held = { owner: deps.replica, gen: claimed.gen };
     let posted: { ts: string } | null;
-    try {
-      // Stalled since the fence for longer than the lease (a paused process, a long GC): another replica may hold
-      // the item now and post it; this one does not.
-      posted = await steps.postOnce(i.channelId, found.view(now), {
+    // Stalled since the fence for longer than the lease (a paused process, a long GC): another replica may hold the
+    // item now and post it; this one does not.
+    const postOnce = (view: SlackMessage) =>
+      steps.postOnce(i.channelId, view, {
         key: i.id,
         held,
         mark: markOf(i, runKey),
         afterFence: () => deps.at?.('after-fence'),
+      });
+    try {
+      posted = await postOnce(found.view(now)).catch((err: unknown) => {
+        if (!(err instanceof SlackRefusedError && err.error === 'invalid_blocks' && found.plainView)) throw err;
+        logger.warn(`Slack refused a ${kind.name} post's blocks; posting its plain view instead`, { id: i.id });
+        return postOnce(found.plainView(now));
       });
     } catch (err) {
       if (err instanceof SlackRefusedError) {

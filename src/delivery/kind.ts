@@ -50,6 +50,12 @@ export interface RunRecord {
 export interface Found<State> {
   items: number;
   view(now: Date): SlackMessage;
+  /**
+   * What is posted instead when Slack refuses `view`'s blocks (`invalid_blocks`): the same message without what Slack
+   * may not accept yet (an uploaded image it is still processing). Nothing was posted, so it goes under the same
+   * intent and mark.
+   */
+  plainView?(now: Date): SlackMessage;
   /** Written with the intent, kept by the commit (a cursor, a mark); opaque to the kernel. */
   state: State;
   /** With nothing new: since when nothing came (what a person asking is told). */

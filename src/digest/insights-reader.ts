@@ -89,6 +89,16 @@ export function insightsReader(
         error: err instanceof Error ? err.message : String(err),
       });
     }
-    return { items, state, since, view: () => buildInsightsDigest(report, { project, chart: shown }) };
+    const withoutChart = () => buildInsightsDigest(report, { project, chart: null });
+    if (!shown) return { items, state, since, view: withoutChart };
+    // Slack may refuse an image block whose file it has not finished processing (invalid_blocks): the week's keys
+    // then go without their picture rather than not at all.
+    return {
+      items,
+      state,
+      since,
+      view: () => buildInsightsDigest(report, { project, chart: shown }),
+      plainView: withoutChart,
+    };
   };
 }

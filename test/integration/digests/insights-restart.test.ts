@@ -83,3 +83,27 @@ describe('an insights digest whose chart Slack refuses to host', () => {
     expect(app.logs.join('\n')).toContain('the insights chart could not be uploaded');
   });
 });
+
+describe('an insights digest whose chart Slack will not show yet', () => {
+  it('posts the keys once without the chart when Slack refuses the image block (invalid_blocks)', async () => {
+    const channel = 'C0DGIRB';
+    const app = await boot({ digests: { timer: 'manual' } });
+    await app.connect(PEOPLE.alice, TOKENS.alice);
+    const made = await app.slack.command(PEOPLE.alice, 'digest insights demo/web', { channel });
+    const card = await made.waitForMessage((t) => /Digest #\d+/.test(t));
+    const id = Number(/Digest #(\d+)/.exec(card ? messageText(card) : '')?.[1]);
+    apps.fake.refuseFileImages('invalid_blocks');
+    try {
+      expect(await app.bot.digests.run(id)).toMatchObject({ kind: 'posted' });
+    } finally {
+      apps.fake.refuseFileImages(null);
+    }
+    const posts = postsIn(channel);
+    expect(posts).toHaveLength(1);
+    expect(messageText(posts[0] as FakeMessage)).toContain('_vs last week: ');
+    expect(((posts[0] as FakeMessage).blocks ?? []).some((b) => (b as { type: string }).type === 'image')).toBe(false);
+    expect(app.logs.join('\n')).toContain('posting its plain view instead');
+    // Done once: a scheduled run of the same week later is a run of its own, not a retry of this one.
+    expect(app.logs.join('\n')).not.toContain('failed: slack invalid_blocks');
+  });
+});
