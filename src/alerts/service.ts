@@ -1,15 +1,9 @@
-import type { DeliveryHooks } from '../delivery/hooks.js';
-import type { PacingClock } from '../delivery/pacing.js';
-import { createPolledDelivery } from '../delivery/polled.js';
-import type { DeliverySlack } from '../delivery/slack.js';
-import type { Transport } from '../gitlab/http.js';
+import { createPolledDelivery, type PolledWiring, wiringOf } from '../delivery/polled.js';
 import type { Logger } from '../log.js';
-import type { GitlabAccess } from '../operations/access.js';
 import type { AlertPoint, AlertService } from '../operations/alert-service.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
 import { createAlertStore } from '../store/alert-store.js';
-import type { SqlEngine } from '../store/engine.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
 import { buildAlertsResumedDm } from '../views/alerts.js';
 import { createAlertKind } from './kind.js';
@@ -22,42 +16,25 @@ import { createAlertKind } from './kind.js';
 
 const MINUTE = 60_000;
 
-export interface AlertServiceOptions {
-  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
-  hooks?: DeliveryHooks;
-  engine: SqlEngine;
-  access: GitlabAccess;
+export interface AlertServiceOptions extends PolledWiring {
   /** A person's session, from their token row when the batch read it already. */
   sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
   /** Reads the token rows of a claimed batch with one statement. */
   tokens: Pick<TokenStore, 'loadMany'>;
-  slack: DeliverySlack;
-  /** The transport commands use; polls read through a paced wrapper of it. */
-  transport: Transport;
   /** Why a build failed, for a `build_failed` todo's DM. */
   failures?: FailureReader;
   serverUrl: string;
   logger: Logger;
-  now: () => Date;
-  /** `manual` in tests: nothing polls by itself (tests call pollDue with their clock). Default `interval`. */
-  timer?: 'interval' | 'manual';
   /** Polls under way at once (default 16). */
   concurrency?: number;
   /** People taken per claim (default 200). */
   batch?: number;
-  /** How long a replica's lease on a person's poll holds without being renewed (default 60 s). */
-  leaseMs?: number;
-  /** Slack's pace per channel (default 1000 ms between posts). */
-  channelIntervalMs?: number;
-  pacingClock?: PacingClock;
   /** The test seam: a named point of every delivery. */
   at?: (point: AlertPoint) => void;
   /** How often a replica looks for people due (default 2 s)… */
   tickMs?: number;
   /** …and the time between two polls of a person (default a minute). */
   pollIntervalMs?: number;
-  /** The first wait before a paused person's token is asked about again; it doubles up to an hour (default 60 s). */
-  recheckMs?: number;
 }
 
 export function createAlertService(o: AlertServiceOptions): AlertService {
@@ -81,18 +58,9 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
         ...(o.at ? { at: o.at } : {}),
         ...(o.failures ? { failures: o.failures } : {}),
       }),
-    engine: o.engine,
-    access: o.access,
-    transport: o.transport,
-    slack: o.slack,
-    channelIntervalMs: o.channelIntervalMs ?? 1000,
-    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
+    ...wiringOf(o),
     logger: log,
-    now: o.now,
-    ...(o.hooks ? { hooks: o.hooks } : {}),
-    timer: o.timer ?? 'interval',
     tickMs: o.tickMs ?? 2000,
-    leaseMs: o.leaseMs ?? 60_000,
     concurrency: o.concurrency ?? 16,
     batch: o.batch ?? 200,
     // A person's poll moves to their own offset in the minute, so a poll counts as behind only a whole minute late.
@@ -101,7 +69,6 @@ export function createAlertService(o: AlertServiceOptions): AlertService {
       owners: async () => (await store.tokenPaused()).map((p) => ({ teamId: p.teamId, ownerId: p.userId })),
       resume: (p) => resumeOwner(p.teamId, p.ownerId, 'accepted'),
     },
-    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
   });
   const { steps } = delivery;
 

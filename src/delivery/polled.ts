@@ -119,6 +119,43 @@ export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kin
   recheckMs?: number;
 }
 
+/**
+ * What the app wires into every polled kind's service (the store port, the access, the transport, Slack, the
+ * clocks, the hooks, the timer and the lease): a service's options are these plus what its kind adds, and it hands
+ * them on to its loop with `wiringOf`, not field by field.
+ */
+export type PolledWiring = Pick<
+  PolledDeliveryOptions<unknown, unknown, unknown, { kind: string }>,
+  | 'engine'
+  | 'access'
+  | 'transport'
+  | 'slack'
+  | 'channelIntervalMs'
+  | 'pacingClock'
+  | 'now'
+  | 'hooks'
+  | 'timer'
+  | 'leaseMs'
+  | 'recheckMs'
+>;
+
+/** The loop's share of a service's options, as given (the loop has the defaults). */
+export function wiringOf(o: PolledWiring): PolledWiring {
+  return {
+    engine: o.engine,
+    access: o.access,
+    transport: o.transport,
+    slack: o.slack,
+    now: o.now,
+    ...(o.channelIntervalMs !== undefined ? { channelIntervalMs: o.channelIntervalMs } : {}),
+    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
+    ...(o.hooks ? { hooks: o.hooks } : {}),
+    ...(o.timer ? { timer: o.timer } : {}),
+    ...(o.leaseMs !== undefined ? { leaseMs: o.leaseMs } : {}),
+    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
+  };
+}
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 /** Paused owners' tokens are looked at this often at most (each then waits its own back-off). */

@@ -1,14 +1,9 @@
-import type { DeliveryHooks } from '../delivery/hooks.js';
-import type { PacingClock } from '../delivery/pacing.js';
-import { createPolledDelivery } from '../delivery/polled.js';
+import { createPolledDelivery, type PolledWiring, wiringOf } from '../delivery/polled.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
-import type { Transport } from '../gitlab/http.js';
 import type { Project } from '../gitlab/project.js';
 import type { Logger } from '../log.js';
-import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, RequestContext, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
-import type { SqlEngine } from '../store/engine.js';
 import { createFollowStore, type FollowStore } from '../store/follow-store.js';
 import type { Sealer } from '../store/sealer.js';
 import type { SlackMessage } from '../views/blocks.js';
@@ -30,36 +25,22 @@ const RESPONSE_URL_MS = 30 * 60 * 1000;
 /** How many follows one poll claims at once. */
 const CLAIM_BATCH = 50;
 
-export interface FollowServiceOptions {
-  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
-  hooks?: DeliveryHooks;
-  engine: SqlEngine;
-  access: GitlabAccess;
+export interface FollowServiceOptions extends PolledWiring {
   sessionOf: (actor: Actor) => Session;
-  /** The transport commands use; follows read through a paced wrapper of it. */
-  transport: Transport;
   slack: FollowSlack;
   /** Seals response_urls at rest: they let anyone post to the person for half an hour. */
   sealer: Sealer;
   serverUrl: string;
   slashCommand: string;
   logger: Logger;
-  now: () => Date;
   /** The follower's Slack time zone: a redraw shows times as the card they were answered did (UTC when unknown). */
   timeZoneOf?: (userId: string) => Promise<string>;
-  /** `manual` in tests: nothing polls by itself (`pollDue`). Default `interval`. */
-  timer?: 'interval' | 'manual';
   /** How often a follow is read (default 10 s). */
   pollMs?: number;
   /** A shared card is redrawn at most this often (default 3 s). */
   shareEveryMs?: number;
-  /** How long a replica's lease on a follow holds without being renewed (default 60 s). */
-  leaseMs?: number;
   /** How long a card follows at most (default an hour). */
   deadlineMs?: number;
-  /** Slack's pace per channel (default 1000 ms between posts), shared with digests. */
-  channelIntervalMs?: number;
-  pacingClock?: PacingClock;
   /** Why a failed pipeline or job failed, for its final DM (absent: the DM names the failed jobs only). */
   failures?: FailureReader;
   /** Tests only: a named point of the final DM (the seam for kills). */
@@ -128,18 +109,9 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
         ...(o.failures ? { failures: o.failures } : {}),
         ...(o.at ? { at: o.at } : {}),
       }),
-    engine: o.engine,
-    access: o.access,
-    transport: o.transport,
-    slack: o.slack,
-    channelIntervalMs: o.channelIntervalMs ?? 1000,
-    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
+    ...wiringOf(o),
     logger: log,
-    now: o.now,
-    ...(o.hooks ? { hooks: o.hooks } : {}),
-    timer: o.timer ?? 'interval',
     tickMs: Math.max(100, Math.min(pollMs, 5000)),
-    leaseMs: o.leaseMs ?? 60_000,
     concurrency: CLAIM_BATCH,
     batch: CLAIM_BATCH,
   });

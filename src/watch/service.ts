@@ -1,14 +1,8 @@
-import type { DeliveryHooks } from '../delivery/hooks.js';
-import type { PacingClock } from '../delivery/pacing.js';
-import { createPolledDelivery } from '../delivery/polled.js';
-import type { DeliverySlack } from '../delivery/slack.js';
-import type { Transport } from '../gitlab/http.js';
+import { createPolledDelivery, type PolledWiring, wiringOf } from '../delivery/polled.js';
 import type { Logger } from '../log.js';
-import type { GitlabAccess } from '../operations/access.js';
 import type { Actor, Session } from '../operations/context.js';
 import type { FailureReader } from '../operations/failures.js';
 import type { WatchPoint, WatchService } from '../operations/watch-service.js';
-import type { SqlEngine } from '../store/engine.js';
 import type { StoredToken, TokenStore } from '../store/token-store.js';
 import type { WatchStore } from '../store/watch-store.js';
 import { buildWatchesResumedDm } from '../views/watches.js';
@@ -22,46 +16,28 @@ import { encodeSeen } from './seen.js';
 // of each channel are the digests' own (the same tables): watches and digests spend one budget together, a tenth
 // of it kept for people's own commands.
 
-export interface WatchServiceOptions {
-  /** What the kernel's observers are told (deliveries by kind and outcome: src/delivery/hooks.ts). */
-  hooks?: DeliveryHooks;
+export interface WatchServiceOptions extends PolledWiring {
   store: WatchStore;
-  /** The store port the pacing tables are written against (channel lanes, token budgets). */
-  engine: SqlEngine;
   /** Why a failed pipeline's jobs failed, for its card. */
   failures?: FailureReader;
-  access: GitlabAccess;
   sessionOf: (actor: Actor, stored?: StoredToken | null) => Session;
   /** Reads the token rows of a claimed batch's creators at once (without it, each session reads its own row). */
   tokens?: Pick<TokenStore, 'loadMany'>;
-  slack: DeliverySlack;
   /** Whether a person is a Slack workspace admin (the digests' check, cached). */
   isAdmin: (userId: string) => Promise<boolean>;
-  /** The transport commands use; watches read through a paced wrapper of it. */
-  transport: Transport;
   serverUrl: string;
   slashCommand: string;
   logger: Logger;
-  now: () => Date;
-  /** `manual` in tests and the demo: nothing polls by itself, `poll()` does. Default `interval`. */
-  timer?: 'interval' | 'manual';
   /** How often each watch is polled (default 60 s). */
   intervalMs?: number;
   /** How often a replica looks for due watches (default 2 s). */
   tickMs?: number;
-  /** The first wait before a paused creator's token is asked about again; it doubles up to an hour (default 60 s). */
-  recheckMs?: number;
-  /** How long a replica's lease on a watch holds without being renewed (default 60 s). */
-  leaseMs?: number;
   /** Polls under way at once (default 32). */
   concurrency?: number;
   /** Due watches claimed in one statement (default 256). */
   batch?: number;
   /** Pipelines read per poll (default 20). */
   pageSize?: number;
-  /** Slack's pace per channel (default 1000 ms between posts). */
-  channelIntervalMs?: number;
-  pacingClock?: PacingClock;
   /** The test seam: a named point of every delivery. */
   at?: (point: WatchPoint) => void;
 }
@@ -92,27 +68,17 @@ export function createWatchService(o: WatchServiceOptions): WatchService {
         pageSize: o.pageSize ?? 20,
         ...(o.at ? { at: o.at } : {}),
       }),
-    engine: o.engine,
-    access: o.access,
-    transport: o.transport,
-    slack: o.slack,
-    channelIntervalMs: o.channelIntervalMs ?? 1000,
+    ...wiringOf(o),
     // A poll waits a little for its token's budget, never minutes: a watch left out now is polled at its next time.
     budgetWaitMs: 2000,
-    ...(o.pacingClock ? { pacingClock: o.pacingClock } : {}),
     logger: log,
-    now: o.now,
-    ...(o.hooks ? { hooks: o.hooks } : {}),
-    timer: o.timer ?? 'interval',
     tickMs: o.tickMs ?? 2000,
-    leaseMs: o.leaseMs ?? 60_000,
     concurrency: o.concurrency ?? 32,
     batch: o.batch ?? BATCH,
     tokenPaused: {
       owners: async () => (await store.tokenPaused()).map((p) => ({ teamId: p.teamId, ownerId: p.userId })),
       resume: (p) => resumeCreator(p.teamId, p.ownerId, 'accepted'),
     },
-    ...(o.recheckMs !== undefined ? { recheckMs: o.recheckMs } : {}),
   });
   const { steps } = delivery;
 
