@@ -48,6 +48,23 @@ async function digestCard({
   return buildDigestCard(digest, ops.nextRun(digest), await cardContext(ctx, platform, { notice, timeZone }));
 }
 
+/** The card of a digest just made by a `/gl digest <kind>` (or the one it changed: the same one asked for again). */
+function madeCard({
+  ctx,
+  platform,
+  ops,
+  made,
+}: {
+  ctx: RequestContext;
+  platform: Platform;
+  ops: DigestOperations;
+  made: { digest: Digest; created: boolean };
+}): Promise<SlackMessage> {
+  const { digest, created } = made;
+  const notice = done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) });
+  return digestCard({ ctx, platform, ops, digest, notice });
+}
+
 async function digestList({
   ctx,
   platform,
@@ -183,15 +200,7 @@ export const digests = digestNoun.define({
         { kind: 'todos', channelId, inDm: !here, cron: command.flags.cron, tz },
         platform.people,
       );
-      return ephemeral(
-        await digestCard({
-          ctx,
-          platform,
-          ops,
-          digest,
-          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
-        }),
-      );
+      return ephemeral(await madeCard({ ctx, platform, ops, made: { digest, created } }));
     },
     async 'digest.events'(command, ctx, platform, ops) {
       const tz = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
@@ -208,15 +217,7 @@ export const digests = digestNoun.define({
         { ...input, ...filters, channelId: ctx.channelId, inDm: false, cron: command.flags.cron, tz },
         platform.people,
       );
-      return ephemeral(
-        await digestCard({
-          ctx,
-          platform,
-          ops,
-          digest,
-          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
-        }),
-      );
+      return ephemeral(await madeCard({ ctx, platform, ops, made: { digest, created } }));
     },
     async 'digest.insights'(command, ctx, platform, ops) {
       const tz = command.flags.tz ?? (await platform.timeZoneOf(ctx.actor.userId));
@@ -235,15 +236,7 @@ export const digests = digestNoun.define({
         },
         platform.people,
       );
-      return ephemeral(
-        await digestCard({
-          ctx,
-          platform,
-          ops,
-          digest,
-          notice: done(created ? 'create' : 'edit', { actorId: ctx.actor.userId, detail: label(digest.id) }),
-        }),
-      );
+      return ephemeral(await madeCard({ ctx, platform, ops, made: { digest, created } }));
     },
     async 'digest.list'(_command, ctx, platform, ops) {
       return ephemeral(await digestList({ ctx, platform, ops }));
