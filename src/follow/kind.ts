@@ -1,7 +1,6 @@
 import crypto from 'node:crypto';
 import type { Polled, PolledKind } from '../delivery/polled.js';
-import { SlackRefusedError } from '../delivery/slack.js';
-import { type RunSteps, readFailureOf } from '../delivery/steps.js';
+import { asError, errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import { type Project, projectOf } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
 import type { Logger } from '../log.js';
@@ -175,7 +174,7 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
       log.warn('could not redraw a followed card', {
         follow: f.id,
         where: f.card ? 'channel' : 'response_url',
-        error: err instanceof SlackRefusedError ? err.error : err instanceof Error ? err.name : 'unknown',
+        error: errorName(err),
       });
       return false;
     }
@@ -335,7 +334,7 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
       } catch (err) {
         log.error('unexpected error while following', {
           follow: f.id,
-          error: err instanceof Error ? err : new Error(String(err)),
+          error: asError(err),
         });
         return { outcome: { kind: await later(f, new Date(o.now().getTime() + pollMs)) }, released: true };
       }

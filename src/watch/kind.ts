@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { Polled, PolledKind } from '../delivery/polled.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
-import { errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
+import { asError, errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import type { FailureNote } from '../failure/note.js';
 import { projectOf } from '../gitlab/project.js';
 import type { PipelineBasic } from '../gitlab/schemas.js';
@@ -314,7 +314,7 @@ export function createWatchKind(
       if (failure.kind === 'failed' && failure.unexpected) {
         logger.error('unexpected error while polling a watch', {
           watch: w.id,
-          error: err instanceof Error ? err : new Error(String(err)),
+          error: asError(err),
         });
       }
       const now = d.now();
