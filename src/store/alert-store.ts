@@ -48,6 +48,8 @@ export interface ClaimedAlert {
   openDelivery: boolean;
   /** Which claim of the person's poll this is (what a post fences with, store/lease-fence.ts). */
   leaseGen: number;
+  /** Polls in a row before this one that found the server busy (the delivery kernel's back-off). */
+  busyPolls: number;
 }
 
 export interface HeldTodo {
@@ -184,6 +186,7 @@ interface ClaimRow
   held_count: number | string;
   open_delivery: number | string;
   claim_gen: number | string;
+  busy_before: number | string;
 }
 
 const keyOf = (teamId: string, userId: string) => `${teamId}:${userId}`;
@@ -230,12 +233,14 @@ const toClaimed = (r: ClaimRow): ClaimedAlert => ({
   held: Number(r.held_count),
   openDelivery: Number(r.open_delivery) === 1,
   leaseGen: Number(r.claim_gen),
+  busyPolls: Number(r.busy_before),
 });
 
 /** What a claim returns: the row as a poll reads it, the held todos and whether an intent is open. */
 const CLAIMED = `alert_settings.person_key, alert_settings.team_id, alert_settings.user_id, alert_settings.actions,
   alert_settings.quiet_from, alert_settings.quiet_to, alert_settings.tz, alert_settings.seen_todo_id,
   alert_settings.dm_channel, alert_settings.next_poll_at, alert_settings.last_delivery_ts, ${lease.gen('alert_settings.')} AS claim_gen,
+  ${lease.busyPolls('alert_settings.')},
   (SELECT count(*) FROM alert_held h WHERE h.person_key = alert_settings.person_key) AS held_count,
   CASE WHEN EXISTS (SELECT 1 FROM alert_deliveries d WHERE d.person_key = alert_settings.person_key) THEN 1 ELSE 0 END
     AS open_delivery`;

@@ -55,6 +55,8 @@ export const lease = {
   gen: (table = '') => `${table}lease_gen`,
   /** The holder and the generation as `held_by` and `claim_gen`, to select with a row. */
   columns: (table = '') => `${table}lease_owner AS held_by, ${table}lease_gen AS claim_gen`,
+  /** A polled row's busy polls in a row before its claim, as `busy_before` (polled tables only). */
+  busyPolls: (table = '') => `${table}busy_polls AS busy_before`,
 } as const;
 
 /** A row as a claim returned it, with the generation the claim got. */
@@ -130,6 +132,46 @@ export function createLeaseStore(db: SqlRunner, table: LeasedTable): LeaseStore 
         [owner, now.toISOString()],
       );
       return Number(row?.n ?? 0);
+    },
+  };
+}
+
+/** The leased tables whose rows are polled (alerts, watches, follows): each counts its busy polls in a row. */
+export type PolledTable = Exclude<LeasedTable, 'digests'>;
+
+/**
+ * The back-off of polled rows, beside their leases: how many polls in a row found the server busy (5xx, 429, the
+ * token's budget spent) is kept in the row, so that every replica, and one started again, waits as long before the
+ * row's next poll. Both writes come after the poll's own (which set its next poll and let the lease go), and hold
+ * only while no claim came after the poll's (its generation): a row another replica took meanwhile is its holder's.
+ */
+export interface PollBackOffStore {
+  /**
+   * A busy poll: the row's busy polls in a row become `count`, and its next poll comes no sooner than `notBefore`
+   * (its own next poll stays when that is later). False when a claim came after `gen`.
+   */
+  backOff(key: string | number, o: { gen: number; owner: string; count: number; notBefore: Date }): Promise<boolean>;
+  /** A poll the server answered: the count starts again from nothing. */
+  calm(key: string | number, o: { gen: number; owner: string }): Promise<void>;
+}
+
+export function createPollBackOffStore(db: SqlRunner, table: PolledTable): PollBackOffStore {
+  const key = KEYS[table];
+  // The poll's own lease (or none: its write let it go), of the same claim.
+  const sameClaim = `${key} = $1 AND lease_gen = $2 AND (lease_owner IS NULL OR lease_owner = $3)`;
+  return {
+    async backOff(k, o) {
+      // ISO times of one format compare as text, the same on both engines.
+      const changed = await db.run(
+        `UPDATE ${table} SET busy_polls = $4,
+           next_poll_at = CASE WHEN next_poll_at < $5 THEN $5 ELSE next_poll_at END, ${lease.release}
+         WHERE ${sameClaim}`,
+        [k, o.gen, o.owner, o.count, o.notBefore.toISOString()],
+      );
+      return changed > 0;
+    },
+    async calm(k, o) {
+      await db.run(`UPDATE ${table} SET busy_polls = 0 WHERE ${sameClaim} AND busy_polls > 0`, [k, o.gen, o.owner]);
     },
   };
 }

@@ -42,6 +42,8 @@ export interface Follow extends NewFollow {
   leaseOwner: string | null;
   /** Which claim of the follow holds it (what its posts fence with, store/lease-fence.ts). */
   leaseGen: number;
+  /** Polls in a row before this claim that found the server busy (the delivery kernel's back-off). */
+  busyPolls: number;
   /** The final DM's intent: written before it is posted. */
   dmKey: string | null;
   dmChannel: string | null;
@@ -72,12 +74,16 @@ interface Row {
   created_at: string;
   held_by: string | null;
   claim_gen: number | string;
+  busy_before: number | string;
   dm_key: string | null;
   dm_channel: string | null;
   dm_ts: string | null;
   outcome: string | null;
   done_at: string | null;
 }
+
+/** The lease and the back-off, selected with a row. */
+const LEASED = `${lease.columns()}, ${lease.busyPolls()}`;
 
 const dateOrNull = (s: string | null) => (s ? new Date(s) : null);
 
@@ -103,6 +109,7 @@ function toFollow(r: Row): Follow {
     createdAt: new Date(r.created_at),
     leaseOwner: r.held_by,
     leaseGen: Number(r.claim_gen),
+    busyPolls: Number(r.busy_before),
     dmKey: r.dm_key,
     dmChannel: r.dm_channel,
     dmTs: r.dm_ts,
@@ -164,7 +171,7 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
         const row = await tx.get<Row>(
           `INSERT INTO follows (team_id, user_id, kind, project_key, project_path, target_id, ref, channel_id,
              card_channel, card_ts, response_url, uses_left, url_until, drawn, next_poll_at, deadline, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13, $14, $15, $16) RETURNING *, ${lease.columns()}`,
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, NULL, $11, $12, $13, $14, $15, $16) RETURNING *, ${LEASED}`,
           [
             f.teamId,
             f.userId,
@@ -192,7 +199,7 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
       });
     },
     async get(id) {
-      const row = await engine.get<Row>(`SELECT *, ${lease.columns()} FROM follows WHERE id = $1`, [id]);
+      const row = await engine.get<Row>(`SELECT *, ${LEASED} FROM follows WHERE id = $1`, [id]);
       return row ? toFollow(row) : null;
     },
     async claimDue(owner, o) {
@@ -213,7 +220,7 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
            ORDER BY next_poll_at, id LIMIT $5 ${lock})
          UPDATE follows SET ${lease.take('$1', '$2')}
          WHERE id IN (SELECT id FROM due) AND done_at IS NULL AND ${lease.free('$4')}
-         RETURNING *, ${lease.columns()}`,
+         RETURNING *, ${LEASED}`,
         [owner, o.until.toISOString(), o.dueBy.toISOString(), o.now.toISOString(), o.limit],
       );
       return rows.map(toFollow).sort((a, b) => a.id - b.id);

@@ -293,6 +293,15 @@ const LEASE_GEN_STEP = ['alert_settings', 'watches', 'follows', 'digests']
   .join('\n');
 
 /**
+ * Step 18: how many polls in a row of each polled item found the server busy (5xx, 429, its token's budget spent),
+ * which the delivery kernel doubles the wait before its next poll by (store/delivery-lease-store.ts), the same words
+ * on both engines.
+ */
+const BUSY_POLLS_STEP = ['alert_settings', 'watches', 'follows']
+  .map((table) => `ALTER TABLE ${table} ADD COLUMN busy_polls INTEGER NOT NULL DEFAULT 0;`)
+  .join('\n');
+
+/**
  * Step 17: digests of kind 'insights' (`/gl digest insights`), with the environment their keys are about. SQLite
  * cannot change a CHECK in place, so `digests` is rebuilt — and `digest_runs` with it: dropping the old `digests`
  * while foreign keys are on would delete the intents that reference it (ON DELETE CASCADE), and the pragma cannot be
@@ -480,6 +489,8 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
    CREATE INDEX server_trouble_at ON server_trouble (at);`,
   // 17: digests of the weekly insights, with their environment (DIGEST_KIND_INSIGHTS_SQLITE above).
   DIGEST_KIND_INSIGHTS_SQLITE,
+  // 18: the busy polls in a row of alerts, watches and follows, their back-off (BUSY_POLLS_STEP above).
+  BUSY_POLLS_STEP,
 ];
 
 export const POSTGRES_MIGRATIONS: readonly string[] = [
@@ -589,6 +600,8 @@ export const POSTGRES_MIGRATIONS: readonly string[] = [
    CREATE INDEX server_trouble_at ON server_trouble (at);`,
   // 17
   DIGEST_KIND_INSIGHTS_POSTGRES,
+  // 18
+  BUSY_POLLS_STEP,
 ];
 
 if (SQLITE_MIGRATIONS.length !== POSTGRES_MIGRATIONS.length) {

@@ -77,6 +77,8 @@ export interface ClaimedWatch {
   open: boolean;
   /** Which claim of the watch this is (what its posts fence with, store/lease-fence.ts). */
   leaseGen: number;
+  /** Polls in a row before this one that found the server busy (the delivery kernel's back-off). */
+  busyPolls: number;
 }
 
 export interface WatchStore {
@@ -341,19 +343,26 @@ export function createWatchStore(engine: SqlEngine): WatchStore {
       // On SQLite, `+active` keeps the update from walking every active watch to test it against the picked ids:
       // each picked row is looked up by its id instead.
       const pickedActive = engine.kind === 'postgres' ? 'active' : '+active';
-      const rows = await engine.all<WatchRow & { open_cards: number | string; claim_gen: number | string }>(
+      const rows = await engine.all<
+        WatchRow & { open_cards: number | string; claim_gen: number | string; busy_before: number | string }
+      >(
         `UPDATE watches SET ${lease.take('$1', '$2')}
          WHERE id IN (
            SELECT id FROM watches
            WHERE active = 1 AND next_poll_at <= $3 AND ${lease.free('$4')}
            ORDER BY next_poll_at, id LIMIT $5${skipLocked})
          AND ${pickedActive} = 1 AND ${lease.freeOrHeldBy('$1', '$4')}
-         RETURNING *, ${lease.gen()} AS claim_gen, CASE WHEN EXISTS (SELECT 1 FROM watch_cards c WHERE c.watch_id = watches.id
+         RETURNING *, ${lease.gen()} AS claim_gen, ${lease.busyPolls()}, CASE WHEN EXISTS (SELECT 1 FROM watch_cards c WHERE c.watch_id = watches.id
            AND c.state IN ('pending', 'fixing')) THEN 1 ELSE 0 END AS open_cards`,
         [owner, until.toISOString(), dueBy.toISOString(), now.toISOString(), limit],
       );
       return rows
-        .map((r) => ({ watch: toWatch(r), open: Number(r.open_cards) === 1, leaseGen: Number(r.claim_gen) }))
+        .map((r) => ({
+          watch: toWatch(r),
+          open: Number(r.open_cards) === 1,
+          leaseGen: Number(r.claim_gen),
+          busyPolls: Number(r.busy_before),
+        }))
         .sort((a, b) => a.watch.nextPollAt.getTime() - b.watch.nextPollAt.getTime() || a.watch.id - b.watch.id);
     },
     renew: (owner, until) => leases.renew(owner, until),
