@@ -227,7 +227,10 @@ export function createAlertKind(deps: AlertKindDeps): PolledKind<ClaimedAlert, B
       const failure = readFailureOf(err);
       if (failure.kind === 'token') return pauseForToken(s, failure.confirmed);
       if (failure.kind === 'refused') return { kind: 'failed', error: `refused ${failure.status}` };
-      if (failure.kind === 'failed' && failure.unexpected) {
+      if (failure.kind === 'busy') {
+        return { kind: 'failed', error: failure.error, busy: { retryAfterMs: failure.retryAfterMs } };
+      }
+      if (failure.unexpected) {
         logger.error('unexpected error while reading todos for an alert', { user: s.userId, error: asError(err) });
       }
       return { kind: 'failed', error: failure.error };
@@ -267,6 +270,8 @@ export function createAlertKind(deps: AlertKindDeps): PolledKind<ClaimedAlert, B
     claimDue: ({ owner, now, until, limit }) => store.claimDue(owner, now, until, limit),
     keyOf: (c) => personOf(c.setting),
     dueAt: (c) => c.setting.nextPollAt,
+    claimOf: (c) => ({ gen: c.leaseGen, busyPolls: c.busyPolls }),
+    intervalMs: deps.intervalMs,
     // The batch's token rows, one read per team (a row this replica changes meanwhile is read again by its poll).
     prepare: (claimed) =>
       readTokensByTeam(
@@ -288,6 +293,8 @@ export function createAlertKind(deps: AlertKindDeps): PolledKind<ClaimedAlert, B
       const nextPollAt = nextSpreadPoll(personOf(c.setting), c.setting.nextPollAt, at, deps.intervalMs);
       return {
         outcome,
+        // The server was in trouble: the kernel backs the person's polls off until it answers again.
+        ...(outcome.kind === 'failed' && outcome.busy ? { busy: outcome.busy } : {}),
         // A poll that lost its lease writes nothing: the row is the new holder's.
         ...(outcome.kind !== 'lost'
           ? { record: [teamId, userId, { at, nextPollAt, result: outcome.kind }] as const }

@@ -3,7 +3,7 @@ import type { Transport } from '../gitlab/http.js';
 import type { Logger } from '../log.js';
 import type { GitlabAccess } from '../operations/access.js';
 import { createCronFireStore } from '../store/cron-fire-store.js';
-import { createLeaseStore, type LeasedTable } from '../store/delivery-lease-store.js';
+import { createLeaseStore, createPollBackOffStore, type PolledTable } from '../store/delivery-lease-store.js';
 import type { SqlEngine } from '../store/engine.js';
 import { createPacingStore } from '../store/pacing-store.js';
 import { type DeliveryHooks, tell } from './hooks.js';
@@ -27,6 +27,13 @@ import { createTokenRechecks, type TokenPausedOwner } from './token-rechecks.js'
 // statement; the leases of a replica are renewed while it polls. When polls fall behind (a slow server), the pass
 // goes on in the same order, so that every item is polled in turn, less often, and one line a minute (one replica
 // for all, through cron_fires) says how far behind.
+//
+// When the server is in trouble (5xx, 429, the token's API budget spent), a kind says its poll was `busy` and the
+// loop backs the item off: each busy poll in a row doubles the wait before its next (its usual interval, then 2×,
+// 4×… up to BUSY_CAP_MS, never sooner than the server's Retry-After, never past the item's latest poll), and the
+// first poll the server answers brings it back to its usual pace. The count is kept in the item's row
+// (store/delivery-lease-store.ts), so that every replica, and one started again, waits as long: an outage meets
+// everyone's items less and less often instead of at full rate.
 
 /** How one poll ended, as the loop needs it. */
 export interface Polled<Done, Outcome extends { kind: string } = { kind: string }> {
@@ -38,6 +45,17 @@ export interface Polled<Done, Outcome extends { kind: string } = { kind: string 
   released?: boolean;
   /** Said in a log line when present (what a person or an operator may look for; idle polls say nothing). */
   log?: Record<string, unknown>;
+  /**
+   * The server was too busy to answer its read (5xx, 429, the token's budget spent): the loop polls the item later,
+   * after its own write (`record`, or what the poll wrote itself).
+   */
+  busy?: Busy;
+}
+
+/** A read the server was too busy to answer, as a kind tells the loop. */
+export interface Busy {
+  /** The server's Retry-After (or when the token's budget frees up), in ms: the next poll waits at least that. */
+  retryAfterMs: number | null;
 }
 
 export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string } = { kind: string }> {
@@ -49,6 +67,12 @@ export interface PolledKind<Claim, Batch, Done, Outcome extends { kind: string }
   keyOf(c: Claim): string | number;
   /** When it was due (how late its poll is). */
   dueAt(c: Claim): Date;
+  /** Which claim of the item this is, and how many polls in a row before it found the server busy. */
+  claimOf(c: Claim): { gen: number; busyPolls: number };
+  /** The item's usual time between polls: the wait after a busy poll is this, doubled per busy poll before it. */
+  readonly intervalMs: number;
+  /** The latest an item is polled next however busy the server is (a follow's deadline); none by default. */
+  latestPollAt?(c: Claim): Date;
   /** What the polls of one claimed batch share (their owners' token rows, read at once). */
   prepare?(claimed: readonly Claim[]): Promise<Batch>;
   /** Polls one claimed item under its lease (`held` is the lease's owner, with the claim's generation in `c`). */
@@ -78,7 +102,7 @@ export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kin
   /** Its name in logs, hooks and the once-a-minute line (`alert`, `watch`, `follow`). */
   name: string;
   /** The leased table whose rows are its items (store/delivery-lease-store.ts). */
-  table: LeasedTable;
+  table: PolledTable;
   kind: (kit: PolledKit) => PolledKind<Claim, Batch, Done, Outcome>;
   /** The store port the leases, the pacing and the line's once-for-all-replicas key are written against. */
   engine: SqlEngine;
@@ -107,6 +131,8 @@ export interface PolledDeliveryOptions<Claim, Batch, Done, Outcome extends { kin
   batch?: number;
   /** A poll later than this after its time counts as behind (default 15 s). */
   behindMs?: number;
+  /** The longest wait between two busy polls of an item, the server's Retry-After aside (default 30 min). */
+  busyCapMs?: number;
   /**
    * What a refused token paused of the kind: the owners' tokens are re-checked by the loop (at most every 30 s,
    * each with back-off from `recheckMs`), and `resume` runs once the server accepts one again.
@@ -162,6 +188,26 @@ const HOUR = 60 * MINUTE;
 const RECHECK_EVERY_MS = 30_000;
 /** Records of finished polls written at once, at most. */
 const WRITE_EVERY = 256;
+/** The longest wait between two busy polls of an item by default (the server's Retry-After aside). */
+const BUSY_CAP_MS = 30 * MINUTE;
+
+/**
+ * How long after a busy poll its item waits at least: nothing more than its usual interval for the first busy poll
+ * in a row (`busyPolls` before it: 0), then its interval doubled per busy poll before it, up to `capMs`; and never
+ * less than the server asked for.
+ */
+export function busyWaitMs(o: {
+  busyPolls: number;
+  intervalMs: number;
+  capMs: number;
+  retryAfterMs: number | null;
+}): number {
+  const doubled = o.busyPolls === 0 ? 0 : Math.min(o.capMs, o.intervalMs * 2 ** Math.min(o.busyPolls, 30));
+  return Math.max(doubled, o.retryAfterMs ?? 0);
+}
+
+/** What is written after a poll's own write: a busy poll's back-off, or an answered poll's count started again. */
+type AfterPoll = { key: string | number; gen: number; busy: { count: number; notBefore: Date } | null };
 
 export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind: string }>(
   o: PolledDeliveryOptions<Claim, Batch, Done, Outcome>,
@@ -177,6 +223,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
     ...(o.budgetWaitMs !== undefined ? { maxWaitMs: o.budgetWaitMs } : {}),
   });
   const leases = createLeaseStore(o.engine, o.table);
+  const backOffs = createPollBackOffStore(o.engine, o.table);
   const steps = createRunSteps({
     slack: o.slack,
     channels: createSharedChannelQueue({ store: pacing, intervalMs: o.channelIntervalMs ?? 1000, clock }),
@@ -195,11 +242,42 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
   const fires = createCronFireStore(o.engine);
 
   let unwritten: Done[] = [];
+  let afterPolls: AfterPoll[] = [];
+  /** Writes what polls left, then their back-offs (each after its poll's own write, which it amends). */
   async function flush(): Promise<void> {
-    if (unwritten.length === 0 || !kind.recordMany) return;
     const batch = unwritten;
+    const after = afterPolls;
     unwritten = [];
-    await kind.recordMany(replica, batch);
+    afterPolls = [];
+    if (batch.length > 0 && kind.recordMany) await kind.recordMany(replica, batch);
+    for (const a of after) {
+      const written = a.busy
+        ? backOffs.backOff(a.key, { gen: a.gen, owner: replica, ...a.busy })
+        : backOffs.calm(a.key, { gen: a.gen, owner: replica });
+      await written.catch((err: unknown) =>
+        log.warn(`could not write the back-off of a ${name} poll`, { key: String(a.key), error: String(err) }),
+      );
+    }
+  }
+
+  const busyCapMs = o.busyCapMs ?? BUSY_CAP_MS;
+  /** After a poll: a busy one backs its item off; the first one answered after busy ones starts the count again. */
+  function noteBusy(c: Claim, busy: Busy | undefined): void {
+    const { gen, busyPolls } = kind.claimOf(c);
+    if (!busy) {
+      if (busyPolls > 0) afterPolls.push({ key: kind.keyOf(c), gen, busy: null });
+      return;
+    }
+    const now = o.now().getTime();
+    const waitMs = busyWaitMs({ busyPolls, intervalMs: kind.intervalMs, capMs: busyCapMs, ...busy });
+    const latest = kind.latestPollAt?.(c).getTime() ?? Number.POSITIVE_INFINITY;
+    const notBefore = new Date(Math.max(now, Math.min(now + waitMs, latest)));
+    afterPolls.push({ key: kind.keyOf(c), gen, busy: { count: busyPolls + 1, notBefore } });
+    log.debug(`${name} poll found the server busy; its next poll waits`, {
+      key: String(kind.keyOf(c)),
+      busyPolls: busyPolls + 1,
+      waitSeconds: Math.round((notBefore.getTime() - now) / 1000),
+    });
   }
 
   // How far behind polling is, said at most once a minute of the clock (by one replica for all, through cron_fires):
@@ -271,6 +349,7 @@ export function createPolledDelivery<Claim, Batch, Done, Outcome extends { kind:
     }
     if (polled.record !== undefined) unwritten.push(polled.record);
     else if (!polled.released) await leases.release(kind.keyOf(c), replica).catch(() => undefined);
+    noteBusy(c, polled.busy);
     if (unwritten.length >= WRITE_EVERY) await flush();
     if (polled.log) log.info(`${name} poll`, { outcome: polled.outcome.kind, ...polled.log });
     tell(o.hooks?.delivered, { kind: name, outcome: polled.outcome.kind, lagMs: null });

@@ -17,8 +17,11 @@ export type ReadFailure =
   | { kind: 'token'; confirmed: boolean }
   /** The server refused what the item reads (403) or does not find it (404). */
   | { kind: 'refused'; status: 403 | 404 }
-  /** The server is in trouble (5xx, 429, the token's budget spent): tried again a little later. */
-  | { kind: 'busy'; error: string }
+  /**
+   * The server is in trouble (5xx, 429, the token's budget spent): tried again later, the later the longer it lasts
+   * (`retryAfterMs`: the server's Retry-After, or when the token's budget frees up).
+   */
+  | { kind: 'busy'; error: string; retryAfterMs: number | null }
   | { kind: 'failed'; error: string; unexpected: boolean };
 
 /** What a failed read means: a pause (token, 403/404), a back-off, or a failure the next time tries again. */
@@ -28,10 +31,14 @@ export function readFailureOf(err: unknown): ReadFailure {
     return { kind: 'token', confirmed: true };
   if (err instanceof NotFoundError) return { kind: 'refused', status: 404 };
   if (err instanceof ForbiddenError) return { kind: 'refused', status: 403 };
-  if (err instanceof BudgetExhaustedError) return { kind: 'busy', error: 'rate limited' };
+  if (err instanceof BudgetExhaustedError) return { kind: 'busy', error: 'rate limited', retryAfterMs: err.waitMs };
   // A 401 a second check did not confirm: the server's trouble rather than the token's.
-  if (err instanceof TokenRefusalUnconfirmedError) return { kind: 'busy', error: err.code };
-  if (err instanceof UnavailableError || err instanceof RateLimitedError) return { kind: 'busy', error: err.code };
+  if (err instanceof TokenRefusalUnconfirmedError) return { kind: 'busy', error: err.code, retryAfterMs: null };
+  if (err instanceof RateLimitedError) {
+    const retryAfterMs = err.retryAfterSeconds === null ? null : err.retryAfterSeconds * 1000;
+    return { kind: 'busy', error: err.code, retryAfterMs };
+  }
+  if (err instanceof UnavailableError) return { kind: 'busy', error: err.code, retryAfterMs: null };
   if (err instanceof GitlabError) return { kind: 'failed', error: err.code, unexpected: false };
   return { kind: 'failed', error: 'unexpected', unexpected: true };
 }

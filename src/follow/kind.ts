@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Polled, PolledKind } from '../delivery/polled.js';
+import type { Busy, Polled, PolledKind } from '../delivery/polled.js';
 import { asError, errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import { type Project, projectOf } from '../gitlab/project.js';
 import type { Job, Pipeline } from '../gitlab/schemas.js';
@@ -43,8 +43,8 @@ const DONE_PAGES = 1;
 
 export type FollowPoint = 'before-dm' | 'after-dm';
 
-/** How one poll of a follow ended. */
-export type FollowOutcome = 'idle' | 'drawn' | 'later' | 'paused' | 'posted' | 'settled' | 'lost';
+/** How one poll of a follow ended (`busy`: the server was in trouble, and the follow's reads back off). */
+export type FollowOutcome = 'idle' | 'drawn' | 'later' | 'busy' | 'paused' | 'posted' | 'settled' | 'lost';
 
 export interface FollowKindDeps {
   store: FollowStore;
@@ -265,7 +265,7 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
     return tellOnce(f, why === 'no_token' ? 'token' : why, buildFollowStoppedDm(what, why, o.slashCommand));
   }
 
-  async function pollOne(f: Follow): Promise<FollowOutcome> {
+  async function pollOne(f: Follow): Promise<FollowOutcome | Busy> {
     const now = o.now();
     if (f.dmKey || f.dmTs) {
       const settled = await settle(f);
@@ -280,10 +280,12 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
       if (failure.kind === 'token') return failure.confirmed ? stop(f, 'no_token', null) : pauseForToken(f, now);
       if (failure.kind === 'refused') return stop(f, 'gone', null);
       if (failure.kind === 'failed' && failure.unexpected) throw err;
-      // The server is slow or down, or the budget is spent: the next poll tries again (until the deadline).
+      // The server is slow or down, or the budget is spent: a later poll tries again (until the deadline), the kernel
+      // backing the follow off while the server stays busy.
       if (now.getTime() >= f.deadline.getTime()) return stop(f, 'expired', null);
       log.debug('could not read a followed pipeline or job; trying again', { follow: f.id, error: failure.error });
-      return later(f, new Date(now.getTime() + pollMs));
+      await later(f, new Date(now.getTime() + pollMs));
+      return failure.kind === 'busy' ? { retryAfterMs: failure.retryAfterMs } : 'later';
     }
     // The server accepts the token again: the follow goes on from here.
     if (f.outcome === 'token') await store.resumeFromToken(f.id, replica);
@@ -328,9 +330,15 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
     claimDue: ({ owner, ...due }) => store.claimDue(owner, due),
     keyOf: (f) => f.id,
     dueAt: (f) => f.nextPollAt,
+    claimOf: (f) => ({ gen: f.leaseGen, busyPolls: f.busyPolls }),
+    intervalMs: pollMs,
+    // A busy server never keeps a follow from its end: it is read at its deadline at the latest.
+    latestPollAt: (f) => f.deadline,
     async poll(f): Promise<Polled<never, { kind: FollowOutcome }>> {
       try {
-        return { outcome: { kind: await pollOne(f) }, released: true };
+        const polled = await pollOne(f);
+        if (typeof polled !== 'string') return { outcome: { kind: 'busy' }, released: true, busy: polled };
+        return { outcome: { kind: polled }, released: true };
       } catch (err) {
         log.error('unexpected error while following', {
           follow: f.id,

@@ -18,7 +18,8 @@ export type PollOutcome =
   | { kind: 'paused' }
   /** The lease ran out or was taken over right before the post: the replica holding it now delivers. */
   | { kind: 'lost' }
-  | { kind: 'failed'; error: string };
+  /** `busy`: the server was in trouble (5xx, 429, the budget spent), so the person's polls back off. */
+  | { kind: 'failed'; error: string; busy?: { retryAfterMs: number | null } };
 
 export interface AlertInput {
   teamId: string;

@@ -1,5 +1,5 @@
 import crypto from 'node:crypto';
-import type { Polled, PolledKind } from '../delivery/polled.js';
+import type { Busy, Polled, PolledKind } from '../delivery/polled.js';
 import { CHANNEL_ERRORS, SlackRefusedError } from '../delivery/slack.js';
 import { asError, errorName, type RunSteps, readFailureOf } from '../delivery/steps.js';
 import type { FailureNote } from '../failure/note.js';
@@ -69,7 +69,8 @@ export type PollOutcome =
   | { kind: 'idle'; record: PollRecord }
   | { kind: 'changed'; posted: number }
   | { kind: 'paused'; reason: WatchPauseReason }
-  | { kind: 'failed'; error: string }
+  /** `busy`: the server was in trouble (5xx, 429, the budget spent), so the watch's polls back off. */
+  | { kind: 'failed'; error: string; busy?: Busy }
   | { kind: 'lost' };
 
 /** `lost`: the lease ran out or was taken over right before a post, which was not made. */
@@ -323,6 +324,7 @@ export function createWatchKind(
         nextPollAt: nextPollOf(w.nextPollAt, now, d.intervalMs),
         result: `failed: ${error}`,
       });
+      if (failure.kind === 'busy') return { kind: 'failed', error, busy: { retryAfterMs: failure.retryAfterMs } };
       return { kind: 'failed', error };
     }
     const now = d.now();
@@ -384,12 +386,17 @@ export function createWatchKind(
     claimDue: (o) => store.claimDue(o),
     keyOf: (c) => c.watch.id,
     dueAt: (c) => c.watch.nextPollAt,
+    claimOf: (c) => ({ gen: c.leaseGen, busyPolls: c.busyPolls }),
+    intervalMs: d.intervalMs,
     prepare: sessionsOf,
     async poll(c, sessions, owner): Promise<Polled<IdleRecord, PollOutcome>> {
       const outcome = await pollOnce(c, sessions, owner);
       if (outcome.kind === 'idle') return { outcome, record: [c.watch.id, outcome.record] };
-      // A failed poll wrote its failure and let its lease go; the others' leases the kernel lets go.
-      return { outcome, released: outcome.kind === 'failed' };
+      // A failed poll wrote its failure and let its lease go; the others' leases the kernel lets go. A busy server
+      // backs the watch's polls off (the kernel moves its next poll on from what the failure wrote).
+      if (outcome.kind === 'failed')
+        return { outcome, released: true, ...(outcome.busy ? { busy: outcome.busy } : {}) };
+      return { outcome, released: false };
     },
     recordMany: (owner, idle) => store.recordIdle(owner, idle),
     async backlog(now) {

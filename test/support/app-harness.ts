@@ -262,7 +262,7 @@ export interface RestartedApps {
    * Starts a bot on the file's simulator, fake Slack and encryption key (a `dataDir` of an earlier one restarts on
    * its database); every bot still running is stopped after each test, and every data directory removed at the end.
    */
-  boot(o?: Omit<UseAppOptions, 'connected' | 'transport'>): Promise<StartedApp>;
+  boot(o?: Omit<UseAppOptions, 'connected' | 'transport'> & { transport?: Transport }): Promise<StartedApp>;
   /** Stops a bot before its test ends (its data directory stays for the next boot). */
   stop(app: StartedApp): Promise<void>;
 }

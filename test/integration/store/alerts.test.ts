@@ -107,6 +107,7 @@ describe.each(ENGINES)('on $name', (under) => {
       held: 0,
       openDelivery: false,
       leaseGen: 1,
+      busyPolls: 0,
     });
     expect((await alerts.claimDue('replica-b', later(10), later(120_000), 3)).length).toBe(1);
     await alerts.recordPolls('replica-a', [
