@@ -232,6 +232,7 @@ export function createApp(deps: AppDeps): BotApp {
       await digests.resumeOwner(teamId, userId, 'accepted');
       await watches.resumeCreator(teamId, userId, 'accepted');
       await alerts.resumeOwner(teamId, userId, 'accepted');
+      await follows.resumeOwner(teamId, userId);
     },
   });
 
@@ -414,6 +415,7 @@ export function createApp(deps: AppDeps): BotApp {
     if (check.ok) await digests.resumeOwner(actor.teamId, actor.userId);
     if (check.ok) await watches.resumeCreator(actor.teamId, actor.userId);
     if (check.ok) await alerts.resumeOwner(actor.teamId, actor.userId);
+    if (check.ok) await follows.resumeOwner(actor.teamId, actor.userId);
     return check;
   };
   registerViewListeners(routes, { ...shared, account: { ...account, connect }, dispatch, sessionOf, now, claims });

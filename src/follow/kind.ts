@@ -36,8 +36,6 @@ import { DONE_STATUSES, decodeDrawn, encodeDrawn, jobDrawn, pipelineDrawn } from
 
 /** Done follows are kept this long (their DM's key), then pruned. */
 const KEEP_MS = 24 * 60 * 60 * 1000;
-/** A follow whose token the server refused is read again this often (each read asks about the token again). */
-const TOKEN_RECHECK_MS = 60_000;
 /** A DM's final message is looked for among its latest messages (one page). */
 const DONE_PAGES = 1;
 
@@ -238,13 +236,13 @@ export function createFollowKind(o: FollowKindDeps): PolledKind<Follow, undefine
 
   /**
    * The server refused the follower's token: a refusal may be the server's trouble, so the follow waits for the
-   * server to accept the token again (its follower told once) and reads again every minute — each read asks the
-   * server about the token again — going on when it works, until its hour is up.
+   * server to accept the token again (its follower told once). The kernel asks the server about the token by itself
+   * with back-off (1, 2, 4… minutes: delivery/token-rechecks.ts) and makes the follow due when it is accepted (or
+   * when the follower connects again); otherwise it is read once more at its deadline, and stops then.
    */
   async function pauseForToken(f: Follow, now: Date): Promise<FollowOutcome> {
     if (now.getTime() >= f.deadline.getTime()) return stop(f, 'token', null);
-    const next = new Date(Math.min(now.getTime() + TOKEN_RECHECK_MS, f.deadline.getTime()));
-    if (await store.pauseForToken(f.id, replica, next)) {
+    if (await store.pauseForToken(f.id, replica, f.deadline)) {
       await steps.dm(f.userId, buildFollowPausedDm(followedOf(f)), 'token', f.dmChannel);
     }
     return 'paused';

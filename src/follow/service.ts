@@ -74,6 +74,11 @@ export interface FollowService {
    * (not a member, an archived channel…).
    */
   postCard(channel: string, message: SlackMessage): Promise<{ ts: string } | { refused: string }>;
+  /**
+   * The server accepts the follower's token again (a re-check, or a connect): their follows that wait for it are
+   * read at once; resolves with how many.
+   */
+  resumeOwner(teamId: string, userId: string): Promise<number>;
   /** Polls what is due (everything not held elsewhere with `all`); resolves with how many were polled. */
   pollDue(o?: { all?: boolean }): Promise<number>;
   startTimers(): void;
@@ -114,7 +119,18 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
     tickMs: Math.max(100, Math.min(pollMs, 5000)),
     concurrency: CLAIM_BATCH,
     batch: CLAIM_BATCH,
+    // Follows a refused token paused: their followers' tokens are asked about with back-off, as alerts' and watches'.
+    tokenPaused: {
+      owners: async () => (await store.tokenPaused()).map((p) => ({ teamId: p.teamId, ownerId: p.userId })),
+      resume: (p) => resumeOwner(p.teamId, p.ownerId),
+    },
   });
+
+  async function resumeOwner(teamId: string, userId: string): Promise<number> {
+    const due = await store.dueAfterToken(teamId, userId, o.now());
+    if (due > 0) log.info('follows read again after their token worked again', { count: due });
+    return due;
+  }
 
   return {
     store,
@@ -151,6 +167,7 @@ export function createFollowService(o: FollowServiceOptions): FollowService {
         throw err;
       }
     },
+    resumeOwner,
     async pollDue(opts = {}) {
       return (await delivery.pass(opts)).length;
     },

@@ -148,6 +148,13 @@ export interface FollowStore {
   pauseForToken(id: number, owner: string, nextPollAt: Date): Promise<boolean>;
   /** A read worked again: the pause for the token is over (true when this ended it). */
   resumeFromToken(id: number, owner: string): Promise<boolean>;
+  /** The followers whose follows wait for the server to accept their token (the kernel re-checks their tokens). */
+  tokenPaused(): Promise<{ teamId: string; userId: string }[]>;
+  /**
+   * The server accepts the follower's token again: their follows that wait for it are read at `now` (the read ends
+   * the pause); how many.
+   */
+  dueAfterToken(teamId: string, userId: string, now: Date): Promise<number>;
   /** The final DM's intent, before it is posted; false when the lease was lost. */
   openDm(id: number, owner: string, o: { key: string; channel: string; outcome: string }): Promise<boolean>;
   /** The final DM was posted (or found in the DM's history) as `ts`. */
@@ -269,6 +276,20 @@ export function createFollowStore(engine: SqlEngine): FollowStore {
       );
       return changed > 0;
     },
+    async tokenPaused() {
+      const rows = await engine.all<{ team_id: string; user_id: string }>(
+        `SELECT DISTINCT team_id, user_id FROM follows WHERE done_at IS NULL AND outcome = 'token' AND dm_key IS NULL
+         ORDER BY team_id, user_id`,
+      );
+      return rows.map((r) => ({ teamId: r.team_id, userId: r.user_id }));
+    },
+    dueAfterToken: (teamId, userId, now) =>
+      engine.run(
+        `UPDATE follows SET next_poll_at = $3
+         WHERE team_id = $1 AND user_id = $2 AND done_at IS NULL AND outcome = 'token' AND dm_key IS NULL
+           AND next_poll_at > $3`,
+        [teamId, userId, now.toISOString()],
+      ),
     async openDm(id, owner, o) {
       const changed = await engine.run(
         `UPDATE follows SET dm_key = $3, dm_channel = $4, outcome = $5 WHERE id = $1 AND ${held} AND dm_ts IS NULL`,

@@ -170,7 +170,7 @@ export function buildFollowPausedDm(what: {
   url: string | null;
 }): SlackMessage {
   const name = md`${what.kind === 'pipeline' ? 'Pipeline' : 'Job'} #${String(what.id)}${what.ref ? md` on ${code(what.ref)}` : ''}`;
-  const reason = md`the server refused your token (401), so following is paused until the server accepts your token again; the bot asks it again every minute and goes on when it does, within the hour`;
+  const reason = md`the server refused your token (401), so following is paused until the server accepts your token again; the bot asks it again by itself (after 1, 2, 4… minutes) and goes on when it does, within the hour`;
   return message(md`Following ${name} is paused: ${reason}.`, [
     section(md`:pause_button: Following ${linked(what.url, name)} is paused: ${reason}.`),
     context([md`${projectLabel(what.project)}`]),

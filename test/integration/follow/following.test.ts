@@ -334,7 +334,7 @@ describe('when following stops early', () => {
     expect(messageText(seen.message)).toContain('Kept up to date at each stage');
   });
 
-  it('pauses when the server refuses the follower’s token, says so once, asks again each minute, and goes on when it is accepted', async () => {
+  it('pauses when the server refuses the follower’s token, says so once, asks again after 1, 2, 4 minutes, and goes on when it is accepted', async () => {
     await h.ask('alice', 'pipeline run demo/web main', /Started by/);
     h.sim.revoke('alice');
     try {
@@ -345,16 +345,26 @@ describe('when following stops early', () => {
         expect.stringContaining('so following is paused until the server accepts your token again'),
       ]);
       expect(dms()[0]).not.toContain('connect again');
-      // Within the minute nothing is read; after it, the token is asked about again (still refused): no second DM.
-      const after = h.calls().length;
-      await step({ tick: false });
-      expect(h.calls(after)).toEqual([]);
-      await step({ tick: false, ms: 60_000 });
-      expect(h.calls(after).length).toBeGreaterThan(0);
+      expect(dms()[0]).toContain('the bot asks it again by itself (after 1, 2, 4… minutes)');
+      // The loop sees the paused follower at its next look (the first wait starts), then asks the server about the
+      // token, still refused, each time twice as long after: no read of the pipeline meanwhile, and no second DM.
+      const askedAt: number[] = [];
+      for (let s = 30; s <= 9 * 60; s += 30) {
+        const before = h.calls().length;
+        await step({ tick: false, ms: 30_000 });
+        const calls = h.calls(before);
+        expect(calls.filter((c) => c.path.includes('/pipelines/'))).toEqual([]);
+        if (calls.length > 0) askedAt.push(s);
+      }
+      expect(askedAt).toEqual([90, 150, 270, 510]);
       expect(dms()).toHaveLength(1);
-      // Accepted again: the follow goes on to its end, and the end is told once.
+      // Accepted again: the next re-check (8 minutes after the last) makes the follow due in the same look, and it
+      // goes on to its end, told once.
       h.sim.revoke('alice', { restore: true });
-      h.clock.advance(60_000);
+      h.clock.advance(8 * 60_000 - 30_000);
+      const resumedFrom = h.calls().length;
+      await step({ tick: false, ms: 30_000 });
+      expect(h.calls(resumedFrom).some((c) => c.path.includes('/pipelines/'))).toBe(true);
       await stepUntilDone();
       expect(dms()).toEqual([
         expect.stringContaining('so following is paused until the server accepts your token again'),

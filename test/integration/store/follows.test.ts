@@ -79,6 +79,30 @@ describe.each(ENGINES)('on $name', (under) => {
     expect((await follows.get(a.id))?.outcome).toBeNull();
   });
 
+  it('names the followers whose follows wait for their token, and makes those follows due when it is accepted', async () => {
+    const follows = await store();
+    const waiting = await follows.create(follow());
+    const going = await follows.create(follow({ targetId: 58 }));
+    const bobs = await follows.create(follow({ userId: 'U2', targetId: 59 }));
+    await follows.claimDue('r1', { dueBy: at(5), now: at(5), until: at(35), limit: 10 });
+    // Paused until their deadline: the kernel's re-check of the token makes them due sooner.
+    await follows.pauseForToken(waiting.id, 'r1', at(3600));
+    await follows.pauseForToken(bobs.id, 'r1', at(3600));
+    await follows.drawn(going.id, 'r1', { drawn: null, drawnAt: null, nextPollAt: at(15) });
+    expect(await follows.tokenPaused()).toEqual([
+      { teamId: 'T1', userId: 'U1' },
+      { teamId: 'T1', userId: 'U2' },
+    ]);
+    expect(await follows.dueAfterToken('T1', 'U1', at(300))).toBe(1);
+    expect((await follows.get(waiting.id))?.nextPollAt).toEqual(at(300));
+    expect((await follows.get(going.id))?.nextPollAt).toEqual(at(15));
+    expect((await follows.get(bobs.id))?.nextPollAt).toEqual(at(3600));
+    // The read that works ends the pause: nobody of U1 waits any more.
+    await follows.claimDue('r2', { dueBy: at(300), now: at(300), until: at(330), limit: 10 });
+    await follows.resumeFromToken(waiting.id, 'r2');
+    expect(await follows.tokenPaused()).toEqual([{ teamId: 'T1', userId: 'U2' }]);
+  });
+
   it('lets one replica claim what is due; another gets it only once the lease ran out', async () => {
     const follows = await store();
     const a = await follows.create(follow());
