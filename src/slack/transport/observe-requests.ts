@@ -42,12 +42,19 @@ function kindOf(body: Record<string, unknown>): RequestKind {
   }
 }
 
+/**
+ * Eight random hex digits. A version-4 UUID's first eight are random, and Node draws UUIDs from a buffer of entropy
+ * it refills in batches, where `randomBytes(4)` asks OpenSSL on every request, before the ack (about 2.4 µs against
+ * 0.3 µs, warm).
+ */
+const requestId = (): string => crypto.randomUUID().slice(0, 8);
+
 export function createRequestObserver(o: { metrics: Metrics; logger: Logger }): Middleware<AnyMiddlewareArgs> {
   const { metrics } = o;
   return async ({ context, body, next }) => {
     const started = performance.now();
     const seen: Observed = {
-      id: crypto.randomBytes(4).toString('hex'),
+      id: requestId(),
       started,
       kind: kindOf(body as Record<string, unknown>),
       acked: false,
