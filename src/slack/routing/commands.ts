@@ -9,7 +9,7 @@ import { containsSecret } from '../../redact.js';
 import { buildConnectPrompt } from '../../views/account.js';
 import { buildUsageMessage } from '../../views/help.js';
 import { acknowledge } from '../transport/acknowledge.js';
-import { markCommand, markRefused, requestLogger } from '../transport/observe-requests.js';
+import { logsDebug, markCommand, markRefused, requestLogger } from '../transport/observe-requests.js';
 import { deliver } from '../web-api/deliver.js';
 import { respondTo } from '../web-api/respond.js';
 import { startWorkingNote } from '../web-api/working-note.js';
@@ -62,8 +62,7 @@ export function registerCommandListener(routes: Routes, o: CommandListenerOption
       responseUrl: command.response_url ?? null,
       shared: cmd.share,
     };
-    const log = requestLogger(context);
-    if (log?.level === 'debug') log.debug('command received', { key: cmd.key, team: actor.teamId });
+    if (logsDebug(context)) requestLogger(context)?.debug('command received', { key: cmd.key, team: actor.teamId });
     // The app refuses to start unless every command of the table has a handler (nouns/assemble.ts).
     const handler = o.dispatch.command(cmd.key);
     if (!handler) throw new Error(`no handler for ${cmd.key}`);

@@ -109,6 +109,14 @@ export function requestIdOf(context: Context): string | null {
   return observedOf(context)?.id ?? null;
 }
 
+/**
+ * Whether the request's debug lines would be written: asked of the app's logger, so that a request that logs nothing
+ * at debug makes no child logger (pino builds and redacts a child's bindings when it is made).
+ */
+export function logsDebug(context: Context): boolean {
+  return observedOf(context)?.base.level === 'debug';
+}
+
 /** A logger whose lines carry the request's id (`req`), or null outside a request the app observed. */
 export function requestLogger(context: Context): Logger | null {
   const seen = observedOf(context);
