@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createTransport } from '../../../src/gitlab/http.js';
 import type { Faults } from '../../../src/sim/index.js';
 import { useRestartedApps } from '../../support/app-harness.js';
+import { borrowPostgresUrl, giveBackPostgresUrl } from '../../support/postgres-reuse.js';
 import { messageText } from '../../support/slack-driver.js';
 import { PEOPLE, type StartedApp } from '../../support/start-app.js';
 import { TOKENS } from '../../support/start-sim.js';
@@ -18,9 +19,10 @@ const MINUTE = 60_000;
 const FOLLOW_POLL_MS = 5000;
 const ALICE_DM = `D${PEOPLE.alice.id.slice(1)}`;
 
-const boot = (o: { dataDir?: string; followDeadlineMs?: number } = {}) =>
+const boot = (o: { dataDir?: string; databaseUrl?: string; followDeadlineMs?: number } = {}) =>
   apps.boot({
     ...(o.dataDir ? { dataDir: o.dataDir } : {}),
+    ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}),
     // The client's own retries of a 503 wait no real time.
     transport: createTransport({ baseUrl: apps.sim.url, sleep: async () => {} }),
     watches: { timer: 'manual', channelIntervalMs: 0 },
@@ -87,6 +89,30 @@ describe('while the server is busy', () => {
     expect(answered).toEqual([16, 17, 18, 19]);
     expect(gaps([...before, ...after, ...answered])).toEqual([1, 2, 4, 8, 1, 1, 1]);
     expect(await second.engine.get('SELECT last_result FROM watches')).toEqual({ last_result: 'ok' });
+  });
+
+  it('two replicas on PostgreSQL, taking turns, poll a watch as one: 1×, 2×, 4×, 8× its minute apart', async () => {
+    const url = await borrowPostgresUrl();
+    try {
+      const one = await boot({ databaseUrl: url });
+      const two = await boot({ databaseUrl: url });
+      await one.connect(PEOPLE.alice, TOKENS.alice);
+      await ask(one, 'watch pipelines demo/web', /Watch #\d+/);
+      busy('^GET /api/v4/projects/1/pipelines$');
+      // The replicas take turns: whichever polled the watch last, the other one looks next.
+      let replicas = [one, two];
+      const polled = await polledAt({ steps: 16, stepMs: MINUTE }, async () => {
+        const n = (await (replicas[0] as StartedApp).bot.watches.poll()).polled;
+        if (n > 0) replicas = replicas.reverse();
+        return n;
+      });
+      // Minutes 1, 4 and 16 are the first replica's, 2 and 8 the second's: each waits as the count the other wrote says.
+      expect(polled).toEqual([1, 2, 4, 8, 16]);
+      await apps.stop(one);
+      await apps.stop(two);
+    } finally {
+      giveBackPostgresUrl(url);
+    }
   });
 
   it('a person’s alerts are polled 1×, 2×, 4×, 8× their minute apart, and each minute again once the server answers', async () => {
