@@ -196,16 +196,19 @@ export function createKernel<Item extends ScheduledItem, State>(deps: KernelDeps
       logger.error(`unexpected error while reading for a ${kind.name}`, { id: i.id, error: asError(err) });
     }
     // The server is in trouble (5xx, 429, its budget spent): the item is tried again a little later, not a slot later.
-    const retryAt = failure.kind === 'busy' ? backOff(i) : undefined;
+    const retryAt = failure.kind === 'busy' ? backOff(i, failure.retryAfterMs) : undefined;
     await store.record(i.id, record(i, `failed: ${failure.error}`, 0, retryAt));
     return { kind: 'failed', error: failure.error };
   }
 
-  /** The next try after a failed read: doubling from a minute (by the failures in a row), never past its next slot. */
-  function backOff(i: Item): Date | null {
+  /**
+   * The next try after a failed read: doubling from a minute (by the failures in a row), not before the server's
+   * Retry-After (or the token's budget) says, never past its next slot.
+   */
+  function backOff(i: Item, retryAfterMs: number | null = null): Date | null {
     const next = nextOf(i, deps.now());
     const failures = i.lastResult?.startsWith('failed') ? 2 : 1;
-    const retry = new Date(deps.now().getTime() + 60_000 * failures);
+    const retry = new Date(deps.now().getTime() + Math.max(60_000 * failures, retryAfterMs ?? 0));
     return next && next.getTime() < retry.getTime() ? next : retry;
   }
 

@@ -11,7 +11,8 @@ import { TOKENS } from '../../support/start-sim.js';
 // clock: while the simulator answers a watch's, a person's alerts' or a follow's reads with 503 (or 429 with a
 // Retry-After), each busy poll in a row doubles the wait before the next one — the usual interval, then 2×, 4×,
 // 8× — and the first poll the server answers brings the item back to its usual pace. The count is kept in the
-// database: a bot started again on the same file goes on doubling where the first one stopped.
+// database: a bot started again on the same file, or another replica, goes on doubling where the first one stopped.
+// A digest (the cron loop) refused with 429 waits for its Retry-After too.
 
 const apps = useRestartedApps();
 const { clock } = apps;
@@ -25,6 +26,7 @@ const boot = (o: { dataDir?: string; databaseUrl?: string; followDeadlineMs?: nu
     ...(o.databaseUrl ? { databaseUrl: o.databaseUrl } : {}),
     // The client's own retries of a 503 wait no real time.
     transport: createTransport({ baseUrl: apps.sim.url, sleep: async () => {} }),
+    digests: { timer: 'manual' },
     watches: { timer: 'manual', channelIntervalMs: 0 },
     alerts: { timer: 'manual', channelIntervalMs: 0 },
     follows: {
@@ -165,5 +167,24 @@ describe('while the server is busy', () => {
     expect(await app.bot.follows.store.countActive()).toBe(0);
     const dms = [...apps.fake.messages.values()].filter((m) => m.channel === ALICE_DM && !m.ephemeral);
     expect(dms.map(messageText)).toEqual([expect.stringContaining('Stopped following')]);
+  });
+
+  it('a digest’s read refused with 429 is tried again when its Retry-After says, not a minute later', async () => {
+    const app = await boot();
+    await app.connect(PEOPLE.alice, TOKENS.alice);
+    const made = await ask(app, 'digest events demo/web --cron "0 11 * * *" --tz UTC', /Digest #\d+/, 'C0BUSYD');
+    const id = Number(/Digest #(\d+)/.exec(made)?.[1]);
+    apps.sim.setFaults({ errorRate: 1, errorStatus: 429, retryAfter: 600, only: '^GET ' });
+    clock.set('2026-03-02T11:00:00Z');
+    expect((await app.bot.digests.runDue()).filter((r) => r.id === id)).toEqual([
+      { id, outcome: { kind: 'failed', error: 'gitlab_rate_limited' } },
+    ]);
+    expect(await app.engine.get('SELECT next_run_at FROM digests WHERE id = $1', [id])).toEqual({
+      next_run_at: '2026-03-02T11:10:00.000Z',
+    });
+    clock.set('2026-03-02T11:05:00Z');
+    expect((await app.bot.digests.runDue()).filter((r) => r.id === id)).toEqual([]);
+    clock.set('2026-03-02T11:10:00Z');
+    expect((await app.bot.digests.runDue()).filter((r) => r.id === id)).toHaveLength(1);
   });
 });
