@@ -382,6 +382,35 @@ describe('when following stops early', () => {
       });
     }
   });
+  it('reads a follow whose token stays refused once more at its deadline, and stops it then with one DM', async () => {
+    await h.ask('alice', 'pipeline run demo/web main', /Started by/);
+    h.sim.revoke('alice');
+    try {
+      await step();
+      const dms = () => posted(ALICE_DM).map(messageText);
+      expect(dms()).toHaveLength(1);
+      // Re-checked, still refused, until the hour is nearly up: the follow waits; at its deadline it stops.
+      for (let m = 0; m < 59; m++) await step({ tick: false, ms: 60_000 });
+      expect(await h.bot.bot.follows.store.countActive()).toBe(1);
+      await step({ tick: false, ms: 60_000 });
+      expect(await h.bot.bot.follows.store.countActive()).toBe(0);
+      expect(dms()).toEqual([
+        expect.stringContaining('so following is paused until the server accepts your token again'),
+        expect.stringContaining('the server refused your token (401)'),
+      ]);
+      expect(dms()[1]).toContain('Stopped following');
+    } finally {
+      h.sim.revoke('alice', { restore: true });
+      await h.bot.tokens.save({
+        teamId: 'T0TEST',
+        userId: 'U0ALICE',
+        token: 'sim-alice-token',
+        serverUrl: h.sim.url,
+        verifiedAt: h.clock.now(),
+        username: 'alice',
+      });
+    }
+  });
 });
 
 describe('the words', () => {
