@@ -5,7 +5,7 @@ import type { DeliveryHooks } from './delivery/hooks.js';
 import { createDigestService, type DigestServiceOptions } from './digest/service.js';
 import { UnexpectedError } from './errors.js';
 import { createFollowService, type FollowService, type FollowServiceOptions } from './follow/service.js';
-import { createTransport, type Transport } from './gitlab/http.js';
+import { createTransport, type Transport, type TransportOptions } from './gitlab/http.js';
 import { healthzHandler, readyzHandler } from './health/readiness.js';
 import { encodeConnectMetadata } from './ids.js';
 import type { Logger } from './log.js';
@@ -79,6 +79,11 @@ export interface AppDeps {
   transport?: Transport;
   /** The transport for the connect check, which must answer inside Slack's 3 s. */
   checkTransport?: Transport;
+  /**
+   * The transport alerts, watches and follows poll through; defaults to `transport` when that is given, else one
+   * built from the config that does not retry (the delivery kernel backs a busy item off between its polls).
+   */
+  pollTransport?: Transport;
   /** How digests are scheduled and paced (tests drive them with their clock: `timer: 'manual'`). */
   digests?: Pick<
     DigestServiceOptions,
@@ -200,23 +205,21 @@ export function createApp(deps: AppDeps): BotApp {
   // The app's one scheduler of work after acks and after the server's answers (turns.ts, work-places.ts).
   const turns = createWorkTurns();
   const places = deps.workPlaces ?? createWorkPlaces(REQUEST_WORK_PLACES);
-  const transport =
+  const gitlabTransport = (more: Omit<TransportOptions, 'baseUrl' | 'logger' | 'onAttempt'>) =>
+    createTransport({
+      baseUrl: config.gitlabUrl,
+      logger: logger.child({ component: 'gitlab' }),
+      ...(onAttempt ? { onAttempt } : {}),
+      ...more,
+    });
+  const transport = deps.transport ?? gitlabTransport({ nextTurn: (others) => turns.nextUnlessAlone(others) });
+  const checkTransport = deps.checkTransport ?? gitlabTransport({ timeoutMs: 2500, retry: { limit: 0 } });
+  // A poll the server is too busy for is tried again at the item's next poll, later and later (delivery/polled.ts):
+  // the client's own retries inside a poll would make each busy poll four requests to a server already in trouble.
+  const pollTransport =
+    deps.pollTransport ??
     deps.transport ??
-    createTransport({
-      baseUrl: config.gitlabUrl,
-      logger: logger.child({ component: 'gitlab' }),
-      nextTurn: (others) => turns.nextUnlessAlone(others),
-      ...(onAttempt ? { onAttempt } : {}),
-    });
-  const checkTransport =
-    deps.checkTransport ??
-    createTransport({
-      baseUrl: config.gitlabUrl,
-      timeoutMs: 2500,
-      retry: { limit: 0 },
-      logger: logger.child({ component: 'gitlab' }),
-      ...(onAttempt ? { onAttempt } : {}),
-    });
+    gitlabTransport({ nextTurn: (others) => turns.nextUnlessAlone(others), retry: { limit: 0 } });
   const access = createGitlabAccess({
     sharedTrouble: createTroubleStore(engine),
     serverUrl: config.gitlabUrl,
@@ -301,7 +304,7 @@ export function createApp(deps: AppDeps): BotApp {
     sessionOf,
     tokens: deps.tokens,
     slack: createDeliverySlack(app.client),
-    transport,
+    transport: pollTransport,
     serverUrl: linkUrl,
     logger,
     now,
@@ -335,7 +338,7 @@ export function createApp(deps: AppDeps): BotApp {
     access,
     failures,
     sessionOf,
-    transport,
+    transport: pollTransport,
     slack: createFollowSlack(app.client),
     sealer: createSealer(config.encryption),
     serverUrl: linkUrl,
@@ -354,7 +357,7 @@ export function createApp(deps: AppDeps): BotApp {
     tokens: deps.tokens,
     slack: createDeliverySlack(app.client),
     isAdmin: (userId) => digests.isAdmin(userId),
-    transport,
+    transport: pollTransport,
     serverUrl: linkUrl,
     slashCommand: config.slashCommand,
     logger,

@@ -117,6 +117,23 @@ describe('while the server is busy', () => {
     }
   });
 
+  it('a busy poll asks the server once: the app’s own poll transport leaves the retrying to the back-off', async () => {
+    // No transport given: the app builds its own, as in production (commands' calls retry, polls' do not).
+    const app = await apps.boot({ watches: { timer: 'manual', channelIntervalMs: 0 }, digests: { timer: 'manual' } });
+    await app.connect(PEOPLE.alice, TOKENS.alice);
+    await ask(app, 'watch pipelines demo/web', /Watch #\d+/);
+    busy('^GET /api/v4/projects/1/pipelines$');
+    const asked = () => apps.sim.requests().filter((r) => r.path === '/api/v4/projects/1/pipelines').length;
+    const before = asked();
+    clock.advance(MINUTE);
+    expect((await app.bot.watches.poll()).polled).toBe(1);
+    expect(asked() - before).toBe(1);
+    expect(await app.engine.get('SELECT last_result, busy_polls FROM watches')).toEqual({
+      last_result: 'failed: gitlab_unavailable',
+      busy_polls: 1,
+    });
+  });
+
   it('a person’s alerts are polled 1×, 2×, 4×, 8× their minute apart, and each minute again once the server answers', async () => {
     const app = await boot();
     await app.connect(PEOPLE.alice, TOKENS.alice);
