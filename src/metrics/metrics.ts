@@ -90,44 +90,13 @@ const LAG_BUCKETS = [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 900, 3600];
 function childrenOf<C>(make: (...values: string[]) => C): (...values: string[]) => C {
   const made = new Map<string, C>();
   return (...values) => {
-    const key = values.length === 1 ? (values[0] as string) : values.join('\u0000');
+    const key = values.join('\u0000');
     let child = made.get(key);
     if (child === undefined) {
       child = make(...values);
       made.set(key, child);
     }
     return child;
-  };
-}
-
-/** One labelled child of a counter or a histogram, as a record takes it: a count of 1, or one observation. */
-type Tally = (value: number) => void;
-
-/** Records held at most before they are handed to prom-client without waiting for a scrape. */
-const HELD_RECORDS = 4096;
-
-/**
- * The records every request makes (its count, its ack and answer times, its GitLab calls) wait here and reach
- * prom-client when a scrape reads them (each of those metrics' `collect`, which prom-client calls before it reads a
- * metric) or once HELD_RECORDS have gathered. prom-client's record checks the labels, hashes them and finds the
- * bucket on every call; made on the request's path, between the server's answer and the person's, that was work a
- * person waited for, with that code cold at one request at a time. Waiting, a record is a child and a number.
- */
-function createHeldRecords() {
-  const tallies: Tally[] = [];
-  const values: number[] = [];
-  const flush = () => {
-    for (let i = 0; i < tallies.length; i++) (tallies[i] as Tally)(values[i] as number);
-    tallies.length = 0;
-    values.length = 0;
-  };
-  return {
-    hold(tally: Tally, value: number) {
-      tallies.push(tally);
-      values.push(value);
-      if (tallies.length >= HELD_RECORDS) flush();
-    },
-    flush,
   };
 }
 
@@ -140,16 +109,12 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
   if (options.defaults !== false) collectDefaultMetrics({ register: registry });
   const registers = [registry];
   let sources: MetricSources = {};
-  const held = createHeldRecords();
-  // Every metric that held records hands them over before it is read (prom-client calls `collect` first).
-  const collect = held.flush;
 
   const commands = new Counter({
     name: 'glbot_commands_total',
     help: 'Slash commands by noun, verb and outcome (ok, refused: a usage or known error, error: unexpected).',
     labelNames: ['noun', 'verb', 'outcome'],
     registers,
-    collect,
   });
   const ack = new Histogram({
     name: 'glbot_ack_seconds',
@@ -157,7 +122,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     buckets: ACK_BUCKETS,
     registers,
-    collect,
   });
   const answer = new Histogram({
     name: 'glbot_answer_seconds',
@@ -165,7 +129,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['kind'],
     buckets: ANSWER_BUCKETS,
     registers,
-    collect,
   });
   const gitlabLabels = options.projectLabel ? ['method', 'route', 'status', 'project'] : ['method', 'route', 'status'];
   const gitlabCalls = new Counter({
@@ -173,7 +136,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     help: 'Calls (each attempt) to the Delivery Service by method, route template and status (none: no answer).',
     labelNames: gitlabLabels,
     registers,
-    collect,
   });
   const gitlabSeconds = new Histogram({
     name: 'glbot_gitlab_call_seconds',
@@ -181,7 +143,6 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     labelNames: ['method', 'route'],
     buckets: GITLAB_BUCKETS,
     registers,
-    collect,
   });
   const gitlabUnauthorized = new Counter({
     name: 'glbot_gitlab_unauthorized_total',
@@ -257,33 +218,21 @@ export function createMetrics(options: MetricsOptions = {}): Metrics {
     },
   });
 
-  const countOf = <M extends { labels(...v: string[]): { inc(): void } }>(metric: M) =>
-    childrenOf((...v): Tally => {
-      const child = metric.labels(...v);
-      return () => child.inc();
-    });
-  const observeOf = <M extends { labels(...v: string[]): { observe(value: number): void } }>(metric: M) =>
-    childrenOf((...v): Tally => {
-      const child = metric.labels(...v);
-      return (value) => child.observe(value);
-    });
-  const commandOf = countOf(commands);
-  const ackOf = observeOf(ack);
-  const answerOf = observeOf(answer);
-  const gitlabCallOf = countOf(gitlabCalls);
-  const gitlabSecondsOf = observeOf(gitlabSeconds);
+  const commandOf = childrenOf((...v) => commands.labels(...v));
+  const ackOf = childrenOf((kind) => ack.labels(kind));
+  const answerOf = childrenOf((kind) => answer.labels(kind));
+  const gitlabCallOf = childrenOf((...v) => gitlabCalls.labels(...v));
+  const gitlabSecondsOf = childrenOf((...v) => gitlabSeconds.labels(...v));
   return {
     registry,
-    command: (noun, verb, outcome) => held.hold(commandOf(noun, verb, outcome), 1),
-    acked: (kind, seconds) => held.hold(ackOf(kind), seconds),
-    answered: (kind, seconds) => held.hold(answerOf(kind), seconds),
+    command: (noun, verb, outcome) => commandOf(noun, verb, outcome).inc(),
+    acked: (kind, seconds) => ackOf(kind).observe(seconds),
+    answered: (kind, seconds) => answerOf(kind).observe(seconds),
     gitlabCall(call) {
       const status = statusLabel(call.status);
-      const count = options.projectLabel
-        ? gitlabCallOf(call.method, call.route, status, call.project ?? '')
-        : gitlabCallOf(call.method, call.route, status);
-      held.hold(count, 1);
-      held.hold(gitlabSecondsOf(call.method, call.route), call.seconds);
+      if (options.projectLabel) gitlabCallOf(call.method, call.route, status, call.project ?? '').inc();
+      else gitlabCallOf(call.method, call.route, status).inc();
+      gitlabSecondsOf(call.method, call.route).observe(call.seconds);
       if (call.status === 401) gitlabUnauthorized.inc();
       if (call.status === 429) gitlabRateLimited.inc();
     },
