@@ -109,7 +109,9 @@ export function deliveryFaultTests(engine: WorldEngine): void {
     return w;
   };
 
-  describe(`two replicas on ${engine === 'postgres' ? 'one PostgreSQL database' : 'one SQLite file'}`, () => {
+  // The cases run at once, each in a world of its own (its database, simulator and fake Slack): most of a case is
+  // waiting for its slots, which would otherwise hold one of the suite's workers for a minute a file.
+  describe.concurrent(`two replicas on ${engine === 'postgres' ? 'one PostgreSQL database' : 'one SQLite file'}`, () => {
     for (const changer of [0, 1]) {
       it(`a digest created or edited on the ${changer === 0 ? 'first' : 'second'} replica 5 s before a slot the other fires is posted in that slot, on its new schedule`, async ({
         onTestFinished,
