@@ -15,9 +15,10 @@ const common = {
 export default defineConfig({
   test: {
     // Vitest's default is one worker per core but one, which is a single worker on a two-core machine. Most of an
-    // integration file's time is spent waiting on sockets and child processes, so three files at once keep two
-    // cores busy; every server in the tests binds port 0 and every file has its own data directory.
-    maxWorkers: 3,
+    // integration file's time is spent waiting on sockets, child processes and the slots of the process tests, so
+    // four files at once keep two cores busy (the whole suite on two quiet cores: 3 workers 100 s, 4 workers 80 s);
+    // every server in the tests binds port 0 and every file has its own data directory.
+    maxWorkers: 4,
     // One real PostgreSQL server per run, for the suites that run on both engines (test/support/postgres.ts), and
     // one build of the bot for the tests that start it as a process (test/support/built-bot.ts); the projects
     // below inherit what they provide.
