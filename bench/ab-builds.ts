@@ -154,7 +154,7 @@ async function main() {
       TOKEN_ENCRYPTION_KEY: crypto.randomBytes(32).toString('base64'),
     };
     const probed = (mainScript: string) => ({
-      NODE_OPTIONS: `--import=${PROBE}${METER_DIR ? ` --import=${GC_METER}` : ''}${TIMELINE_DIR ? ` --import=${TIMELINE}` : ''}`,
+      NODE_OPTIONS: `--expose-gc --import=${PROBE}${METER_DIR ? ` --import=${GC_METER}` : ''}${TIMELINE_DIR ? ` --import=${TIMELINE}` : ''}`,
       ...(METER_DIR ? { BENCH_GC_METER_DIR: METER_DIR } : {}),
       ...(TIMELINE_DIR ? { BENCH_AB_TIMELINE: TIMELINE_DIR } : {}),
       BENCH_PROBE_MAIN: mainScript,

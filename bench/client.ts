@@ -29,7 +29,7 @@ type Client = (typeof CLIENTS)[number];
 
 const turn = (read: Read) => timedTurn(read, { seconds: SECONDS, concurrency: CONCURRENCY });
 
-const { sim, simUrl } = await startSimulator({ nodeArgs: ['--import', './bench/probe.mjs'] });
+const { sim, simUrl } = await startSimulator({ nodeArgs: ['--expose-gc', '--import', './bench/probe.mjs'] });
 try {
   const transport = createTransport({ baseUrl: simUrl });
   const ours = createGitlabClient(transport, TOKEN);

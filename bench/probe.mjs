@@ -19,7 +19,6 @@ import http from 'node:http';
 import inspector from 'node:inspector';
 import path from 'node:path';
 import v8 from 'node:v8';
-import vm from 'node:vm';
 
 const main = process.env.BENCH_PROBE_MAIN;
 const served = main ? process.argv[1]?.endsWith(main) === true : typeof process.send === 'function';
@@ -60,16 +59,15 @@ function start() {
     return freed + v8.getHeapStatistics().used_heap_size;
   };
 
-  let gc = globalThis.gc;
+  const gc = globalThis.gc;
   // A full collection shrinks the young generation only when V8 sees a low allocation rate over the last five
   // seconds or so; right after a burst it does not, and a process read then kept its 32 MiB young generation or not by
   // chance. So: collect, stay idle past that window, collect again; every app's young generation is shrunk alike.
   // (Node 20's `gc({ type: 'major', execution: 'sync' })` does not collect synchronously: plain `gc()` it is.)
   const collect = async () => {
-    if (typeof gc !== 'function') {
-      v8.setFlagsFromString('--expose-gc');
-      gc = vm.runInNewContext('gc');
-    }
+    // The bench starts every probed process with --expose-gc (a flag of the command line or NODE_OPTIONS, never set
+    // from code): it only makes gc() callable, the collector itself is unchanged.
+    if (typeof gc !== 'function') throw new Error('bench/probe.mjs: start the process with --expose-gc');
     gc();
     gc();
     await new Promise((resolve) => setTimeout(resolve, 6000));

@@ -105,7 +105,7 @@ export async function startAll(): Promise<Processes> {
     // flags), the yardsticks by `node bench/<app>.mjs`. The probe comes in through NODE_OPTIONS and takes part only
     // in the process running BENCH_PROBE_MAIN; CPU time and RSS come from /proc for all three.
     const probed = (main: string, extra: string[] = []) => ({
-      NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', `--import=${path.join(ROOT, PROBE)}`, ...extra]
+      NODE_OPTIONS: [process.env.NODE_OPTIONS ?? '', '--expose-gc', `--import=${path.join(ROOT, PROBE)}`, ...extra]
         .filter(Boolean)
         .join(' '),
       BENCH_PROBE_MAIN: main,
