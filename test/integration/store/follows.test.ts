@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore, type NewFollow } from '../../../src/store/follow-store.js';
+import { aFollow } from '../../support/follow-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: follows, their leases, the uses of a response_url and the final DM's intent mean the same on
@@ -9,25 +10,7 @@ import { ENGINES, type TestDatabase } from './engines.js';
 const t0 = new Date('2026-03-02T10:00:00.000Z');
 const at = (s: number) => new Date(t0.getTime() + s * 1000);
 
-const follow = (o: Partial<NewFollow> = {}): NewFollow => ({
-  teamId: 'T1',
-  userId: 'U1',
-  kind: 'pipeline',
-  projectKey: 'demo/web',
-  projectPath: 'demo/web',
-  targetId: 57,
-  ref: 'main',
-  channelId: 'C1',
-  card: null,
-  sealedResponseUrl: null,
-  usesLeft: 4,
-  urlUntil: at(1800),
-  drawn: '{"s":"pending"}',
-  nextPollAt: at(5),
-  deadline: at(3600),
-  createdAt: t0,
-  ...o,
-});
+const follow = (o: Partial<NewFollow> = {}): NewFollow => aFollow(t0, o);
 
 describe.each(ENGINES)('on $name', (under) => {
   const open: SqlEngine[] = [];

@@ -3,6 +3,7 @@ import { createAlertStore } from '../../../src/store/alert-store.js';
 import type { SqlEngine, SqlRunner } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
+import { aFollow } from '../../support/follow-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: a poll tick with nothing due only reads, for alerts, watches and follows alike. A write, even
@@ -82,24 +83,7 @@ describe.each(ENGINES)('on $name', (under) => {
   it('a follow tick with nothing due only reads; one with a follow due claims it', async () => {
     const { engine: e, writes } = await engine();
     const follows = createFollowStore(e);
-    const f = await follows.create({
-      teamId: 'T1',
-      userId: 'U1',
-      kind: 'pipeline',
-      projectKey: 'demo/web',
-      projectPath: 'demo/web',
-      targetId: 57,
-      ref: 'main',
-      channelId: 'C1',
-      card: null,
-      sealedResponseUrl: null,
-      usesLeft: 4,
-      urlUntil: at(1800),
-      drawn: '{"s":"pending"}',
-      nextPollAt: at(5),
-      deadline: at(3600),
-      createdAt: t0,
-    });
+    const f = await follows.create(aFollow(t0));
     writes.length = 0;
     expect(await follows.claimDue('r1', { dueBy: at(4), now: at(4), until: at(60), limit: 10 })).toEqual([]);
     expect(writes).toEqual([]);

@@ -5,6 +5,7 @@ import { createDigestStore } from '../../../src/store/digest-store.js';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
+import { aFollow } from '../../support/follow-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: the fence of a post (store/delivery-lease-store.ts, the delivery kernel's store) means the same on SQLite and on PostgreSQL, for
@@ -56,24 +57,7 @@ const LEASED: Record<string, (engine: SqlEngine) => Promise<Leased>> = {
   },
   'a follow': async (engine) => {
     const s = createFollowStore(engine);
-    const f = await s.create({
-      teamId: 'T1',
-      userId: 'U1',
-      kind: 'pipeline',
-      projectKey: 'demo/web',
-      projectPath: 'demo/web',
-      targetId: 57,
-      ref: 'main',
-      channelId: 'C1',
-      card: null,
-      sealedResponseUrl: null,
-      usesLeft: 4,
-      urlUntil: at(1800),
-      drawn: null,
-      nextPollAt: t0,
-      deadline: at(3600),
-      createdAt: t0,
-    });
+    const f = await s.create(aFollow(t0, { drawn: null, nextPollAt: t0 }));
     return {
       claim: async (owner, n) =>
         (await s.claimDue(owner, { dueBy: at(n), now: at(n), until: at(n + LEASE_S), limit: 10 }))[0]?.leaseGen ?? null,

@@ -4,6 +4,7 @@ import { createPollBackOffStore, type PolledTable } from '../../../src/store/del
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
+import { aFollow } from '../../support/follow-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: the back-off of polled rows (store/delivery-lease-store.ts) means the same on SQLite and on
@@ -75,24 +76,7 @@ const POLLED: Record<PolledTable, (engine: SqlEngine) => Promise<Polled>> = {
     };
   },
   follows: async (engine) => {
-    const f = await createFollowStore(engine).create({
-      teamId: 'T1',
-      userId: 'U1',
-      kind: 'pipeline',
-      projectKey: 'demo/web',
-      projectPath: 'demo/web',
-      targetId: 57,
-      ref: 'main',
-      channelId: 'C1',
-      card: null,
-      sealedResponseUrl: null,
-      usesLeft: 4,
-      urlUntil: at(1800),
-      drawn: null,
-      nextPollAt: t0,
-      deadline: at(3600),
-      createdAt: t0,
-    });
+    const f = await createFollowStore(engine).create(aFollow(t0, { drawn: null, nextPollAt: t0 }));
     return {
       key: f.id,
       async claim(e, owner, n) {
