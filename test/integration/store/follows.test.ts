@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore, type NewFollow } from '../../../src/store/follow-store.js';
-import { aFollow } from '../../support/follow-rows.js';
+import { aFollow } from '../../support/store-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: follows, their leases, the uses of a response_url and the final DM's intent mean the same on

@@ -3,7 +3,7 @@ import { createAlertStore } from '../../../src/store/alert-store.js';
 import type { SqlEngine, SqlRunner } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
-import { aFollow } from '../../support/follow-rows.js';
+import { aFollow, aWatch } from '../../support/store-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: a poll tick with nothing due only reads, for alerts, watches and follows alike. A write, even
@@ -95,20 +95,7 @@ describe.each(ENGINES)('on $name', (under) => {
   it('a watch tick with nothing due only reads', async () => {
     const { engine: e, writes } = await engine();
     const watches = createWatchStore(e);
-    await watches.create(
-      {
-        teamId: 'T1',
-        channelId: 'C1',
-        creatorId: 'U1',
-        project: { id: 1, path: 'demo/web' },
-        ref: null,
-        statusFilter: 'failed',
-        seen: '',
-        floorId: 0,
-        nextPollAt: at(60),
-      },
-      t0,
-    );
+    await watches.create(aWatch(at(60)), t0);
     writes.length = 0;
     expect(await watches.claimDue({ owner: 'r1', now: at(30), until: at(90), limit: 100, dueBy: at(30) })).toEqual([]);
     expect(writes).toEqual([]);

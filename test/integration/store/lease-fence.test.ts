@@ -5,7 +5,7 @@ import { createDigestStore } from '../../../src/store/digest-store.js';
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
-import { aFollow } from '../../support/follow-rows.js';
+import { aFollow, aWatch } from '../../support/store-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: the fence of a post (store/delivery-lease-store.ts, the delivery kernel's store) means the same on SQLite and on PostgreSQL, for
@@ -35,20 +35,7 @@ const LEASED: Record<string, (engine: SqlEngine) => Promise<Leased>> = {
   },
   'a watch': async (engine) => {
     const s = createWatchStore(engine);
-    const w = await s.create(
-      {
-        teamId: 'T1',
-        channelId: 'C1',
-        creatorId: 'U1',
-        project: { id: 1, path: 'demo/web' },
-        ref: null,
-        statusFilter: 'failed',
-        seen: '',
-        floorId: 0,
-        nextPollAt: t0,
-      },
-      t0,
-    );
+    const w = await s.create(aWatch(t0), t0);
     return {
       claim: async (owner, n) =>
         (await s.claimDue({ owner, now: at(n), until: at(n + LEASE_S), limit: 10, dueBy: at(n) }))[0]?.leaseGen ?? null,

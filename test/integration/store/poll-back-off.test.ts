@@ -4,7 +4,7 @@ import { createPollBackOffStore, type PolledTable } from '../../../src/store/del
 import type { SqlEngine } from '../../../src/store/engine.js';
 import { createFollowStore } from '../../../src/store/follow-store.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
-import { aFollow } from '../../support/follow-rows.js';
+import { aFollow, aWatch } from '../../support/store-rows.js';
 import { ENGINES, type TestDatabase } from './engines.js';
 
 // Store conformance: the back-off of polled rows (store/delivery-lease-store.ts) means the same on SQLite and on
@@ -44,20 +44,7 @@ const POLLED: Record<PolledTable, (engine: SqlEngine) => Promise<Polled>> = {
     };
   },
   watches: async (engine) => {
-    const w = await createWatchStore(engine).create(
-      {
-        teamId: 'T1',
-        channelId: 'C1',
-        creatorId: 'U1',
-        project: { id: 1, path: 'demo/web' },
-        ref: null,
-        statusFilter: 'failed',
-        seen: '',
-        floorId: 0,
-        nextPollAt: t0,
-      },
-      t0,
-    );
+    const w = await createWatchStore(engine).create(aWatch(t0), t0);
     return {
       key: w.id,
       async claim(e, owner, n) {

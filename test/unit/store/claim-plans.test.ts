@@ -3,6 +3,7 @@ import { createAlertStore } from '../../../src/store/alert-store.js';
 import { migrate, openDatabase } from '../../../src/store/database.js';
 import { createSqliteEngine, type SqlEngine } from '../../../src/store/engine.js';
 import { createWatchStore } from '../../../src/store/watch-store.js';
+import { aWatch } from '../../support/store-rows.js';
 
 // The claim of due alerts and watches picks its rows in a subquery, then updates them. SQLite may run the outer
 // update by walking its `active` index and testing every active row against the picked keys, which made each claim
@@ -53,20 +54,7 @@ describe('claims of due work on SQLite look picked rows up by key', () => {
     const { recording, seen, planOf } = recordingEngine();
     const now = new Date('2026-11-26T10:00:00Z');
     const store = createWatchStore(recording);
-    const watch = await store.create(
-      {
-        teamId: 'T',
-        channelId: 'C1',
-        creatorId: 'U1',
-        project: { id: 1, path: 'demo/web' },
-        ref: null,
-        statusFilter: 'failed',
-        seen: '',
-        floorId: 0,
-        nextPollAt: new Date(now.getTime() - 1000),
-      },
-      now,
-    );
+    const watch = await store.create(aWatch(new Date(now.getTime() - 1000), { teamId: 'T' }), now);
     const claimed = await store.claimDue({
       owner: 'r1',
       now,

@@ -1,4 +1,5 @@
 import type { NewFollow } from '../../src/store/follow-store.js';
+import type { NewWatch } from '../../src/store/watch-store.js';
 
 /**
  * A follow of pipeline 57 of demo/web by U1 in C1, as the store tests make one: created at `t0`, polled first 5 s
@@ -23,6 +24,22 @@ export function aFollow(t0: Date, o: Partial<NewFollow> = {}): NewFollow {
     nextPollAt: at(5),
     deadline: at(3600),
     createdAt: t0,
+    ...o,
+  };
+}
+
+/** A watch of demo/web's failed pipelines by U1 into C1, as the store tests make one, nothing seen yet; `o` sets the rest. */
+export function aWatch(nextPollAt: Date, o: Partial<NewWatch> = {}): NewWatch {
+  return {
+    teamId: 'T1',
+    channelId: 'C1',
+    creatorId: 'U1',
+    project: { id: 1, path: 'demo/web' },
+    ref: null,
+    statusFilter: 'failed',
+    seen: '',
+    floorId: 0,
+    nextPollAt,
     ...o,
   };
 }
